@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# trace-cmd-alloc-tag: kernel allocation lifetimes from alloc_tag trace events.
+#
+#   make [O=dir] [V=1]        build the command, the plugin and the tests (default O=build)
+#   make run                  build, then run the main job on the bundled sample trace
+#   make check                run the test suite, then again built with ASan+UBSan
+#   make check-vm             the VM tier: a patched kernel under QEMU (tests/vm/)
+#   make bench                benchmarks (bench/)
+#   make install [PREFIX=/usr/local] [DESTDIR=]   binary, plugin and man pages
+#   make deps                 install the Debian packages the build and tests need
+#   make doc | clean | uninstall
+
+VERSION		:= 0.1.0
+
+PREFIX		?= /usr/local
+prefix		?= $(PREFIX)
+bindir		?= $(prefix)/bin
+mandir		?= $(prefix)/share/man
+DESTDIR		?=
+
+# The libtraceevent plugin directory: the system one when installing into /usr,
+# $(prefix)/lib/traceevent/plugins otherwise (then point TRACEEVENT_PLUGIN_DIR at it).
+SYS_PLUGIN_DIR	:= $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)/traceevent/plugins
+ifeq ($(prefix),/usr)
+plugin_dir	?= $(SYS_PLUGIN_DIR)
+else
+plugin_dir	?= $(prefix)/lib/traceevent/plugins
+endif
+
+SAN		?=
+ifneq ($(SAN),)
+O		?= build-asan
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+O		?= build
+
+CC		?= gcc
+PKG_CONFIG	?= pkg-config
+PKGS		:= libtracecmd libtracefs libtraceevent glib-2.0 libprotobuf-c zlib fuse3
+
+ifeq ($(V),1)
+Q		:=
+quiet		= @true
+else
+Q		:= @
+quiet		= @printf '  %-8s %s\n' $(1) $(2)
+endif
+
+PKG_CFLAGS	= $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS	= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
+		   -Wno-format-nonliteral -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS		?= -g -O2
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE -DATAG_VERSION='"$(VERSION)"' $(WARN) \
+		   -Iinclude -Ilib -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
+LDFLAGS		?=
+override LDFLAGS += $(SAN_FLAGS)
+LIBS		= $(PKG_LIBS) -lm -lpthread
+
+LIB_SRCS	:= $(sort $(wildcard lib/*.c))
+UTIL_SRCS	:= $(sort $(wildcard utils/*.c))
+UTEST_SRCS	:= $(sort $(wildcard tests/*-utest.c)) tests/atag-utest.c
+FIXTURE_LIB	:= $(sort $(wildcard tests/fixture/tracedat-*.c))
+TESTPROG_SRCS	:= $(sort $(wildcard tests/progs/*.c))
+BENCH_SRCS	:= $(sort $(wildcard bench/*.c))
+PROTO_SRCS	:= $(sort $(wildcard lib/*.proto))
+
+PROTO_GEN	:= $(patsubst lib/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
+LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o)
+UTIL_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTIL_SRCS))
+UTEST_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTEST_SRCS))
+FIXTURE_OBJS	:= $(patsubst %.c,$(O)/%.o,$(FIXTURE_LIB))
+
+LIBATAG		:= $(O)/lib/libatag.a
+CMD		:= $(O)/trace-cmd-alloc-tag
+PLUGIN		:= $(O)/plugins/plugin_alloc_tag.so
+UTEST		:= $(O)/tests/atag-utest
+MKFIXTURE	:= $(O)/tests/atag-mkfixture
+TESTPROGS	:= $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(TESTPROG_SRCS))
+BENCHPROGS	:= $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
+
+ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
+
+.PHONY: all deps run check check-vm check-one bench install uninstall doc clean help
+.DEFAULT_GOAL := all
+
+all: deps
+	$(Q)$(MAKE) --no-print-directory build-all
+
+.PHONY: build-all
+build-all: $(ALL_TARGETS)
+
+deps:
+	$(Q)scripts/deps.sh
+
+$(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/%.proto
+	$(call quiet,PROTOC,$<)
+	$(Q)mkdir -p $(O)/gen
+	$(Q)protoc-c --proto_path=lib --c_out=$(O)/gen $<
+
+$(O)/gen/%.pb-c.o: $(O)/gen/%.pb-c.c
+	$(call quiet,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+$(O)/%.o: %.c $(PROTO_GEN)
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBATAG): $(LIB_OBJS)
+	$(call quiet,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(CMD): $(UTIL_OBJS) $(LIBATAG)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Like libtraceevent's plugins: one .c, -fPIC, symbols resolved from the host process.
+$(PLUGIN): plugins/plugin_alloc_tag.c
+	$(call quiet,PLUGIN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -MMD -MP -o $@ $<
+
+$(UTEST): $(UTEST_OBJS) $(FIXTURE_OBJS) $(LIBATAG)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lcunit -ldl
+
+$(MKFIXTURE): $(O)/tests/fixture/atag-mkfixture.o $(FIXTURE_OBJS) $(LIBATAG)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(O)/tests/progs/%: $(O)/tests/progs/%.o $(LIBATAG)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(O)/bench/%: $(O)/bench/%.o $(FIXTURE_OBJS) $(LIBATAG)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# ------------------------------------------------------------------ running
+SAMPLE		:= tests/data/sample.dat
+
+run: all
+	$(Q)scripts/run-sample.sh $(O) $(SAMPLE)
+
+# The whole suite, then the same suite built with ASan+UBSan in build-asan/.
+check: all
+	$(Q)rm -f $(O)/check-results $(O)-asan/check-results
+	$(Q)$(MAKE) --no-print-directory check-one || true
+	$(Q)$(MAKE) --no-print-directory SAN=1 O=$(O)-asan check-one || true
+	$(Q)tests/summarize.sh $(O)/check-results $(O)-asan/check-results
+
+check-one: build-all
+	$(Q)tests/run-tests.sh $(O)
+
+check-vm: all
+	$(Q)scripts/deps.sh --vm
+	$(Q)tests/vm/run-vm-tests.sh $(O)
+
+bench: all
+	$(Q)bench/run-bench.sh $(O)
+
+# ------------------------------------------------------------------ docs and install
+DOC_TXT		:= $(sort $(wildcard Documentation/*.[1-9].txt))
+DOC_MAN		:= $(patsubst Documentation/%.txt,$(O)/Documentation/%,$(DOC_TXT))
+
+doc: $(DOC_MAN)
+
+$(O)/Documentation/%: Documentation/%.txt Documentation/asciidoc.conf
+	$(call quiet,ASCIIDOC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)asciidoc -f Documentation/asciidoc.conf -a atag_version=$(VERSION) -b docbook \
+		-d manpage -o $@.xml $<
+	$(Q)xmlto --skip-validation -o $(dir $@) man $@.xml
+	$(Q)rm -f $@.xml
+
+install: all doc
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(plugin_dir)
+	install -m 0755 $(CMD) $(DESTDIR)$(bindir)/trace-cmd-alloc-tag
+	install -m 0644 $(PLUGIN) $(DESTDIR)$(plugin_dir)/plugin_alloc_tag.so
+	for m in $(DOC_MAN); do \
+		s=$${m##*.}; install -d $(DESTDIR)$(mandir)/man$$s; \
+		install -m 0644 $$m $(DESTDIR)$(mandir)/man$$s/; done
+	@if [ "$(plugin_dir)" != "$(SYS_PLUGIN_DIR)" ]; then \
+		echo "plugin installed in $(plugin_dir); for trace-cmd report to load it:"; \
+		echo "  export TRACEEVENT_PLUGIN_DIR=$(plugin_dir)"; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/trace-cmd-alloc-tag $(DESTDIR)$(plugin_dir)/plugin_alloc_tag.so
+	for t in $(DOC_TXT); do m=$${t#Documentation/}; m=$${m%.txt}; s=$${m##*.}; \
+		rm -f $(DESTDIR)$(mandir)/man$$s/$$m; done
+
+clean:
+	rm -rf $(O) $(O)-asan build build-asan
+
+help:
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)
