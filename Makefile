@@ -71,7 +71,8 @@ PROTO_GEN	:= $(patsubst lib/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
 LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o)
 UTIL_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTIL_SRCS))
 UTEST_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTEST_SRCS))
-FIXTURE_OBJS	:= $(patsubst %.c,$(O)/%.o,$(FIXTURE_LIB))
+FIXTURE_OBJS	:= $(patsubst %.c,$(O)/%.o,$(FIXTURE_LIB)) $(O)/gen/fixture-formats.o
+FIXTURE_FORMATS	:= $(shell find tests/fixture/formats -type f)
 
 LIBATAG		:= $(O)/lib/libatag.a
 CMD		:= $(O)/trace-cmd-alloc-tag
@@ -100,9 +101,14 @@ $(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/%.proto
 	$(Q)mkdir -p $(O)/gen
 	$(Q)protoc-c --proto_path=lib --c_out=$(O)/gen $<
 
-$(O)/gen/%.pb-c.o: $(O)/gen/%.pb-c.c
+$(O)/gen/fixture-formats.c: tests/fixture/embed-formats.sh $(FIXTURE_FORMATS)
+	$(call quiet,GEN,$@)
+	$(Q)mkdir -p $(O)/gen
+	$(Q)tests/fixture/embed-formats.sh tests/fixture/formats > $@
+
+$(O)/gen/%.o: $(O)/gen/%.c
 	$(call quiet,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -Itests/fixture -Wno-missing-prototypes -c -o $@ $<
 
 $(O)/%.o: %.c $(PROTO_GEN)
 	$(call quiet,CC,$@)
@@ -171,9 +177,12 @@ doc: $(DOC_MAN)
 $(O)/Documentation/%: Documentation/%.txt Documentation/asciidoc.conf
 	$(call quiet,ASCIIDOC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)asciidoc -f Documentation/asciidoc.conf -a atag_version=$(VERSION) -b docbook \
+	$(Q)PATH=/usr/bin:$$PATH asciidoc -f Documentation/asciidoc.conf -a atag_version=$(VERSION) -b docbook \
 		-d manpage -o $@.xml $<
-	$(Q)xmlto --skip-validation -o $(dir $@) man $@.xml
+	$(Q)xmlto --skip-validation --stringparam man.th.title.max.length=40 \
+		--stringparam man.output.quietly=1 -o $(dir $@) man $@.xml >$@.log 2>&1 \
+		|| { cat $@.log; exit 1; }
+	$(Q)rm -f $@.log
 	$(Q)rm -f $@.xml
 
 install: all doc

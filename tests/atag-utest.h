@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * atag-utest.h - the CUnit suites of trace-cmd-alloc-tag.
+ *
+ * A suite file tests/<area>-utest.c defines a function that adds its CUnit suite
+ * and registers it with ATAG_UTEST_SUITE("name", fn); the runner (atag-utest.c)
+ * finds every registered suite, so adding a suite touches no other file.
+ */
+#ifndef _ATAG_UTEST_H
+#define _ATAG_UTEST_H
+
+#include <CUnit/CUnit.h>
+
+struct atag_utest_suite {
+	const char		*name;
+	void			(*add)(void);
+	struct atag_utest_suite	*next;
+};
+
+void atag_utest_register(struct atag_utest_suite *suite);
+
+#define ATAG_UTEST_SUITE(sname, fn)						\
+	static struct atag_utest_suite __atag_suite_##fn = { sname, fn, NULL };	\
+	static void __attribute__((constructor)) __atag_register_##fn(void)	\
+	{									\
+		atag_utest_register(&__atag_suite_##fn);			\
+	}
+
+/* The build directory under test ($ATAG_BUILD, default "build"). */
+const char *atag_utest_build_dir(void);
+
+/* A fresh temporary directory for this run (removed at exit). */
+const char *atag_utest_tmpdir(void);
+
+/* Run a shell command, capture stdout (and stderr if @merge) into a malloc'ed string. */
+char *atag_utest_run(const char *cmd, int *status, int merge);
+
+/* Read a whole file into a malloc'ed NUL-terminated string (NULL on error). */
+char *atag_utest_read_file(const char *path, size_t *len);
+
+#endif /* _ATAG_UTEST_H */

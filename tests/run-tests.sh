@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-tests.sh BUILD_DIR [asan]: run every test tier against one build:
+# the CUnit suites, then each tests/t-*.sh script. Appends "name passed failed
+# skipped" lines to BUILD_DIR/check-results and prints the totals.
+
+[ -d "$1" ] || { echo "usage: $0 BUILD_DIR [asan]" >&2; exit 2; }
+ATAG_BUILD=$(cd "$1" && pwd)
+ATAG_SRC=$(cd "$(dirname "$0")/.." && pwd)
+ATAG_RESULTS=$ATAG_BUILD/check-results
+export ATAG_BUILD ATAG_SRC ATAG_RESULTS
+: > "$ATAG_RESULTS"
+
+if [ "$2" = asan ]; then
+	# stock trace-cmd loads our sanitized plugin: give it the runtime first
+	ATAG_TRACECMD_ENV="LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
+	export ATAG_TRACECMD_ENV
+	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99"
+	export LSAN_OPTIONS="suppressions=$ATAG_SRC/tests/lsan.supp:print_suppressions=0"
+	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=99"
+	echo "== tests in $ATAG_BUILD (ASan+UBSan)"
+else
+	echo "== tests in $ATAG_BUILD"
+fi
+cd "$ATAG_SRC" || exit 2
+
+# 1. CUnit: the counts come from its Run Summary ("tests  total ran passed failed inactive")
+log=$ATAG_BUILD/utest.log
+"$ATAG_BUILD/tests/atag-utest" > "$log" 2>&1
+rc=$?
+grep -Ev '^\s*Test: .*passed$' "$log" | grep -v '^$' | tail -n 40
+set -- $(awk '$1 == "tests" { print $3, $4, $5 }' "$log")
+ran=${1:-0} passed=${2:-0} failed=${3:-0}
+if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
+	echo "atag-utest exited $rc without reporting a failure: counted as one"
+	failed=1
+fi
+[ "$ran" = 0 ] && { echo "atag-utest ran no test"; failed=$((failed + 1)); }
+echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
+
+# 2. the shell tiers
+for t in tests/t-*.sh; do
+	[ -f "$t" ] || continue
+	before=$(wc -l < "$ATAG_RESULTS")
+	sh "$t"
+	if [ "$(wc -l < "$ATAG_RESULTS")" = "$before" ]; then
+		echo "FAIL - $t ended without done_testing"
+		echo "$(basename "$t" .sh) 0 1 0" >> "$ATAG_RESULTS"
+	fi
+done
+
+awk '{ p += $2; f += $3; s += $4 } END { printf "%s: %d passed, %d failed, %d skipped\n", "'"$(basename "$ATAG_BUILD")"'", p, f, s }' "$ATAG_RESULTS"

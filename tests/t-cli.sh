@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The command dispatcher: help, version, unknown commands.
+. "$(dirname "$0")/lib.sh"
+
+out=$("$ATAG_CMD" --help); rc=$?
+check_eq "--help exits 0" "$rc" 0
+case "$out" in *"usage: trace-cmd-alloc-tag"*report*stat*) ok "--help lists the commands" ;;
+*) fail "--help lists the commands" "$out" ;; esac
+check_eq "-h is --help" "$("$ATAG_CMD" -h)" "$out"
+check_eq "help without a command is --help" "$("$ATAG_CMD" help)" "$out"
+
+ver=$("$ATAG_CMD" --version)
+case "$ver" in "trace-cmd-alloc-tag version "[0-9]*) ok "--version" ;;
+*) fail "--version" "$ver" ;; esac
+
+"$ATAG_CMD" frobnicate > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+check_eq "unknown command: exit status" "$rc" 2
+check_eq "unknown command: nothing on stdout" "$(cat "$T_TMP/out")" ""
+check_grep "unknown command: names it, then usage on stderr" "'frobnicate' is not a command" "$T_TMP/err"
+check_grep "unknown command: usage on stderr" "^usage: trace-cmd-alloc-tag" "$T_TMP/err"
+
+"$ATAG_CMD" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+check_eq "no command: exit 2" "$rc" 2
+check_grep "no command: usage on stderr" "^usage:" "$T_TMP/err"
+
+check_status "help for an unknown command exits 2" 2 "$ATAG_CMD" help frobnicate
+
+# every command answers --help (its own usage on stdout, exit 0) or says it is
+# not there yet (exit 2): never a crash, never silence
+for c in $("$ATAG_CMD" --help | awk '/^commands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
+	"$ATAG_CMD" "$c" --help > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+	if [ "$rc" = 0 ] && grep -q "$c" "$T_TMP/out"; then
+		ok "$c --help"
+	elif [ "$rc" = 2 ] && grep -q "not yet implemented" "$T_TMP/err"; then
+		ok "$c: not yet implemented, exit 2"
+	else
+		fail "$c --help" "exit $rc" "$(cat "$T_TMP/out" "$T_TMP/err")"
+	fi
+	h=$("$ATAG_CMD" help "$c" 2>&1); hrc=$?
+	check_eq "help $c is $c --help" "$hrc:$h" "$rc:$(cat "$T_TMP/out" "$T_TMP/err")"
+done
+
+done_testing

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * atag-cmd.h - the trace-cmd-alloc-tag command layer.
+ *
+ * Each subcommand lives in utils/atag-<cmd>.c and has trace-cmd's entry shape,
+ * void trace_alloc_tag_<cmd>(int argc, char **argv), where argv[1] is the
+ * subcommand name (parse with getopt_long(argc - 1, argv + 1, "+...")), so a file
+ * could move into trace-cmd's tracecmd/ directory unchanged.
+ */
+#ifndef _ATAG_CMD_H
+#define _ATAG_CMD_H
+
+#include <stdbool.h>
+
+#define ATAG_PROG	"trace-cmd-alloc-tag"
+
+/* Exit codes: 0 success, 1 failure, 2 usage error / not available. */
+#define ATAG_EXIT_OK		0
+#define ATAG_EXIT_FAIL		1
+#define ATAG_EXIT_USAGE		2
+
+void trace_alloc_tag_list(int argc, char **argv);
+void trace_alloc_tag_enable(int argc, char **argv);
+void trace_alloc_tag_disable(int argc, char **argv);
+void trace_alloc_tag_record(int argc, char **argv);
+void trace_alloc_tag_report(int argc, char **argv);
+void trace_alloc_tag_stat(int argc, char **argv);
+void trace_alloc_tag_reset(int argc, char **argv);
+
+/* Print "trace-cmd-alloc-tag <cmd>: <reason>" and the short usage, exit 2. */
+void __attribute__((noreturn, format(printf, 2, 3)))
+atag_usage_error(const char *usage, const char *fmt, ...);
+
+/* Print @usage (the long help of a subcommand) to stdout and exit 0. */
+void __attribute__((noreturn)) atag_usage_exit(const char *usage);
+
+/* Print "trace-cmd-alloc-tag: <message>" to stderr and exit 1. */
+void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
+
+#endif /* _ATAG_CMD_H */

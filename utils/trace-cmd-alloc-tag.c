@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace-cmd-alloc-tag: the command table and main().
+ *
+ * Named like git's and perf's dashed external commands, so that a trace-cmd with
+ * dashed-external dispatch would run it as "trace-cmd alloc-tag".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "atag-cmd.h"
+
+struct command {
+	const char	*name;
+	void		(*run)(int argc, char **argv);
+	const char	*summary;
+};
+
+static const struct command commands[] = {
+	{ "list",	NULL,	"list allocation call sites (tags) and their trace state" },
+	{ "enable",	NULL,	"turn tracing on for matching call sites" },
+	{ "disable",	NULL,	"turn tracing off for matching call sites" },
+	{ "record",	NULL,	"record allocation events with stacks into a trace.dat" },
+	{ "report",	NULL,	"stitch a trace.dat into allocation lifetimes" },
+	{ "stat",	NULL,	"show the memory tracing's own ring buffers use" },
+	{ "reset",	NULL,	"undo what an interrupted record left behind" },
+	{ NULL }
+};
+
+static void print_usage(FILE *f)
+{
+	const struct command *c;
+
+	fprintf(f,
+		"usage: %s [--version] [-h|--help] <command> [<args>]\n"
+		"\n"
+		"Who allocates kernel memory, for how long, and what tracing itself costs.\n"
+		"\n"
+		"commands:\n", ATAG_PROG);
+	for (c = commands; c->name; c++)
+		fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	fprintf(f,
+		"\n"
+		"'%s help <command>' or '%s <command> --help' shows a command's options.\n",
+		ATAG_PROG, ATAG_PROG);
+}
+
+static const struct command *find_command(const char *name)
+{
+	const struct command *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void __attribute__((noreturn)) run_command(const struct command *c, int argc, char **argv)
+{
+	if (!c->run) {
+		fprintf(stderr, "%s %s: not yet implemented\n", ATAG_PROG, c->name);
+		exit(ATAG_EXIT_USAGE);
+	}
+	c->run(argc, argv);
+	exit(ATAG_EXIT_OK);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return ATAG_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_usage(stdout);
+		return ATAG_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("%s version %s\n", ATAG_PROG, ATAG_VERSION);
+		return ATAG_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc < 3) {
+			print_usage(stdout);
+			return ATAG_EXIT_OK;
+		}
+		c = find_command(argv[2]);
+		if (!c) {
+			fprintf(stderr, "%s: no such command '%s'\n\n", ATAG_PROG, argv[2]);
+			print_usage(stderr);
+			return ATAG_EXIT_USAGE;
+		}
+		run_command(c, 3, (char *[]){ argv[0], argv[2], "--help", NULL });
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "%s: '%s' is not a command\n\n", ATAG_PROG, argv[1]);
+		print_usage(stderr);
+		return ATAG_EXIT_USAGE;
+	}
+	run_command(c, argc, argv);
+}
