@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make install / uninstall lay out the binary, the plugin and the man pages.
+. "$(dirname "$0")/lib.sh"
+
+mk() { make -s -C "$ATAG_SRC" O="$ATAG_BUILD" "$@" > "$T_TMP/make.log" 2>&1; }
+
+D=$T_TMP/stage
+mk install DESTDIR="$D"
+check_eq "make install DESTDIR=... succeeds" "$?" 0
+check "binary in PREFIX/bin" test -x "$D/usr/local/bin/trace-cmd-alloc-tag"
+check "plugin in PREFIX/lib/traceevent/plugins" \
+	test -f "$D/usr/local/lib/traceevent/plugins/plugin_alloc_tag.so"
+check "overview man page" test -f "$D/usr/local/share/man/man1/trace-cmd-alloc-tag.1"
+n_txt=$(ls "$ATAG_SRC"/Documentation/*.[1-9].txt | wc -l)
+n_man=$(find "$D/usr/local/share/man" -type f | wc -l)
+check_eq "every man page installed" "$n_man" "$n_txt"
+check_grep "the TRACEEVENT_PLUGIN_DIR hint is printed" \
+	"export TRACEEVENT_PLUGIN_DIR=/usr/local/lib/traceevent/plugins" "$T_TMP/make.log"
+check_eq "the installed binary runs" \
+	"$("$D/usr/local/bin/trace-cmd-alloc-tag" --version | cut -d' ' -f1)" trace-cmd-alloc-tag
+mk uninstall DESTDIR="$D"
+check_eq "make uninstall removes every file" "$(find "$D" -type f | wc -l)" 0
+
+sys=$(pkg-config --variable=libdir libtraceevent)/traceevent/plugins
+mk install DESTDIR="$T_TMP/sys" PREFIX=/usr
+check "PREFIX=/usr: plugin in libtraceevent's system directory" \
+	test -f "$T_TMP/sys$sys/plugin_alloc_tag.so"
+check "PREFIX=/usr: binary in /usr/bin" test -x "$T_TMP/sys/usr/bin/trace-cmd-alloc-tag"
+check_nogrep "PREFIX=/usr: no hint needed" "TRACEEVENT_PLUGIN_DIR" "$T_TMP/make.log"
+
+done_testing
