@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-lifetime.h - distributions of allocation lifetimes in bounded memory.
+ *
+ * A log-linear histogram: each power of two [2^e, 2^(e+1)) of nanoseconds is cut
+ * into 64 equal buckets, allocated only when a value lands in that power of two,
+ * so memory depends on the spread of lifetimes, never on their number. Values
+ * below 128 ns are exact. A percentile is the nearest-rank value's bucket
+ * midpoint (clamped to the exact minimum and maximum): within 1/128 (0.8%) of the
+ * true nearest-rank value.
+ */
+#ifndef _ATAG_LIFETIME_H
+#define _ATAG_LIFETIME_H
+
+#include <stdint.h>
+
+#define ATAG_LIFETIME_SUB_BITS	6
+#define ATAG_LIFETIME_POWERS	64
+
+struct atag_lifetime {
+	uint64_t	count;
+	uint64_t	min;
+	uint64_t	max;
+	uint64_t	*powers[ATAG_LIFETIME_POWERS];	/* 64 counters each, or NULL */
+};
+
+/* Add one lifetime of @ns nanoseconds. Returns 0 or -ENOMEM. */
+int atag_lifetime_add(struct atag_lifetime *lt, uint64_t ns);
+
+/* Add every value of @from into @to. Returns 0 or -ENOMEM. */
+int atag_lifetime_merge(struct atag_lifetime *to, const struct atag_lifetime *from);
+
+/* The nearest-rank @pct percentile (0 < pct <= 100); 0 when empty. */
+uint64_t atag_lifetime_percentile(const struct atag_lifetime *lt, double pct);
+
+/* How many values fall in [2^e, 2^(e+1)) ns (e = 0 also holds the value 0). */
+uint64_t atag_lifetime_power_count(const struct atag_lifetime *lt, int e);
+
+void atag_lifetime_free(struct atag_lifetime *lt);
+
+#endif /* _ATAG_LIFETIME_H */

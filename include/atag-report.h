@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-report.h - allocation lifetimes from trace.dat files, ready to render.
+ *
+ * atag_report_add_file() runs the whole offline pipeline on one file:
+ *
+ *   trace.dat -> source adapter -> stitcher -> aggregates -> this report
+ *
+ * and folds the result in: tags are merged across files by their call site
+ * (function, file, line, module; the tag pointer when no call site is known),
+ * stacks by their symbolised frames. atag_report_finish() applies the call-site
+ * filters and the sort order; the renderers (atag_render_*) only read.
+ *
+ * Nothing here touches the live kernel or needs root.
+ */
+#ifndef _ATAG_REPORT_H
+#define _ATAG_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "atag-lifetime.h"
+#include "atag-stitch.h"
+
+struct atag_report_stack {
+	char		**frames;	/* "function+0xoff", or "0x<addr>" if unknown */
+	unsigned int	nr_frames;
+	uint64_t	allocs;
+	uint64_t	live;
+	uint64_t	live_bytes;
+	uint64_t	bytes_alloced;
+};
+
+struct atag_report_tag {
+	uint64_t		tag;		/* tag pointer or call_site address (first file) */
+	char			*function;	/* NULL when unknown */
+	char			*file;
+	char			*module;	/* NULL for built-in (or unknown) */
+	long			line;		/* -1 when unknown */
+	long long		offset;		/* call-site offset into function, or -1 */
+	uint64_t		allocs;
+	uint64_t		frees;		/* matched */
+	uint64_t		unmatched_frees;
+	uint64_t		partial_frees;
+	uint64_t		replaced;
+	uint64_t		live;
+	uint64_t		live_bytes;
+	uint64_t		peak_live_bytes;
+	uint64_t		bytes_alloced;
+	uint64_t		bytes_freed;
+	struct atag_lifetime	lifetimes;
+	struct atag_report_stack **stacks;	/* by allocs, descending */
+	size_t			nr_stacks;
+	bool			selected;	/* passes the call-site filters */
+};
+
+struct atag_report_live {
+	uint64_t			ptr;
+	struct atag_report_tag		*tag;
+	struct atag_report_stack	*stack;	/* NULL: no stack */
+	uint64_t			bytes;
+	int				pid;
+	char				*comm;	/* NULL when the trace has no comm for the pid */
+	uint64_t			alloc_ts;
+	uint64_t			age_ns;	/* to the last event of its trace */
+	unsigned int			file;	/* index into files */
+};
+
+/* Per event type: how many records were read. */
+struct atag_report_count {
+	char		*event;		/* "alloc_tag:alloc_tag_hit" */
+	uint64_t	count;
+};
+
+struct atag_report_file {
+	char			*path;
+	const char		*source;	/* "alloc_tag", "kmem", "page" */
+	char			*buffer;	/* the buffer read: "" is the top buffer */
+	char			**also;		/* other buffers holding the source's events */
+	unsigned int		nr_also;
+	struct atag_report_count *counts;
+	unsigned int		nr_counts;
+	uint64_t		first_ts;
+	uint64_t		last_ts;
+	uint64_t		records;
+	uint64_t		orphan_stacks;
+	uint64_t		malformed;
+	bool			truncated;
+};
+
+struct atag_report {
+	struct atag_report_file	*files;
+	unsigned int		nr_files;
+	struct atag_report_tag	**tags;		/* sorted; selected ones first after finish */
+	size_t			nr_tags;
+	size_t			nr_selected;
+	struct atag_report_live	*live;		/* oldest first after finish */
+	size_t			nr_live;
+	struct atag_totals	totals;		/* over the selected tags */
+	char			**notices;	/* lost events, truncation, ...: data incomplete */
+	unsigned int		nr_notices;
+	char			**remarks;	/* informational, data still complete */
+	unsigned int		nr_remarks;
+	bool			complete;
+	void			*priv;
+};
+
+struct atag_report_opts {
+	const char	*source;	/* NULL: detect */
+	const char	*buffer;	/* NULL: the top buffer if it holds the events, else the first */
+	bool		raw_stacks;	/* keep the tracing machinery's frames */
+	bool		has_start;
+	uint64_t	start;		/* ns; events before are ignored */
+	bool		has_end;
+	uint64_t	end;		/* ns; events after are ignored */
+	const int	*pids;		/* count only allocations of these tasks ... */
+	unsigned int	nr_pids;
+	const char	*const *comms;	/* ... or of tasks whose comm matches one of these globs */
+	unsigned int	nr_comms;
+	/* called now and then while reading, with a fraction 0..1 of the file */
+	void		(*progress)(void *ctx, const char *path, double done);
+	void		*progress_ctx;
+};
+
+struct atag_report *atag_report_alloc(const struct atag_report_opts *opts);
+void atag_report_free(struct atag_report *r);
+
+/*
+ * Read @path and fold its lifetimes into @r. On failure returns a negative errno
+ * and writes a one-line reason (without the file name) into @err. Trouble that
+ * leaves partial data (lost events, a truncated file) is not a failure: it adds a
+ * notice and clears r->complete.
+ */
+int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen);
+
+/* Sort keys for atag_report_finish(). */
+#define ATAG_SORT_KEYS "live_bytes, live, peak, bytes, allocs, frees, unmatched, " \
+		       "p50, p90, p99, max, site"
+
+struct atag_report_view {
+	const char	*sort;		/* one of ATAG_SORT_KEYS; NULL: live_bytes */
+	const char	*function;	/* globs selecting call sites; NULL: all */
+	const char	*file;
+	const char	*module;
+	uint64_t	min_age;	/* live view: only allocations at least this old */
+};
+
+/* Apply @view: select and sort tags, compute totals, sort and filter the live list. */
+int atag_report_finish(struct atag_report *r, const struct atag_report_view *view);
+
+/* "function file:line [module]", "function+0xoff", or the tag pointer. Returns @buf. */
+char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len);
+
+/* ------------------------------------------------------------ renderers */
+
+struct atag_render_opts {
+	long		limit;		/* rows per list, 0 = all */
+	bool		stacks;		/* text: per-stack breakdown */
+	bool		live;		/* text/csv: the live view */
+	bool		hist;		/* text: lifetime histograms */
+	bool		summary;	/* text: the summary block */
+	bool		sites;		/* text: the per-call-site table */
+	const char	*weight;	/* folded, pprof-free: alloc_space, alloc_objects,
+					 * inuse_space, inuse_objects */
+	int		width;		/* text: terminal width for bars */
+};
+
+int atag_render_text(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_json(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+
+#endif /* _ATAG_REPORT_H */

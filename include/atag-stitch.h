@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-stitch.h - turn allocation and free events into allocation lifetimes.
+ *
+ * The engine of "report", in three objects that data flows through one way:
+ *
+ *   source adapter --atag_event--> stitcher --> aggregates (per tag, per stack)
+ *
+ * A source adapter (lib/atag-source-*.c) decodes trace records into struct
+ * atag_event; the stitcher applies the stitching rules and updates the
+ * aggregates. The stitcher knows nothing of trace.dat files, so its rules can be
+ * tested on in-memory event streams.
+ *
+ * Stitching rules:
+ *  - HIT (pid P, tag T): the kernel stack recorded right after it on the same CPU
+ *    with the same pid is the stack of that allocation; it is cached under (P, T).
+ *    A new HIT of (P, T) drops a cached stack no allocation took (that allocation
+ *    failed).
+ *  - Stacks attach to the latest event on their CPU still waiting for one: an
+ *    interrupt's event and its stack may fall between an event and its own stack.
+ *    Event types never followed by a stack stop waiting once that is seen.
+ *  - ALLOC (P, T, ptr, bytes): a live record keyed by ptr, taking the stack cached
+ *    under (P, T) (none: the empty stack). With stack_follows, the ALLOC's own
+ *    stack follows it instead (kmem and page sources, recorded with -T). A live
+ *    record already at ptr is retired as "replaced" (its free was missed).
+ *  - FREE (ptr, bytes): retires the live record at ptr; lifetime = ts difference,
+ *    counted for the tag of the allocation. No live record: an "unmatched" free,
+ *    counted for the tag of the free. Fewer bytes than allocated: a "partial" free
+ *    (still retired). bytes 0 means the event carries no size: the record's bytes.
+ *  - A tag of 0 on an ALLOC whose stack follows is resolved from the stack by
+ *    the source's tag_from_stack callback (page events carry no call site).
+ *
+ * Memory grows with live records, cached stacks and distinct stacks, never with
+ * the number of events.
+ */
+#ifndef _ATAG_STITCH_H
+#define _ATAG_STITCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "atag-lifetime.h"
+
+/* ------------------------------------------------------------ stacks */
+
+/* Interned stacks: each distinct sequence of frames is stored once. Id 0 = empty. */
+struct atag_stacks;
+
+struct atag_stacks *atag_stacks_alloc(void);
+void atag_stacks_free(struct atag_stacks *stacks);
+
+/* The id of the stack @frames[0..@nr), interned on first sight; -1 on ENOMEM. */
+int64_t atag_stacks_intern(struct atag_stacks *stacks, const uint64_t *frames, unsigned int nr);
+
+/* The frames of stack @id (NULL for the empty stack) and their number in *@nr. */
+const uint64_t *atag_stacks_get(const struct atag_stacks *stacks, uint32_t id, unsigned int *nr);
+
+size_t atag_stacks_count(const struct atag_stacks *stacks);
+
+/* ------------------------------------------------------------ aggregates */
+
+struct atag_totals {
+	uint64_t	allocs;
+	uint64_t	frees;		/* every free event (kfree(NULL) excepted) */
+	uint64_t	matched_frees;
+	uint64_t	unmatched_frees;
+	uint64_t	partial_frees;
+	uint64_t	replaced;
+	uint64_t	live;
+	uint64_t	live_bytes;
+	uint64_t	bytes_alloced;
+	uint64_t	bytes_freed;	/* the bytes of every free event */
+};
+
+/* What is known of a tag and what happened to it. */
+struct atag_tag_stats {
+	uint64_t		tag;		/* tag pointer, or call_site address */
+	char			*function;	/* learned from HIT events; NULL if never seen */
+	char			*file;
+	char			*module;	/* NULL for built-in */
+	long			line;		/* -1 if unknown */
+	uint64_t		allocs;
+	uint64_t		frees;		/* matched frees */
+	uint64_t		unmatched_frees;
+	uint64_t		partial_frees;
+	uint64_t		replaced;
+	uint64_t		live;
+	uint64_t		live_bytes;
+	uint64_t		peak_live_bytes;
+	uint64_t		bytes_alloced;
+	uint64_t		bytes_freed;
+	struct atag_lifetime	lifetimes;
+};
+
+/* Allocations of one tag with one stack. */
+struct atag_stack_stats {
+	uint32_t	tag_idx;
+	uint32_t	stack_id;
+	uint64_t	allocs;
+	uint64_t	live;
+	uint64_t	live_bytes;
+	uint64_t	bytes_alloced;
+};
+
+struct atag_aggr;
+
+struct atag_aggr *atag_aggr_alloc(void);
+void atag_aggr_free(struct atag_aggr *aggr);
+
+/* Index of @tag in the tag table, added on first sight; -1 on ENOMEM. */
+int64_t atag_aggr_tag_index(struct atag_aggr *aggr, uint64_t tag);
+
+/* Record the call site of @tag_idx (strings are copied; @module NULL = built-in). */
+int atag_aggr_set_site(struct atag_aggr *aggr, uint32_t tag_idx, const char *function,
+		       const char *file, long line, const char *module);
+
+size_t atag_aggr_nr_tags(const struct atag_aggr *aggr);
+const struct atag_tag_stats *atag_aggr_tag(const struct atag_aggr *aggr, size_t idx);
+size_t atag_aggr_nr_stacks(const struct atag_aggr *aggr);
+const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, size_t idx);
+const struct atag_totals *atag_aggr_totals(const struct atag_aggr *aggr);
+
+/* ------------------------------------------------------------ the stitcher */
+
+enum atag_event_kind {
+	ATAG_EV_OTHER,		/* any other record: only matters for stack attribution */
+	ATAG_EV_HIT,
+	ATAG_EV_ALLOC,
+	ATAG_EV_FREE,
+};
+
+struct atag_event {
+	enum atag_event_kind	kind;
+	int			type;		/* trace event id (>= 0) */
+	int			cpu;
+	int			pid;
+	uint64_t		ts;
+	uint64_t		tag;
+	uint64_t		ptr;
+	uint64_t		bytes;
+	bool			stack_follows;	/* ALLOC: its own stack comes next */
+	/* HIT: the call site; strings need only live during the call */
+	const char		*function;
+	const char		*file;
+	const char		*module;	/* NULL or "NONE": built-in */
+	long			line;
+};
+
+/* A live allocation. */
+struct atag_live {
+	uint64_t	ptr;
+	uint64_t	ts;
+	uint64_t	bytes;
+	uint32_t	tag_idx;
+	uint32_t	stack_id;
+	int32_t		pid;
+	uint8_t		pending;	/* waiting for its own stack */
+	uint8_t		counted;	/* passed the pid filter: in the aggregates */
+};
+
+struct atag_stitcher;
+
+struct atag_stitch_opts {
+	/* Resolve the tag of an ALLOC with tag 0 from its stack; return 0 if none. */
+	uint64_t	(*tag_from_stack)(void *ctx, uint32_t stack_id, const uint64_t *frames,
+					  unsigned int nr);
+	/* Count only allocations (and unmatched frees) of tasks it accepts. */
+	bool		(*select_pid)(void *ctx, int pid);
+	void		*ctx;
+};
+
+/*
+ * A stitcher that feeds @aggr and interns stacks in @stacks (both owned by the
+ * caller). @opts may be NULL.
+ */
+struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks,
+					  const struct atag_stitch_opts *opts);
+void atag_stitcher_free(struct atag_stitcher *st);
+
+/* Feed one event; events come in timestamp order. Returns 0 or -ENOMEM. */
+int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev);
+
+/* Feed one kernel stack record (frames outermost last). Returns 0 or -ENOMEM. */
+int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, const uint64_t *frames,
+		      unsigned int nr);
+
+/* Events were lost on @cpu: no event before the gap can own a stack after it. */
+int atag_stitch_missed(struct atag_stitcher *st, int cpu);
+
+/* The end of the stream: allocations still waiting for a stack are committed. */
+int atag_stitch_finish(struct atag_stitcher *st);
+
+/* Stacks that matched no waiting event (a sign of lost events or odd recording). */
+uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st);
+
+/* Walk the live records: for (i = 0; (l = atag_stitch_live_next(st, &i)); ) */
+const struct atag_live *atag_stitch_live_next(const struct atag_stitcher *st, size_t *iter);
+
+#endif /* _ATAG_STITCH_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-trace.h - opening trace.dat files for offline analysis.
+ *
+ * A thin layer over libtracecmd that never needs root and never touches the live
+ * kernel. It checks that the file is a trace.dat before libtracecmd parses it,
+ * keeps libtracecmd's own messages off stdout, opens the top buffer and every
+ * instance buffer, and copes with truncated files: libtracecmd refuses a file
+ * whose CPU data runs past its end, so the readable part is copied into a
+ * temporary file padded with zeroes (empty ring-buffer pages) to the size the
+ * headers promise, and opened from there. atag_trace_truncated() then says so,
+ * and every result read from it is incomplete.
+ */
+#ifndef _ATAG_TRACE_H
+#define _ATAG_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tracecmd_input;
+struct tep_handle;
+struct atag_trace;
+
+/*
+ * Open @path. On failure returns a negative errno and writes a one-line reason
+ * (without the file name) into @err.
+ */
+int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size_t errlen);
+void atag_trace_close(struct atag_trace *t);
+
+const char *atag_trace_path(const struct atag_trace *t);
+struct tep_handle *atag_trace_tep(const struct atag_trace *t);
+
+/* Buffers: index 0 is the top buffer (name ""), then the instances in file order. */
+int atag_trace_nr_buffers(const struct atag_trace *t);
+const char *atag_trace_buffer_name(const struct atag_trace *t, int i);
+struct tracecmd_input *atag_trace_buffer(const struct atag_trace *t, int i);
+
+/* The index of buffer @name ("" or "top" for the top buffer), or -1. */
+int atag_trace_find_buffer(const struct atag_trace *t, const char *name);
+
+/*
+ * Whether buffer @i holds at least one record of an event in @ids (nr_ids
+ * entries), looking at no more than @limit records per CPU.
+ */
+bool atag_trace_buffer_has(const struct atag_trace *t, int i, const int *ids, int nr_ids,
+			   unsigned int limit);
+
+/* True if the file was cut short; then *@size and *@needed (either may be NULL). */
+bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed);
+
+#endif /* _ATAG_TRACE_H */

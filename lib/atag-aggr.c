@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Aggregates of one stitched trace: per tag, per (tag, stack), and totals.
+ * The stitcher updates them through the hidden atag_aggr_note_*() calls in
+ * atag-local.h; readers use the accessors of atag-stitch.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-local.h"
+#include "atag-map.h"
+#include "atag-stitch.h"
+
+struct atag_aggr {
+	struct atag_tag_stats	*tags;
+	size_t			nr_tags;
+	size_t			cap_tags;
+	struct atag_map		tag_index;	/* tag -> index */
+	struct atag_stack_stats	*stacks;
+	size_t			nr_stacks;
+	size_t			cap_stacks;
+	struct atag_map		stack_index;	/* tag_idx << 32 | stack_id -> index */
+	struct atag_totals	totals;
+};
+
+struct atag_aggr *atag_aggr_alloc(void)
+{
+	return calloc(1, sizeof(struct atag_aggr));
+}
+
+static void tag_free(struct atag_tag_stats *t)
+{
+	free(t->function);
+	free(t->file);
+	free(t->module);
+	atag_lifetime_free(&t->lifetimes);
+}
+
+void atag_aggr_free(struct atag_aggr *aggr)
+{
+	size_t i;
+
+	if (!aggr)
+		return;
+	for (i = 0; i < aggr->nr_tags; i++)
+		tag_free(&aggr->tags[i]);
+	free(aggr->tags);
+	free(aggr->stacks);
+	atag_map_free(&aggr->tag_index);
+	atag_map_free(&aggr->stack_index);
+	free(aggr);
+}
+
+/* Make room for one more element of @size bytes in *@arr. */
+static int reserve(void *arr, size_t *cap, size_t nr, size_t size)
+{
+	void **p = arr, *n;
+	size_t c;
+
+	if (nr < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 64;
+	n = realloc(*p, c * size);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+int64_t atag_aggr_tag_index(struct atag_aggr *aggr, uint64_t tag)
+{
+	struct atag_tag_stats *t;
+	uint64_t *idx;
+	bool created;
+
+	idx = atag_map_get(&aggr->tag_index, tag, aggr->nr_tags, &created);
+	if (!idx)
+		return -ENOMEM;
+	if (!created)
+		return *idx;
+	if (reserve(&aggr->tags, &aggr->cap_tags, aggr->nr_tags, sizeof(*aggr->tags))) {
+		atag_map_remove(&aggr->tag_index, tag, NULL);
+		return -ENOMEM;
+	}
+	t = &aggr->tags[aggr->nr_tags++];
+	memset(t, 0, sizeof(*t));
+	t->tag = tag;
+	t->line = -1;
+	return *idx;
+}
+
+static int set_str(char **field, const char *val)
+{
+	char *n;
+
+	if (!val) {
+		free(*field);
+		*field = NULL;
+		return 0;
+	}
+	if (*field && !strcmp(*field, val))
+		return 0;
+	n = strdup(val);
+	if (!n)
+		return -ENOMEM;
+	free(*field);
+	*field = n;
+	return 0;
+}
+
+int atag_aggr_set_site(struct atag_aggr *aggr, uint32_t tag_idx, const char *function,
+		       const char *file, long line, const char *module)
+{
+	struct atag_tag_stats *t = &aggr->tags[tag_idx];
+
+	if (module && (!*module || !strcmp(module, "NONE")))
+		module = NULL;
+	t->line = line;
+	if (set_str(&t->function, function) || set_str(&t->file, file) ||
+	    set_str(&t->module, module))
+		return -ENOMEM;
+	return 0;
+}
+
+size_t atag_aggr_nr_tags(const struct atag_aggr *aggr)
+{
+	return aggr->nr_tags;
+}
+
+const struct atag_tag_stats *atag_aggr_tag(const struct atag_aggr *aggr, size_t idx)
+{
+	return idx < aggr->nr_tags ? &aggr->tags[idx] : NULL;
+}
+
+size_t atag_aggr_nr_stacks(const struct atag_aggr *aggr)
+{
+	return aggr->nr_stacks;
+}
+
+const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, size_t idx)
+{
+	return idx < aggr->nr_stacks ? &aggr->stacks[idx] : NULL;
+}
+
+const struct atag_totals *atag_aggr_totals(const struct atag_aggr *aggr)
+{
+	return &aggr->totals;
+}
+
+static struct atag_stack_stats *stack_stats(struct atag_aggr *aggr, uint32_t tag_idx,
+					    uint32_t stack_id)
+{
+	uint64_t key = (uint64_t)tag_idx << 32 | stack_id, *idx;
+	struct atag_stack_stats *s;
+	bool created;
+
+	idx = atag_map_get(&aggr->stack_index, key, aggr->nr_stacks, &created);
+	if (!idx)
+		return NULL;
+	if (!created)
+		return &aggr->stacks[*idx];
+	if (reserve(&aggr->stacks, &aggr->cap_stacks, aggr->nr_stacks, sizeof(*s))) {
+		atag_map_remove(&aggr->stack_index, key, NULL);
+		return NULL;
+	}
+	s = &aggr->stacks[aggr->nr_stacks++];
+	memset(s, 0, sizeof(*s));
+	s->tag_idx = tag_idx;
+	s->stack_id = stack_id;
+	return s;
+}
+
+int atag_aggr_note_alloc(struct atag_aggr *aggr, const struct atag_live *l)
+{
+	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
+	struct atag_stack_stats *s;
+
+	s = stack_stats(aggr, l->tag_idx, l->stack_id);
+	if (!s)
+		return -ENOMEM;
+	s->allocs++;
+	s->live++;
+	s->live_bytes += l->bytes;
+	s->bytes_alloced += l->bytes;
+	t->allocs++;
+	t->live++;
+	t->live_bytes += l->bytes;
+	t->bytes_alloced += l->bytes;
+	if (t->live_bytes > t->peak_live_bytes)
+		t->peak_live_bytes = t->live_bytes;
+	aggr->totals.allocs++;
+	aggr->totals.live++;
+	aggr->totals.live_bytes += l->bytes;
+	aggr->totals.bytes_alloced += l->bytes;
+	return 0;
+}
+
+/* The allocation @l is no longer live (freed or replaced). */
+static void retire(struct atag_aggr *aggr, const struct atag_live *l)
+{
+	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
+	struct atag_stack_stats *s = stack_stats(aggr, l->tag_idx, l->stack_id);
+
+	/* the entry exists since note_alloc: stack_stats() cannot fail here */
+	s->live--;
+	s->live_bytes -= l->bytes;
+	t->live--;
+	t->live_bytes -= l->bytes;
+	aggr->totals.live--;
+	aggr->totals.live_bytes -= l->bytes;
+}
+
+int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts,
+			uint64_t bytes)
+{
+	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
+
+	retire(aggr, l);
+	t->frees++;
+	t->bytes_freed += bytes;
+	aggr->totals.matched_frees++;
+	if (bytes < l->bytes) {
+		t->partial_frees++;
+		aggr->totals.partial_frees++;
+	}
+	return atag_lifetime_add(&t->lifetimes, ts >= l->ts ? ts - l->ts : 0);
+}
+
+void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l)
+{
+	retire(aggr, l);
+	aggr->tags[l->tag_idx].replaced++;
+	aggr->totals.replaced++;
+}
+
+void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes)
+{
+	aggr->tags[tag_idx].unmatched_frees++;
+	aggr->tags[tag_idx].bytes_freed += bytes;
+	aggr->totals.unmatched_frees++;
+}
+
+void atag_aggr_note_free_event(struct atag_aggr *aggr, uint64_t bytes)
+{
+	aggr->totals.frees++;
+	aggr->totals.bytes_freed += bytes;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Source adapter for the page allocator events:
+ *
+ *   mm_page_alloc          pfn (or page), order
+ *   mm_page_free           pfn (or page), order
+ *   mm_page_free_batched   pfn (or page): order 0
+ *
+ * Keyed by pfn; bytes = page size << order. The events carry no call site: as
+ * perf kmem does, the call site is the first frame of the allocation's stack
+ * (recorded with -T) that is neither tracing machinery nor the allocator.
+ */
+#include <event-parse.h>
+
+#include "atag-source.h"
+#include "atag-symbols.h"
+
+enum { F_PFN, F_ORDER };
+
+static int decode(struct atag_decoder *d, const struct atag_field *f,
+		  const struct tep_record *rec, struct atag_event *ev, bool has_order)
+{
+	uint64_t order = 0;
+
+	if (atag_field_read(d, &f[F_PFN], rec, &ev->ptr) ||
+	    (has_order && atag_field_read(d, &f[F_ORDER], rec, &order)) || order > 40)
+		return -1;
+	ev->bytes = (uint64_t)atag_decoder_page_size(d) << order;
+	/* a failed allocation records pfn -1 */
+	return ev->ptr == ~0ULL || ev->ptr == 0xffffffffULL ? 1 : 0;
+}
+
+static int decode_alloc(struct atag_decoder *d, const struct atag_field *f,
+			const struct tep_record *rec, struct atag_event *ev)
+{
+	ev->kind = ATAG_EV_ALLOC;
+	ev->tag = 0;
+	ev->stack_follows = true;
+	return decode(d, f, rec, ev, true);
+}
+
+static int decode_free(struct atag_decoder *d, const struct atag_field *f,
+		       const struct tep_record *rec, struct atag_event *ev)
+{
+	ev->kind = ATAG_EV_FREE;
+	ev->tag = 0;
+	return decode(d, f, rec, ev, true);
+}
+
+static int decode_free_batched(struct atag_decoder *d, const struct atag_field *f,
+			       const struct tep_record *rec, struct atag_event *ev)
+{
+	ev->kind = ATAG_EV_FREE;
+	ev->tag = 0;
+	return decode(d, f, rec, ev, false);
+}
+
+static uint64_t call_site(struct atag_decoder *d, const uint64_t *frames, unsigned int nr)
+{
+	struct tep_handle *tep = atag_decoder_tep(d);
+	unsigned int i = atag_stack_skip(tep, frames, nr);
+	const char *f;
+
+	for (; i < nr; i++) {
+		f = tep_find_function(tep, frames[i]);
+		if (!f || !atag_frame_is_allocator(f))
+			return frames[i];
+	}
+	return 0;
+}
+
+static void name_call_site(struct atag_decoder *d, uint64_t tag, const char **function,
+			   uint64_t *offset, const char **module)
+{
+	*function = atag_function_of(atag_decoder_tep(d), tag, offset, module);
+}
+
+static const struct atag_source_event events[] = {
+	{ "kmem", "mm_page_alloc", { "pfn|page", "order" }, decode_alloc },
+	{ "kmem", "mm_page_free", { "pfn|page", "order" }, decode_free },
+	{ "kmem", "mm_page_free_batched", { "pfn|page" }, decode_free_batched },
+	{ NULL }
+};
+
+const struct atag_source atag_source_page = {
+	.name = "page",
+	.description = "kmem:mm_page_alloc, mm_page_free",
+	.events = events,
+	.tag_from_stack = call_site,
+	.name_tag = name_call_site,
+};

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The source registry and the decoder every source shares: it resolves fields
+ * once per trace, dispatches records by event id, reads fields with bounds
+ * checks and hands kernel stacks to the stitcher. See atag-source.h.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-map.h"
+#include "atag-source.h"
+
+extern const struct atag_source atag_source_alloc_tag;
+extern const struct atag_source atag_source_kmem;
+extern const struct atag_source atag_source_page;
+
+const struct atag_source *const atag_sources[] = {
+	&atag_source_alloc_tag,
+	&atag_source_kmem,
+	&atag_source_page,
+	NULL
+};
+
+#define MAX_FRAMES	512
+
+/* What to do with a record of a given event id. */
+struct dispatch {
+	const struct atag_source_event	*ev;		/* NULL: not ours */
+	int				index;		/* in src->events */
+	struct atag_field		f[ATAG_SOURCE_MAX_FIELDS];
+};
+
+struct atag_decoder {
+	const struct atag_source	*src;
+	struct tep_handle		*tep;
+	struct dispatch			*by_id;
+	int				nr_ids;
+	int				stack_id;	/* ftrace:kernel_stack, or -1 */
+	struct atag_field		stack_size;
+	struct atag_field		stack_caller;
+	int				long_size;
+	bool				swap;		/* file endianness differs */
+	uint64_t			*counts;	/* per src->events index */
+	uint64_t			stacks;
+	uint64_t			malformed;
+	struct atag_map			stack_tags;	/* stack id -> tag_from_stack() */
+	uint64_t			frames[MAX_FRAMES];
+};
+
+const struct atag_source *atag_source_find(const char *name)
+{
+	int i;
+
+	for (i = 0; atag_sources[i]; i++)
+		if (!strcmp(atag_sources[i]->name, name))
+			return atag_sources[i];
+	return NULL;
+}
+
+int atag_source_nr_present(const struct atag_source *src, struct tep_handle *tep)
+{
+	const struct atag_source_event *e;
+	int n = 0;
+
+	for (e = src->events; e->name; e++)
+		n += tep_find_event_by_name(tep, e->system, e->name) != NULL;
+	return n;
+}
+
+const struct atag_source *atag_source_detect(struct tep_handle *tep)
+{
+	int i;
+
+	for (i = 0; atag_sources[i]; i++)
+		if (atag_source_nr_present(atag_sources[i], tep))
+			return atag_sources[i];
+	return NULL;
+}
+
+static void field_of(struct tep_event *event, const char *names, struct atag_field *f)
+{
+	struct tep_format_field *tf = NULL;
+	char name[64];
+	const char *p;
+	size_t n;
+
+	memset(f, 0, sizeof(*f));
+	for (p = names; *p && !tf; p += n + (p[n] == '|')) {
+		n = strcspn(p, "|");
+		if (n >= sizeof(name))
+			return;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		tf = tep_find_field(event, name);
+	}
+	if (!tf || tf->offset < 0 || tf->size <= 0)
+		return;
+	f->offset = tf->offset;
+	f->size = tf->size;
+	f->dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
+}
+
+static int add_event(struct atag_decoder *d, const struct atag_source_event *se, int index)
+{
+	struct tep_event *event = tep_find_event_by_name(d->tep, se->system, se->name);
+	struct dispatch *dp;
+	int i;
+
+	if (!event)
+		return 0;
+	if (event->id < 0 || event->id >= d->nr_ids)
+		return -EINVAL;
+	dp = &d->by_id[event->id];
+	dp->ev = se;
+	dp->index = index;
+	for (i = 0; se->fields[i]; i++)
+		field_of(event, se->fields[i], &dp->f[i]);
+	return 1;
+}
+
+static int max_event_id(struct tep_handle *tep)
+{
+	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int i, max = 0;
+
+	for (i = 0; events && events[i]; i++)
+		if (events[i]->id > max)
+			max = events[i]->id;
+	return max;
+}
+
+struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct tep_handle *tep)
+{
+	struct atag_decoder *d = calloc(1, sizeof(*d));
+	struct tep_event *stack;
+	int i, n = 0, ret;
+
+	if (!d)
+		return NULL;
+	d->src = src;
+	d->tep = tep;
+	d->nr_ids = max_event_id(tep) + 1;
+	d->long_size = tep_get_long_size(tep);
+	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	d->by_id = calloc(d->nr_ids, sizeof(*d->by_id));
+	for (i = 0; src->events[i].name; i++)
+		;
+	d->counts = calloc(i + 1, sizeof(*d->counts));
+	if (!d->by_id || !d->counts)
+		goto fail;
+	for (i = 0; src->events[i].name; i++) {
+		ret = add_event(d, &src->events[i], i);
+		if (ret < 0)
+			goto fail;
+		n += ret;
+	}
+	if (!n) {
+		errno = ENOENT;
+		goto fail;
+	}
+	d->stack_id = -1;
+	stack = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
+	if (stack) {
+		d->stack_id = stack->id;
+		field_of(stack, "size", &d->stack_size);
+		field_of(stack, "caller", &d->stack_caller);
+	}
+	return d;
+fail:
+	atag_decoder_free(d);
+	return NULL;
+}
+
+void atag_decoder_free(struct atag_decoder *d)
+{
+	int err = errno;
+
+	if (!d)
+		return;
+	free(d->by_id);
+	free(d->counts);
+	atag_map_free(&d->stack_tags);
+	free(d);
+	errno = err;
+}
+
+struct tep_handle *atag_decoder_tep(const struct atag_decoder *d)
+{
+	return d->tep;
+}
+
+uint64_t atag_decoder_count(const struct atag_decoder *d, int event_index)
+{
+	return d->counts[event_index];
+}
+
+uint64_t atag_decoder_stack_count(const struct atag_decoder *d)
+{
+	return d->stacks;
+}
+
+uint64_t atag_decoder_malformed(const struct atag_decoder *d)
+{
+	return d->malformed;
+}
+
+bool atag_decoder_has_event(const struct atag_decoder *d, int event_index)
+{
+	const struct atag_source_event *se = &d->src->events[event_index];
+
+	return tep_find_event_by_name(d->tep, se->system, se->name) != NULL;
+}
+
+unsigned int atag_decoder_page_size(const struct atag_decoder *d)
+{
+	int ps = tep_get_page_size(d->tep);
+
+	return ps > 0 ? ps : 4096;
+}
+
+/* The source's answer for a stack, asked once per distinct stack. */
+static uint64_t tag_from_stack_cb(void *ctx, uint32_t stack_id, const uint64_t *frames,
+				  unsigned int nr)
+{
+	struct atag_decoder *d = ctx;
+	bool created;
+	uint64_t *tag;
+
+	tag = atag_map_get(&d->stack_tags, stack_id, 0, &created);
+	if (!tag)
+		return d->src->tag_from_stack(d, frames, nr);
+	if (created)
+		*tag = d->src->tag_from_stack(d, frames, nr);
+	return *tag;
+}
+
+void atag_decoder_stitch_opts(struct atag_decoder *d, struct atag_stitch_opts *opts)
+{
+	if (d->src->tag_from_stack) {
+		opts->tag_from_stack = tag_from_stack_cb;
+		opts->ctx = d;
+	}
+}
+
+/* ------------------------------------------------------------ field reads */
+
+static inline uint64_t load(const struct atag_decoder *d, const void *p, int size)
+{
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
+
+	switch (size) {
+	case 8:
+		memcpy(&v64, p, 8);
+		return d->swap ? __builtin_bswap64(v64) : v64;
+	case 4:
+		memcpy(&v32, p, 4);
+		return d->swap ? __builtin_bswap32(v32) : v32;
+	case 2:
+		memcpy(&v16, p, 2);
+		return d->swap ? __builtin_bswap16(v16) : v16;
+	default:
+		return *(const uint8_t *)p;
+	}
+}
+
+int atag_field_read(const struct atag_decoder *d, const struct atag_field *f,
+		    const struct tep_record *rec, uint64_t *val)
+{
+	if (!f->size || f->size > 8 || (f->size & (f->size - 1)) ||
+	    f->offset + f->size > rec->size)
+		return -1;
+	*val = load(d, (const char *)rec->data + f->offset, f->size);
+	return 0;
+}
+
+const char *atag_field_string(const struct atag_field *f, const struct tep_record *rec)
+{
+	unsigned int off, len;
+	const char *s;
+	uint32_t loc;
+
+	if (!f->dynamic || f->size != 4 || f->offset + 4 > rec->size)
+		return NULL;
+	memcpy(&loc, (const char *)rec->data + f->offset, 4);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (f->relative)
+		off += f->offset + 4;
+	if (!len || off + len > (unsigned int)rec->size)
+		return NULL;
+	s = (const char *)rec->data + off;
+	return memchr(s, '\0', len) ? s : NULL;
+}
+
+/* ------------------------------------------------------------ feeding the stitcher */
+
+static int feed_stack(struct atag_decoder *d, struct atag_stitcher *st,
+		      const struct tep_record *rec, int pid)
+{
+	const char *p = (const char *)rec->data + d->stack_caller.offset;
+	uint64_t size = MAX_FRAMES, v;
+	unsigned int nr, i;
+	int avail;
+
+	d->stacks++;
+	/* the record holds 'size' entries, however many the format's caller[8] says */
+	atag_field_read(d, &d->stack_size, rec, &size);
+	avail = d->stack_caller.size ? (rec->size - d->stack_caller.offset) / d->long_size : 0;
+	nr = avail < 0 ? 0 : (unsigned int)avail;
+	if (size < nr)
+		nr = size;
+	if (nr > MAX_FRAMES)
+		nr = MAX_FRAMES;
+	for (i = 0; i < nr; i++) {
+		v = load(d, p + i * d->long_size, d->long_size);
+		if (v == (d->long_size == 8 ? ~0ULL : 0xffffffffULL))
+			break;		/* older kernels end the array with -1 */
+		d->frames[i] = v;
+	}
+	return atag_stitch_stack(st, rec->cpu, pid, d->frames, i);
+}
+
+int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
+		      const struct tep_record *rec)
+{
+	struct atag_event ev;
+	struct dispatch *dp;
+	uint16_t type;
+	int32_t pid;
+	int ret;
+
+	if (rec->size < 8) {
+		d->malformed++;
+		return 0;
+	}
+	type = load(d, rec->data, 2);
+	pid = (int32_t)load(d, (const char *)rec->data + 4, 4);
+	if (type == d->stack_id)
+		return feed_stack(d, st, rec, pid);
+	ev.kind = ATAG_EV_OTHER;
+	ev.type = type;
+	ev.cpu = rec->cpu;
+	ev.pid = pid;
+	ev.ts = rec->ts;
+	dp = type < d->nr_ids ? &d->by_id[type] : NULL;
+	if (dp && dp->ev) {
+		d->counts[dp->index]++;
+		ev.stack_follows = false;
+		ev.function = ev.file = ev.module = NULL;
+		ev.line = -1;
+		ev.bytes = 0;
+		ret = dp->ev->decode(d, dp->f, rec, &ev);
+		if (ret < 0) {
+			d->malformed++;
+			ev.kind = ATAG_EV_OTHER;
+		} else if (ret > 0) {
+			ev.kind = ATAG_EV_OTHER;
+		}
+	}
+	return atag_stitch_event(st, &ev);
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Opening trace.dat files. See atag-trace.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "atag-trace.h"
+#include "atag-utils.h"
+
+#define MAX_REPAIRS	8
+
+/*
+ * Exported by libtracecmd (1.3.1 and later) but declared only in its private
+ * header, which Debian does not ship.
+ */
+int tracecmd_cpus(struct tracecmd_input *handle);
+void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle, unsigned long long time);
+
+struct atag_trace {
+	char			*path;
+	int			nr_buffers;
+	struct tracecmd_input	**buf;		/* [0] is the top buffer */
+	char			**name;
+	uint64_t		file_size;
+	uint64_t		needed;		/* > file_size when truncated */
+	int			fd;		/* the file, or its padded copy */
+};
+
+/* ------------------------------------------------------------ keeping stdout clean */
+
+struct capture {
+	int	saved;
+	int	fd;
+};
+
+static void capture_begin(struct capture *c)
+{
+	fflush(stdout);
+	c->saved = dup(STDOUT_FILENO);
+	c->fd = memfd_create("atag-stdout", 0);
+	if (c->saved < 0 || c->fd < 0 || dup2(c->fd, STDOUT_FILENO) < 0) {
+		if (c->fd >= 0)
+			close(c->fd);
+		c->fd = -1;
+	}
+}
+
+/* Restore stdout; returns what was printed meanwhile (malloc'ed, maybe empty). */
+static char *capture_end(struct capture *c)
+{
+	char *text = calloc(1, 4096);
+	ssize_t n;
+
+	fflush(stdout);
+	if (c->saved >= 0) {
+		dup2(c->saved, STDOUT_FILENO);
+		close(c->saved);
+	}
+	if (c->fd < 0)
+		return text;
+	if (text && lseek(c->fd, 0, SEEK_SET) == 0) {
+		n = read(c->fd, text, 4095);
+		text[n > 0 ? n : 0] = '\0';
+	}
+	close(c->fd);
+	return text;
+}
+
+/* libtracecmd says "Need at least N, but file size is M." for a truncated file. */
+static uint64_t needed_size(const char *text)
+{
+	const char *p = text ? strstr(text, "Need at least ") : NULL;
+
+	return p ? strtoull(p + 14, NULL, 10) : 0;
+}
+
+/* ------------------------------------------------------------ opening */
+
+static int check_magic(int fd, char *err, size_t errlen)
+{
+	static const char magic[] = "\x17\x08\x44tracing";
+	char head[16] = { 0 };
+
+	if (pread(fd, head, sizeof(head), 0) < 12 || memcmp(head, magic, 10)) {
+		snprintf(err, errlen, "not a trace.dat file (no trace-cmd magic at its start)");
+		return -EINVAL;
+	}
+	if (head[10] < '6' || head[10] > '7' || head[11]) {
+		snprintf(err, errlen, "trace.dat version '%.3s' is not supported (6 and 7 are)",
+			 head + 10);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void close_buffers(struct atag_trace *t)
+{
+	int i;
+
+	/* instances share the top handle's tep: close them first */
+	for (i = t->nr_buffers - 1; i >= 0; i--) {
+		if (t->buf && t->buf[i])
+			tracecmd_close(t->buf[i]);
+		if (t->name)
+			free(t->name[i]);
+	}
+	free(t->buf);
+	free(t->name);
+	t->buf = NULL;
+	t->name = NULL;
+	t->nr_buffers = 0;
+}
+
+/*
+ * Open every buffer from t->fd. Returns 0, -EAGAIN with *@need set when the file
+ * must be padded to *@need bytes first, or another negative errno.
+ */
+static int open_buffers(struct atag_trace *t, uint64_t *need, char *err, size_t errlen)
+{
+	struct tracecmd_input *top, *h;
+	struct capture cap;
+	char *said;
+	int fd, n, i;
+
+	fd = dup(t->fd);
+	if (fd < 0)
+		return -errno;
+	lseek(fd, 0, SEEK_SET);
+	capture_begin(&cap);
+	top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	said = capture_end(&cap);
+	*need = needed_size(said);
+	free(said);
+	if (!top) {
+		close(fd);
+		if (*need > t->file_size)
+			return -EAGAIN;
+		snprintf(err, errlen, "cannot read its headers (corrupt or truncated trace.dat)");
+		return -EINVAL;
+	}
+	n = tracecmd_buffer_instances(top);
+	t->buf = calloc(n + 1, sizeof(*t->buf));
+	t->name = calloc(n + 1, sizeof(*t->name));
+	if (!t->buf || !t->name) {
+		tracecmd_close(top);
+		return -ENOMEM;
+	}
+	t->buf[0] = top;
+	t->name[0] = strdup("");
+	t->nr_buffers = 1;
+	for (i = 0; i < n; i++) {
+		capture_begin(&cap);
+		h = tracecmd_buffer_instance_handle(top, i);
+		said = capture_end(&cap);
+		*need = needed_size(said);
+		free(said);
+		if (!h) {
+			if (*need > t->file_size)
+				return -EAGAIN;
+			snprintf(err, errlen, "cannot read instance buffer '%s'",
+				 tracecmd_buffer_instance_name(top, i));
+			return -EINVAL;
+		}
+		t->buf[t->nr_buffers] = h;
+		t->name[t->nr_buffers++] = strdup(tracecmd_buffer_instance_name(top, i));
+	}
+	return 0;
+}
+
+/* Replace t->fd by a copy of the file padded with zeroes to @size bytes. */
+static int pad_copy(struct atag_trace *t, uint64_t size)
+{
+	char buf[1 << 16];
+	off_t off = 0;
+	ssize_t n;
+	int fd;
+
+	fd = memfd_create("atag-truncated", 0);
+	if (fd < 0)
+		return -errno;
+	while ((n = pread(t->fd, buf, sizeof(buf), off)) > 0) {
+		if (write(fd, buf, n) != n) {
+			close(fd);
+			return -EIO;
+		}
+		off += n;
+	}
+	if (n < 0 || ftruncate(fd, size) < 0) {
+		close(fd);
+		return -EIO;
+	}
+	close(t->fd);
+	t->fd = fd;
+	return 0;
+}
+
+int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size_t errlen)
+{
+	struct atag_trace *t;
+	uint64_t need = 0;
+	struct stat st;
+	int ret, tries;
+
+	*trace = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->path = strdup(path);
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0 || fstat(t->fd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "not a regular file");
+		goto fail;
+	}
+	t->file_size = t->needed = st.st_size;
+	ret = check_magic(t->fd, err, errlen);
+	if (ret)
+		goto fail;
+	for (tries = 0; tries < MAX_REPAIRS; tries++) {
+		ret = open_buffers(t, &need, err, errlen);
+		if (ret != -EAGAIN)
+			break;
+		close_buffers(t);
+		if (need <= t->needed || need > t->file_size * 64 + (1ULL << 30)) {
+			snprintf(err, errlen, "truncated or corrupt: its data needs %llu bytes",
+				 (unsigned long long)need);
+			ret = -EINVAL;
+			goto fail;
+		}
+		t->needed = need;
+		ret = pad_copy(t, need);
+		if (ret) {
+			snprintf(err, errlen, "truncated, and cannot make a padded copy: %s",
+				 strerror(-ret));
+			goto fail;
+		}
+	}
+	if (ret)
+		goto fail;
+	*trace = t;
+	return 0;
+fail:
+	atag_trace_close(t);
+	return atag_err(ret);
+}
+
+void atag_trace_close(struct atag_trace *t)
+{
+	if (!t)
+		return;
+	close_buffers(t);
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t->path);
+	free(t);
+}
+
+const char *atag_trace_path(const struct atag_trace *t)
+{
+	return t->path;
+}
+
+struct tep_handle *atag_trace_tep(const struct atag_trace *t)
+{
+	return tracecmd_get_tep(t->buf[0]);
+}
+
+int atag_trace_nr_buffers(const struct atag_trace *t)
+{
+	return t->nr_buffers;
+}
+
+const char *atag_trace_buffer_name(const struct atag_trace *t, int i)
+{
+	return i >= 0 && i < t->nr_buffers ? t->name[i] : NULL;
+}
+
+struct tracecmd_input *atag_trace_buffer(const struct atag_trace *t, int i)
+{
+	return i >= 0 && i < t->nr_buffers ? t->buf[i] : NULL;
+}
+
+int atag_trace_find_buffer(const struct atag_trace *t, const char *name)
+{
+	int i;
+
+	if (!strcmp(name, "top"))
+		name = "";
+	for (i = 0; i < t->nr_buffers; i++)
+		if (t->name[i] && !strcmp(t->name[i], name))
+			return i;
+	return -1;
+}
+
+bool atag_trace_buffer_has(const struct atag_trace *t, int i, const int *ids, int nr_ids,
+			   unsigned int limit)
+{
+	struct tracecmd_input *h = atag_trace_buffer(t, i);
+	struct tep_handle *tep = atag_trace_tep(t);
+	struct tep_record *rec;
+	bool found = false;
+	unsigned int n;
+	int cpu, k, type;
+
+	if (!h)
+		return false;
+	for (cpu = 0; cpu < tracecmd_cpus(h) && !found; cpu++) {
+		rec = tracecmd_read_cpu_first(h, cpu);
+		for (n = 0; rec && n < limit && !found; n++) {
+			type = tep_data_type(tep, rec);
+			for (k = 0; k < nr_ids; k++)
+				found |= type == ids[k];
+			tracecmd_free_record(rec);
+			rec = found ? NULL : tracecmd_read_data(h, cpu);
+		}
+		tracecmd_free_record(rec);
+	}
+	/* leave every CPU at its start for the real iteration */
+	tracecmd_set_all_cpus_to_timestamp(h, 0);
+	return found;
+}
+
+bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed)
+{
+	if (size)
+		*size = t->file_size;
+	if (needed)
+		*needed = t->needed;
+	return t->needed > t->file_size;
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the stitcher on in-memory event streams: every stitching rule of
+ * include/atag-stitch.h, plus the map and lifetime histogram it stands on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-utest.h"
+#include "atag-map.h"
+#include "atag-stitch.h"
+
+enum { T_HIT = 1, T_ALLOCED, T_FREED, T_KMALLOC, T_KFREE, T_OTHER };
+
+#define TAG1	0xffffffff82000000ULL
+#define TAG2	0xffffffff82000040ULL
+
+struct run {
+	struct atag_aggr	*aggr;
+	struct atag_stacks	*stacks;
+	struct atag_stitcher	*st;
+	uint64_t		ts;
+};
+
+static uint64_t page_tag(void *ctx, uint32_t stack_id, const uint64_t *frames, unsigned int nr)
+{
+	unsigned int i;
+
+	/* pretend frames below 0x1000 are the page allocator */
+	for (i = 0; i < nr; i++)
+		if (frames[i] >= 0x1000)
+			return frames[i];
+	return 0;
+}
+
+static bool not_pid_7(void *ctx, int pid)
+{
+	return pid != 7;
+}
+
+static void run_init(struct run *r, const struct atag_stitch_opts *opts)
+{
+	r->aggr = atag_aggr_alloc();
+	r->stacks = atag_stacks_alloc();
+	r->st = atag_stitcher_alloc(r->aggr, r->stacks, opts);
+	r->ts = 1000;
+}
+
+static void run_free(struct run *r)
+{
+	atag_stitcher_free(r->st);
+	atag_stacks_free(r->stacks);
+	atag_aggr_free(r->aggr);
+}
+
+static void ev(struct run *r, enum atag_event_kind kind, int type, int cpu, int pid,
+	       uint64_t tag, uint64_t ptr, uint64_t bytes, bool follows)
+{
+	struct atag_event e = {
+		.kind = kind, .type = type, .cpu = cpu, .pid = pid, .ts = r->ts += 10,
+		.tag = tag, .ptr = ptr, .bytes = bytes, .stack_follows = follows,
+		.function = "fn", .file = "f.c", .line = 1, .module = "NONE",
+	};
+
+	CU_ASSERT_EQUAL(atag_stitch_event(r->st, &e), 0);
+}
+
+#define HIT(r, cpu, pid, tag)		ev(r, ATAG_EV_HIT, T_HIT, cpu, pid, tag, 0, 0, false)
+#define ALLOC(r, cpu, pid, tag, p, b)	ev(r, ATAG_EV_ALLOC, T_ALLOCED, cpu, pid, tag, p, b, false)
+#define FREE(r, cpu, pid, tag, p, b)	ev(r, ATAG_EV_FREE, T_FREED, cpu, pid, tag, p, b, false)
+#define KMALLOC(r, cpu, pid, site, p, b) ev(r, ATAG_EV_ALLOC, T_KMALLOC, cpu, pid, site, p, b, true)
+#define KFREE(r, cpu, pid, site, p)	ev(r, ATAG_EV_FREE, T_KFREE, cpu, pid, site, p, 0, false)
+
+static void stack(struct run *r, int cpu, int pid, uint64_t a, uint64_t b)
+{
+	uint64_t frames[2] = { a, b };
+
+	r->ts += 1;
+	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, cpu, pid, frames, 2), 0);
+}
+
+static const struct atag_tag_stats *tag(struct run *r, uint64_t t)
+{
+	size_t i;
+
+	for (i = 0; i < atag_aggr_nr_tags(r->aggr); i++)
+		if (atag_aggr_tag(r->aggr, i)->tag == t)
+			return atag_aggr_tag(r->aggr, i);
+	return NULL;
+}
+
+/* The first frame of the stack the allocations of @t were counted under (0: empty). */
+static uint64_t stack_of(struct run *r, uint64_t t, uint64_t *allocs)
+{
+	const struct atag_stack_stats *s;
+	const uint64_t *f;
+	unsigned int nr;
+	size_t i;
+
+	for (i = 0; i < atag_aggr_nr_stacks(r->aggr); i++) {
+		s = atag_aggr_stack(r->aggr, i);
+		if (atag_aggr_tag(r->aggr, s->tag_idx)->tag != t || !s->allocs)
+			continue;
+		if (allocs)
+			*allocs = s->allocs;
+		f = atag_stacks_get(r->stacks, s->stack_id, &nr);
+		return nr ? f[0] : 0;
+	}
+	return ~0ULL;
+}
+
+static void test_basic_lifetime(void)
+{
+	const struct atag_totals *tot;
+	const struct atag_tag_stats *t;
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);
+	stack(&r, 0, 5, 0xa1, 0xa2);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);		/* ts 1021 */
+	r.ts += 1000;
+	FREE(&r, 1, 9, TAG1, 0x100, 64);		/* ts 2031 */
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	t = tag(&r, TAG1);
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(t->allocs, 1);
+	CU_ASSERT_EQUAL(t->frees, 1);
+	CU_ASSERT_EQUAL(t->live, 0);
+	CU_ASSERT_EQUAL(t->bytes_alloced, 64);
+	CU_ASSERT_EQUAL(t->bytes_freed, 64);
+	CU_ASSERT_EQUAL(t->peak_live_bytes, 64);
+	CU_ASSERT_EQUAL(t->lifetimes.count, 1);
+	CU_ASSERT_EQUAL(t->lifetimes.min, 1010);
+	CU_ASSERT_STRING_EQUAL(t->function, "fn");
+	CU_ASSERT_PTR_NULL(t->module);			/* "NONE" is built-in */
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0xa1);
+	tot = atag_aggr_totals(r.aggr);
+	CU_ASSERT_EQUAL(tot->allocs, 1);
+	CU_ASSERT_EQUAL(tot->frees, 1);
+	CU_ASSERT_EQUAL(tot->matched_frees, 1);
+	CU_ASSERT_EQUAL(tot->live, 0);
+	run_free(&r);
+}
+
+static void test_no_stack_is_empty(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0);
+	run_free(&r);
+}
+
+static void test_newer_hit_replaces(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);
+	stack(&r, 0, 5, 0xa1, 0);
+	HIT(&r, 0, 5, TAG1);			/* the first allocation failed */
+	stack(&r, 0, 5, 0xb1, 0);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0xb1);
+	/* a newer hit without a stack drops the untaken one */
+	HIT(&r, 0, 5, TAG2);
+	stack(&r, 0, 5, 0xc1, 0);
+	HIT(&r, 0, 5, TAG2);
+	ALLOC(&r, 0, 5, TAG2, 0x200, 64);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG2, NULL), 0);
+	run_free(&r);
+}
+
+static void test_pid_tag_isolation(void)
+{
+	uint64_t n;
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);
+	stack(&r, 0, 5, 0xa1, 0);
+	HIT(&r, 1, 6, TAG1);
+	stack(&r, 1, 6, 0xb1, 0);
+	ALLOC(&r, 1, 6, TAG1, 0x200, 8);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 8);
+	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 2);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, &n), 0xb1);
+	CU_ASSERT_EQUAL(n, 1);
+	/* a cached stack is taken once */
+	ALLOC(&r, 0, 5, TAG1, 0x300, 8);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->allocs, 3);
+	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 3);
+	run_free(&r);
+}
+
+static void test_interrupt_nesting(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);			/* task context */
+	HIT(&r, 0, 5, TAG2);			/* an interrupt on the same CPU */
+	stack(&r, 0, 5, 0xb1, 0);		/* the interrupt's stack */
+	stack(&r, 0, 5, 0xa1, 0);		/* then the task's */
+	ALLOC(&r, 0, 5, TAG2, 0x200, 8);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 8);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0xa1);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG2, NULL), 0xb1);
+	CU_ASSERT_EQUAL(atag_stitch_orphan_stacks(r.st), 0);
+	run_free(&r);
+}
+
+static void test_replaced(void)
+{
+	const struct atag_tag_stats *t;
+	struct run r;
+
+	run_init(&r, NULL);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 32);	/* the free of the first was missed */
+	t = tag(&r, TAG1);
+	CU_ASSERT_EQUAL(t->allocs, 2);
+	CU_ASSERT_EQUAL(t->replaced, 1);
+	CU_ASSERT_EQUAL(t->frees, 0);
+	CU_ASSERT_EQUAL(t->live, 1);
+	CU_ASSERT_EQUAL(t->live_bytes, 32);
+	CU_ASSERT_EQUAL(t->lifetimes.count, 0);
+	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->replaced, 1);
+	run_free(&r);
+}
+
+static void test_unmatched_and_partial(void)
+{
+	const struct atag_totals *tot;
+	const struct atag_tag_stats *t;
+	struct run r;
+
+	run_init(&r, NULL);
+	FREE(&r, 0, 5, TAG2, 0x999, 128);		/* allocated before tracing */
+	ALLOC(&r, 0, 5, TAG1, 0x100, 8192);
+	FREE(&r, 0, 5, TAG1, 0x100, 4096);		/* a split page: fewer bytes */
+	t = tag(&r, TAG2);
+	CU_ASSERT_EQUAL(t->unmatched_frees, 1);
+	CU_ASSERT_EQUAL(t->frees, 0);
+	t = tag(&r, TAG1);
+	CU_ASSERT_EQUAL(t->frees, 1);
+	CU_ASSERT_EQUAL(t->partial_frees, 1);
+	CU_ASSERT_EQUAL(t->live, 0);
+	tot = atag_aggr_totals(r.aggr);
+	CU_ASSERT_EQUAL(tot->frees, 2);
+	CU_ASSERT_EQUAL(tot->matched_frees, 1);
+	CU_ASSERT_EQUAL(tot->unmatched_frees, 1);
+	CU_ASSERT_EQUAL(tot->partial_frees, 1);
+	CU_ASSERT_EQUAL(tot->bytes_freed, 128 + 4096);
+	CU_ASSERT_EQUAL(tot->bytes_alloced, 8192);
+	run_free(&r);
+}
+
+static void test_own_stack_follows(void)
+{
+	const struct atag_tag_stats *t;
+	struct run r;
+
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
+	stack(&r, 0, 5, 0xa1, 0xa2);
+	KFREE(&r, 1, 5, 0x6000, 0x100);		/* no size: the allocation's */
+	t = tag(&r, 0x5000);
+	CU_ASSERT_EQUAL(t->allocs, 1);
+	CU_ASSERT_EQUAL(t->frees, 1);
+	CU_ASSERT_EQUAL(t->bytes_freed, 64);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), 0xa1);
+	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->bytes_freed, 64);
+	run_free(&r);
+}
+
+static void test_stackless_types_learned(void)
+{
+	uint64_t i;
+	struct run r;
+
+	run_init(&r, NULL);
+	/* kmem events without -T: no stack ever follows */
+	for (i = 0; i < 20; i++)
+		KMALLOC(&r, 0, 5, 0x5000, 0x100 + i * 8, 8);
+	/* all are counted, the waiting ones at the latest at the end */
+	CU_ASSERT(tag(&r, 0x5000)->allocs >= 20 - 16);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->allocs, 20);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->live, 20);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), 0);
+	run_free(&r);
+}
+
+static void test_T_stacks_consumed(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	/* -T: every event has a stack; only the hit's is the allocation's */
+	HIT(&r, 0, 5, TAG1);
+	stack(&r, 0, 5, 0xa1, 0);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 8);
+	stack(&r, 0, 5, 0xee, 0);
+	FREE(&r, 0, 5, TAG1, 0x100, 8);
+	stack(&r, 0, 5, 0xff, 0);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0xa1);
+	CU_ASSERT_EQUAL(atag_stacks_count(r.stacks), 2);	/* empty + the hit's */
+	CU_ASSERT_EQUAL(atag_stitch_orphan_stacks(r.st), 0);
+	run_free(&r);
+}
+
+static void test_trigger_with_irq_between(void)
+{
+	int i;
+	struct run r;
+
+	run_init(&r, NULL);
+	/* stacktrace trigger on the hit only: alloced/freed never get stacks */
+	for (i = 0; i < 6; i++) {
+		HIT(&r, 0, 5, TAG1);
+		stack(&r, 0, 5, 0xa1, 0);
+		ALLOC(&r, 0, 5, TAG1, 0x100 + i * 8, 8);
+		FREE(&r, 0, 5, TAG1, 0x100 + i * 8, 8);
+	}
+	/* an interrupt's alloced lands between a hit and its stack */
+	HIT(&r, 0, 5, TAG2);
+	ALLOC(&r, 0, 5, TAG1, 0x900, 8);
+	stack(&r, 0, 5, 0xb1, 0);
+	ALLOC(&r, 0, 5, TAG2, 0x800, 8);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG2, NULL), 0xb1);
+	run_free(&r);
+}
+
+static void test_missed_events(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);
+	CU_ASSERT_EQUAL(atag_stitch_missed(r.st, 0), 0);
+	stack(&r, 0, 5, 0xa1, 0);			/* whose? cannot say */
+	ALLOC(&r, 0, 5, TAG1, 0x100, 8);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0);
+	CU_ASSERT_EQUAL(atag_stitch_orphan_stacks(r.st), 1);
+	/* a stack of another task takes nothing */
+	HIT(&r, 1, 5, TAG1);
+	stack(&r, 1, 6, 0xb1, 0);
+	CU_ASSERT_EQUAL(atag_stitch_orphan_stacks(r.st), 2);
+	run_free(&r);
+}
+
+static void test_tag_from_stack(void)
+{
+	struct atag_stitch_opts o = { .tag_from_stack = page_tag };
+	const struct atag_tag_stats *t;
+	struct run r;
+
+	run_init(&r, &o);
+	KMALLOC(&r, 0, 5, 0, 0x42, 4096);		/* a page: no call site */
+	stack(&r, 0, 5, 0x10, 0x7777);
+	KFREE(&r, 0, 5, 0, 0x42);
+	t = tag(&r, 0x7777);
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(t->allocs, 1);
+	CU_ASSERT_EQUAL(t->frees, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0)->allocs, 0);
+	run_free(&r);
+}
+
+static void test_pid_filter(void)
+{
+	struct atag_stitch_opts o = { .select_pid = not_pid_7 };
+	const struct atag_totals *tot;
+	struct run r;
+
+	run_init(&r, &o);
+	ALLOC(&r, 0, 7, TAG1, 0x100, 8);
+	ALLOC(&r, 0, 5, TAG1, 0x200, 8);
+	FREE(&r, 0, 5, TAG1, 0x100, 8);		/* frees task 7's: not counted */
+	FREE(&r, 0, 7, TAG1, 0x999, 8);		/* unmatched, by task 7 */
+	FREE(&r, 0, 5, TAG1, 0x998, 8);		/* unmatched, by task 5 */
+	tot = atag_aggr_totals(r.aggr);
+	CU_ASSERT_EQUAL(tot->allocs, 1);
+	CU_ASSERT_EQUAL(tot->frees, 1);
+	CU_ASSERT_EQUAL(tot->unmatched_frees, 1);
+	CU_ASSERT_EQUAL(tot->live, 1);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->live_bytes, 8);
+	run_free(&r);
+}
+
+static void test_peak_live(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 100);
+	ALLOC(&r, 0, 5, TAG1, 0x200, 200);
+	FREE(&r, 0, 5, TAG1, 0x100, 100);
+	ALLOC(&r, 0, 5, TAG1, 0x300, 50);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->peak_live_bytes, 300);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->live_bytes, 250);
+	run_free(&r);
+}
+
+static void test_memory_bounded(void)
+{
+	size_t iter = 0, n = 0;
+	uint64_t i;
+	struct run r;
+
+	run_init(&r, NULL);
+	/* a million allocations with 100 alive at a time */
+	for (i = 0; i < 1000000; i++) {
+		ALLOC(&r, i % 4, 5, TAG1 + (i % 3) * 64, 0x10000 + (i % 100) * 64, 8);
+		if (i >= 99)
+			FREE(&r, i % 4, 5, TAG1, 0x10000 + ((i + 1) % 100) * 64, 8);
+	}
+	while (atag_stitch_live_next(r.st, &iter))
+		n++;
+	CU_ASSERT_EQUAL(n, 99);
+	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->live, 99);
+	CU_ASSERT_EQUAL(atag_aggr_nr_tags(r.aggr), 3);
+	run_free(&r);
+}
+
+static void test_map(void)
+{
+	struct atag_map m = { 0 };
+	uint64_t *v, val, key;
+	size_t iter = 0, n = 0;
+	bool created;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		v = atag_map_get(&m, (uint64_t)i * 4096, i, &created);
+		CU_ASSERT(v && created && *v == (uint64_t)i);
+	}
+	CU_ASSERT_EQUAL(atag_map_count(&m), 10000);
+	for (i = 0; i < 10000; i += 2)
+		CU_ASSERT(atag_map_remove(&m, (uint64_t)i * 4096, &val) && val == (uint64_t)i);
+	CU_ASSERT(!atag_map_remove(&m, 0, NULL));
+	for (i = 0; i < 10000; i++) {
+		v = atag_map_find(&m, (uint64_t)i * 4096);
+		CU_ASSERT(i % 2 ? v && *v == (uint64_t)i : v == NULL);
+	}
+	while (atag_map_next(&m, &iter, &key, &val)) {
+		CU_ASSERT(key == val * 4096 && val % 2);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 5000);
+	v = atag_map_get(&m, 4096, 7, &created);
+	CU_ASSERT(v && !created && *v == 1);
+	atag_map_free(&m);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_lifetime_percentiles(void)
+{
+	static const double pcts[] = { 1, 50, 90, 99, 99.9, 100 };
+	struct atag_lifetime lt = { 0 }, half = { 0 }, merged = { 0 };
+	uint64_t *vals, x = 12345, exact, got;
+	size_t i, n = 20000;
+
+	vals = malloc(n * sizeof(*vals));
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		vals[i] = (x >> 33) % (i % 3 ? 5000000 : 200);	/* exact and bucketed ranges */
+		atag_lifetime_add(&lt, vals[i]);
+		atag_lifetime_add(i % 2 ? &half : &merged, vals[i]);
+	}
+	atag_lifetime_merge(&merged, &half);
+	qsort(vals, n, sizeof(*vals), cmp_u64);
+	CU_ASSERT_EQUAL(lt.count, n);
+	CU_ASSERT_EQUAL(lt.min, vals[0]);
+	CU_ASSERT_EQUAL(lt.max, vals[n - 1]);
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		size_t rank = (size_t)(pcts[i] / 100 * n + 0.999999);
+
+		exact = vals[rank - 1];
+		got = atag_lifetime_percentile(&lt, pcts[i]);
+		CU_ASSERT(got >= exact - exact / 128 && got <= exact + exact / 128);
+		CU_ASSERT_EQUAL(atag_lifetime_percentile(&merged, pcts[i]), got);
+	}
+	/* values below 128 ns are exact */
+	atag_lifetime_free(&lt);
+	for (i = 1; i <= 100; i++)
+		atag_lifetime_add(&lt, i);
+	CU_ASSERT_EQUAL(atag_lifetime_percentile(&lt, 50), 50);
+	CU_ASSERT_EQUAL(atag_lifetime_percentile(&lt, 99), 99);
+	CU_ASSERT_EQUAL(atag_lifetime_power_count(&lt, 6), 37);	/* 64..100 */
+	CU_ASSERT_EQUAL(atag_lifetime_power_count(&lt, 0), 1);
+	atag_lifetime_free(&lt);
+	atag_lifetime_free(&half);
+	atag_lifetime_free(&merged);
+	free(vals);
+}
+
+static void add_tests(void)
+{
+	CU_pSuite s = CU_add_suite("stitch", NULL, NULL);
+
+	CU_add_test(s, "hit, stack, alloc, free: one lifetime", test_basic_lifetime);
+	CU_add_test(s, "no cached stack: the empty stack", test_no_stack_is_empty);
+	CU_add_test(s, "a newer hit of (pid, tag) replaces an untaken stack", test_newer_hit_replaces);
+	CU_add_test(s, "stacks are cached per (pid, tag) and taken once", test_pid_tag_isolation);
+	CU_add_test(s, "interrupts nest between an event and its stack", test_interrupt_nesting);
+	CU_add_test(s, "alloc at a live ptr: replaced", test_replaced);
+	CU_add_test(s, "unmatched and partial frees", test_unmatched_and_partial);
+	CU_add_test(s, "kmem: the alloc's own stack follows; sizeless free", test_own_stack_follows);
+	CU_add_test(s, "types never followed by a stack are learned", test_stackless_types_learned);
+	CU_add_test(s, "-T: stacks of other events consumed", test_T_stacks_consumed);
+	CU_add_test(s, "trigger on hit only, irq alloced in between", test_trigger_with_irq_between);
+	CU_add_test(s, "missed events: no stack across the gap", test_missed_events);
+	CU_add_test(s, "page allocations: tag from the stack", test_tag_from_stack);
+	CU_add_test(s, "pid filter", test_pid_filter);
+	CU_add_test(s, "peak live bytes", test_peak_live);
+	CU_add_test(s, "memory follows live records, not events", test_memory_bounded);
+	CU_add_test(s, "u64 map", test_map);
+	CU_add_test(s, "lifetime percentiles within 1/128", test_lifetime_percentiles);
+}
+ATAG_UTEST_SUITE("stitch", add_tests)
