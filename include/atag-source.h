@@ -42,6 +42,7 @@ struct atag_field {
 	int		size;
 	bool		dynamic;	/* __data_loc / __rel_loc */
 	bool		relative;	/* __rel_loc */
+	bool		native64;	/* 8 bytes in the host's byte order */
 };
 
 struct atag_decoder;
@@ -113,14 +114,31 @@ uint64_t atag_decoder_malformed(const struct atag_decoder *d);
 /* Whether the trace has the event at @event_index of the source. */
 bool atag_decoder_has_event(const struct atag_decoder *d, int event_index);
 
+/*
+ * Name a tag no hit event described, as the source can (kmem, page: the symbol of
+ * the call site). Returns false when it cannot.
+ */
+bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **function,
+			   uint64_t *offset, const char **module);
+
 /* Stitch options bound to this decoder (tag_from_stack of the source). */
 void atag_decoder_stitch_opts(struct atag_decoder *d, struct atag_stitch_opts *opts);
 
 /* ------------------------------------------------------------ for source files */
 
+int atag_field_read_slow(const struct atag_decoder *d, const struct atag_field *f,
+			 const struct tep_record *rec, uint64_t *val);
+
 /* Read a number field; -1 if it lies outside the record or is absent. */
-int atag_field_read(const struct atag_decoder *d, const struct atag_field *f,
-		    const struct tep_record *rec, uint64_t *val);
+static inline int atag_field_read(const struct atag_decoder *d, const struct atag_field *f,
+				  const struct tep_record *rec, uint64_t *val)
+{
+	if (f->native64 && f->offset + 8 <= rec->size) {
+		__builtin_memcpy(val, (const char *)rec->data + f->offset, 8);
+		return 0;
+	}
+	return atag_field_read_slow(d, f, rec, val);
+}
 
 /* A NUL-terminated string field inside the record, or NULL. */
 const char *atag_field_string(const struct atag_field *f, const struct tep_record *rec);

@@ -18,7 +18,9 @@
  *    failed).
  *  - Stacks attach to the latest event on their CPU still waiting for one: an
  *    interrupt's event and its stack may fall between an event and its own stack.
- *    Event types never followed by a stack stop waiting once that is seen.
+ *    A stack that names its event (the trace_event_raw_event_<event> frame) goes
+ *    to the latest waiting event of that type; otherwise event types never
+ *    followed by a stack stop waiting once that is seen.
  *  - ALLOC (P, T, ptr, bytes): a live record keyed by ptr, taking the stack cached
  *    under (P, T) (none: the empty stack). With stack_follows, the ALLOC's own
  *    stack follows it instead (kmem and page sources, recorded with -T). A live
@@ -145,6 +147,13 @@ struct atag_event {
 	const char		*file;
 	const char		*module;	/* NULL or "NONE": built-in */
 	long			line;
+	/*
+	 * HIT, instead of the strings above: called the first time the stitcher
+	 * meets the tag, to fill them in (returns -1 if the record lacks them).
+	 */
+	int			(*site)(const struct atag_event *ev, const char **function,
+					const char **file, const char **module);
+	const void		*site_ctx[3];
 };
 
 /* A live allocation. */
@@ -154,6 +163,7 @@ struct atag_live {
 	uint64_t	bytes;
 	uint32_t	tag_idx;
 	uint32_t	stack_id;
+	uint32_t	stats_idx;	/* its (tag, stack) aggregate, once counted */
 	int32_t		pid;
 	uint8_t		pending;	/* waiting for its own stack */
 	uint8_t		counted;	/* passed the pid filter: in the aggregates */
@@ -181,9 +191,13 @@ void atag_stitcher_free(struct atag_stitcher *st);
 /* Feed one event; events come in timestamp order. Returns 0 or -ENOMEM. */
 int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev);
 
-/* Feed one kernel stack record (frames outermost last). Returns 0 or -ENOMEM. */
-int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, const uint64_t *frames,
-		      unsigned int nr);
+/*
+ * Feed one kernel stack record (frames outermost last). @type is the event type
+ * the stack says it was recorded for (its trace_event_raw_event_<event> frame),
+ * or -1 when unknown. Returns 0 or -ENOMEM.
+ */
+int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
+		      const uint64_t *frames, unsigned int nr);
 
 /* Events were lost on @cpu: no event before the gap can own a stack after it. */
 int atag_stitch_missed(struct atag_stitcher *st, int cpu);

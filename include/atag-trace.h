@@ -47,6 +47,15 @@ int atag_trace_find_buffer(const struct atag_trace *t, const char *name);
 bool atag_trace_buffer_has(const struct atag_trace *t, int i, const int *ids, int nr_ids,
 			   unsigned int limit);
 
+/*
+ * Drop the file pages libtracecmd has mapped and the reader has gone past.
+ * libtracecmd 1.3.1 maps each CPU's data in one piece and touches it page by page,
+ * so without this the resident set grows with the file, not with what is live.
+ * The mapping is private and read-only: dropped pages come back from the page
+ * cache if touched again. Call it now and then while iterating.
+ */
+void atag_trace_release_pages(const struct atag_trace *t);
+
 /* True if the file was cut short; then *@size and *@needed (either may be NULL). */
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed);
 

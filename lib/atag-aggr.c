@@ -172,7 +172,7 @@ static struct atag_stack_stats *stack_stats(struct atag_aggr *aggr, uint32_t tag
 	return s;
 }
 
-int atag_aggr_note_alloc(struct atag_aggr *aggr, const struct atag_live *l)
+int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l)
 {
 	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
 	struct atag_stack_stats *s;
@@ -180,6 +180,7 @@ int atag_aggr_note_alloc(struct atag_aggr *aggr, const struct atag_live *l)
 	s = stack_stats(aggr, l->tag_idx, l->stack_id);
 	if (!s)
 		return -ENOMEM;
+	l->stats_idx = s - aggr->stacks;
 	s->allocs++;
 	s->live++;
 	s->live_bytes += l->bytes;
@@ -201,9 +202,8 @@ int atag_aggr_note_alloc(struct atag_aggr *aggr, const struct atag_live *l)
 static void retire(struct atag_aggr *aggr, const struct atag_live *l)
 {
 	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
-	struct atag_stack_stats *s = stack_stats(aggr, l->tag_idx, l->stack_id);
+	struct atag_stack_stats *s = &aggr->stacks[l->stats_idx];
 
-	/* the entry exists since note_alloc: stack_stats() cannot fail here */
 	s->live--;
 	s->live_bytes -= l->bytes;
 	t->live--;

@@ -14,6 +14,20 @@
 enum { F_TAG, F_MODNAME, F_FILENAME, F_FUNCTION, F_LINENO };
 enum { F_KEY, F_MTAG, F_BYTES };
 
+/* The strings of a hit, read only the first time its tag is met. */
+static int hit_site(const struct atag_event *ev, const char **function, const char **file,
+		    const char **module)
+{
+	const struct atag_field *f = ev->site_ctx[0];
+	const struct tep_record *rec = ev->site_ctx[1];
+
+	*function = atag_field_string(&f[F_FUNCTION], rec);
+	*file = atag_field_string(&f[F_FILENAME], rec);
+	*module = atag_field_string(&f[F_MODNAME], rec);
+	/* a call site is all three strings, or none */
+	return *function && *file && *module ? 0 : -1;
+}
+
 static int decode_hit(struct atag_decoder *d, const struct atag_field *f,
 		      const struct tep_record *rec, struct atag_event *ev)
 {
@@ -23,13 +37,10 @@ static int decode_hit(struct atag_decoder *d, const struct atag_field *f,
 	    atag_field_read(d, &f[F_LINENO], rec, &line))
 		return -1;
 	ev->kind = ATAG_EV_HIT;
-	ev->function = atag_field_string(&f[F_FUNCTION], rec);
-	ev->file = atag_field_string(&f[F_FILENAME], rec);
-	ev->module = atag_field_string(&f[F_MODNAME], rec);
 	ev->line = line;
-	/* a call site is all three strings, or none */
-	if (!ev->function || !ev->file || !ev->module)
-		return -1;
+	ev->site = hit_site;
+	ev->site_ctx[0] = f;
+	ev->site_ctx[1] = rec;
 	return 0;
 }
 

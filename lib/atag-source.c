@@ -11,6 +11,7 @@
 
 #include "atag-map.h"
 #include "atag-source.h"
+#include "atag-symbols.h"
 
 extern const struct atag_source atag_source_alloc_tag;
 extern const struct atag_source atag_source_kmem;
@@ -24,6 +25,9 @@ const struct atag_source *const atag_sources[] = {
 };
 
 #define MAX_FRAMES	512
+#define NAME_SCAN	12		/* frames searched for the event a stack names */
+#define FRAME_OTHER	(~0ULL)		/* not tracing machinery: stop looking */
+#define FRAME_TRACING	(~0ULL - 1)	/* machinery, but names no event: look further */
 
 /* What to do with a record of a given event id. */
 struct dispatch {
@@ -46,6 +50,7 @@ struct atag_decoder {
 	uint64_t			stacks;
 	uint64_t			malformed;
 	struct atag_map			stack_tags;	/* stack id -> tag_from_stack() */
+	struct atag_map			frame_kind;	/* frame address -> FRAME_* or event id */
 	uint64_t			frames[MAX_FRAMES];
 };
 
@@ -79,7 +84,8 @@ const struct atag_source *atag_source_detect(struct tep_handle *tep)
 	return NULL;
 }
 
-static void field_of(struct tep_event *event, const char *names, struct atag_field *f)
+static void field_of(const struct atag_decoder *d, struct tep_event *event, const char *names,
+		     struct atag_field *f)
 {
 	struct tep_format_field *tf = NULL;
 	char name[64];
@@ -101,6 +107,7 @@ static void field_of(struct tep_event *event, const char *names, struct atag_fie
 	f->size = tf->size;
 	f->dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
 	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
+	f->native64 = f->size == 8 && !f->dynamic && !d->swap;
 }
 
 static int add_event(struct atag_decoder *d, const struct atag_source_event *se, int index)
@@ -117,7 +124,7 @@ static int add_event(struct atag_decoder *d, const struct atag_source_event *se,
 	dp->ev = se;
 	dp->index = index;
 	for (i = 0; se->fields[i]; i++)
-		field_of(event, se->fields[i], &dp->f[i]);
+		field_of(d, event, se->fields[i], &dp->f[i]);
 	return 1;
 }
 
@@ -165,8 +172,8 @@ struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct te
 	stack = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
 	if (stack) {
 		d->stack_id = stack->id;
-		field_of(stack, "size", &d->stack_size);
-		field_of(stack, "caller", &d->stack_caller);
+		field_of(d, stack, "size", &d->stack_size);
+		field_of(d, stack, "caller", &d->stack_caller);
 	}
 	return d;
 fail:
@@ -183,6 +190,7 @@ void atag_decoder_free(struct atag_decoder *d)
 	free(d->by_id);
 	free(d->counts);
 	atag_map_free(&d->stack_tags);
+	atag_map_free(&d->frame_kind);
 	free(d);
 	errno = err;
 }
@@ -219,6 +227,18 @@ unsigned int atag_decoder_page_size(const struct atag_decoder *d)
 	int ps = tep_get_page_size(d->tep);
 
 	return ps > 0 ? ps : 4096;
+}
+
+bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **function,
+			   uint64_t *offset, const char **module)
+{
+	*function = NULL;
+	*module = NULL;
+	*offset = 0;
+	if (!d->src->name_tag)
+		return false;
+	d->src->name_tag(d, tag, function, offset, module);
+	return *function != NULL;
 }
 
 /* The source's answer for a stack, asked once per distinct stack. */
@@ -268,11 +288,12 @@ static inline uint64_t load(const struct atag_decoder *d, const void *p, int siz
 	}
 }
 
-int atag_field_read(const struct atag_decoder *d, const struct atag_field *f,
-		    const struct tep_record *rec, uint64_t *val)
+int atag_field_read_slow(const struct atag_decoder *d, const struct atag_field *f,
+			 const struct tep_record *rec, uint64_t *val)
 {
-	if (!f->size || f->size > 8 || (f->size & (f->size - 1)) ||
-	    f->offset + f->size > rec->size)
+	if (f->offset + f->size > rec->size)
+		return -1;
+	if (!f->size || f->size > 8 || (f->size & (f->size - 1)))
 		return -1;
 	*val = load(d, (const char *)rec->data + f->offset, f->size);
 	return 0;
@@ -299,6 +320,46 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
 
 /* ------------------------------------------------------------ feeding the stitcher */
 
+/* What frame @addr says: the id of the event it records, or FRAME_*. */
+static uint64_t frame_kind(struct atag_decoder *d, uint64_t addr)
+{
+	static const char prefix[] = "trace_event_raw_event_";
+	struct tep_event *event;
+	const char *f;
+	bool created;
+	uint64_t *k;
+
+	k = atag_map_get(&d->frame_kind, addr, FRAME_OTHER, &created);
+	if (!k || !created)
+		return k ? *k : FRAME_OTHER;
+	f = tep_find_function(d->tep, addr);
+	if (!f || !atag_frame_is_tracing(f))
+		return *k = FRAME_OTHER;
+	*k = FRAME_TRACING;
+	if (!strncmp(f, prefix, sizeof(prefix) - 1)) {
+		event = tep_find_event_by_name(d->tep, NULL, f + sizeof(prefix) - 1);
+		if (event)
+			*k = event->id;
+	}
+	return *k;
+}
+
+/* The event type a stack was recorded for, from its first frames; -1 if unknown. */
+static int stack_event(struct atag_decoder *d, const uint64_t *frames, unsigned int nr)
+{
+	unsigned int i;
+	uint64_t k;
+
+	for (i = 0; i < nr && i < NAME_SCAN; i++) {
+		k = frame_kind(d, frames[i]);
+		if (k == FRAME_OTHER)
+			return -1;
+		if (k != FRAME_TRACING)
+			return (int)k;
+	}
+	return -1;
+}
+
 static int feed_stack(struct atag_decoder *d, struct atag_stitcher *st,
 		      const struct tep_record *rec, int pid)
 {
@@ -316,13 +377,20 @@ static int feed_stack(struct atag_decoder *d, struct atag_stitcher *st,
 		nr = size;
 	if (nr > MAX_FRAMES)
 		nr = MAX_FRAMES;
-	for (i = 0; i < nr; i++) {
-		v = load(d, p + i * d->long_size, d->long_size);
-		if (v == (d->long_size == 8 ? ~0ULL : 0xffffffffULL))
-			break;		/* older kernels end the array with -1 */
-		d->frames[i] = v;
+	if (d->long_size == 8 && !d->swap && d->stack_size.size) {
+		/* the size field says how many entries are valid: no terminator to look for */
+		memcpy(d->frames, p, nr * 8UL);
+		i = nr;
+	} else {
+		for (i = 0; i < nr; i++) {
+			v = load(d, p + i * d->long_size, d->long_size);
+			if (v == (d->long_size == 8 ? ~0ULL : 0xffffffffULL))
+				break;
+			d->frames[i] = v;
+		}
 	}
-	return atag_stitch_stack(st, rec->cpu, pid, d->frames, i);
+	/* older kernels end the array with -1 */
+	return atag_stitch_stack(st, rec->cpu, pid, stack_event(d, d->frames, i), d->frames, i);
 }
 
 int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
@@ -338,8 +406,13 @@ int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
 		d->malformed++;
 		return 0;
 	}
-	type = load(d, rec->data, 2);
-	pid = (int32_t)load(d, (const char *)rec->data + 4, 4);
+	if (d->swap) {
+		type = load(d, rec->data, 2);
+		pid = (int32_t)load(d, (const char *)rec->data + 4, 4);
+	} else {
+		memcpy(&type, rec->data, 2);
+		memcpy(&pid, (const char *)rec->data + 4, 4);
+	}
 	if (type == d->stack_id)
 		return feed_stack(d, st, rec, pid);
 	ev.kind = ATAG_EV_OTHER;
@@ -352,6 +425,7 @@ int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
 		d->counts[dp->index]++;
 		ev.stack_follows = false;
 		ev.function = ev.file = ev.module = NULL;
+		ev.site = NULL;
 		ev.line = -1;
 		ev.bytes = 0;
 		ret = dp->ev->decode(d, dp->f, rec, &ev);

@@ -63,6 +63,7 @@ struct atag_stitcher {
 	size_t			cap_slots;
 	uint32_t		*free_slots;
 	size_t			nr_free;
+	size_t			cap_free;
 	struct atag_map		live_index;	/* ptr -> slot */
 	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id */
 	struct atag_map		pid_selected;	/* pid -> 1 (count) or 2 (ignore) */
@@ -104,7 +105,7 @@ uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st)
 
 /* ------------------------------------------------------------ per-CPU and per-type state */
 
-static struct cpu_state *cpu_state(struct atag_stitcher *st, int cpu)
+static struct cpu_state *cpu_state_grow(struct atag_stitcher *st, int cpu)
 {
 	struct cpu_state *p;
 	int n, i;
@@ -124,6 +125,13 @@ static struct cpu_state *cpu_state(struct atag_stitcher *st, int cpu)
 	st->cpus = p;
 	st->nr_cpus = n;
 	return &p[cpu];
+}
+
+static inline struct cpu_state *cpu_state(struct atag_stitcher *st, int cpu)
+{
+	if (cpu >= 0 && cpu < st->nr_cpus)
+		return &st->cpus[cpu];
+	return cpu_state_grow(st, cpu);
 }
 
 static struct type_learn *type_learn(struct atag_stitcher *st, int type)
@@ -152,19 +160,23 @@ static bool stackless(struct atag_stitcher *st, int type)
 	return t && !t->stacks && t->others >= STACKLESS_AFTER;
 }
 
-/* What followed the previous record on this CPU: learn whether its type gets stacks. */
-static void learn(struct atag_stitcher *st, struct cpu_state *cs, bool stack)
+/*
+ * What followed the previous record on this CPU: learn whether its type gets
+ * stacks. Counting stops once the answer cannot change any more.
+ */
+static inline void learn(struct atag_stitcher *st, struct cpu_state *cs, bool stack)
 {
 	struct type_learn *t;
 
 	if (cs->last_type < 0)
 		return;
-	t = type_learn(st, cs->last_type);
+	t = cs->last_type < st->nr_types ? &st->types[cs->last_type] :
+	    type_learn(st, cs->last_type);
 	if (!t)
 		return;
 	if (stack)
-		t->stacks++;
-	else if (t->others < UINT32_MAX)
+		t->stacks = 1;
+	else if (!t->stacks && t->others < STACKLESS_AFTER)
 		t->others++;
 }
 
@@ -210,11 +222,12 @@ static int slot_release(struct atag_stitcher *st, uint32_t slot)
 {
 	uint32_t *p;
 
-	if (st->nr_free % 1024 == 0) {
-		p = realloc(st->free_slots, (st->nr_free + 1024) * sizeof(*p));
+	if (st->nr_free == st->cap_free) {
+		p = realloc(st->free_slots, (st->cap_free + 1024) * sizeof(*p));
 		if (!p)
 			return -ENOMEM;
 		st->free_slots = p;
+		st->cap_free += 1024;
 	}
 	memset(&st->live[slot], 0, sizeof(st->live[slot]));
 	st->free_slots[st->nr_free++] = slot;
@@ -282,9 +295,14 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 	if (idx < 0)
 		return idx;
 	t = atag_aggr_tag(st->aggr, idx);
-	if (!t->function && ev->function &&
-	    atag_aggr_set_site(st->aggr, idx, ev->function, ev->file, ev->line, ev->module))
-		return -ENOMEM;
+	if (!t->function) {
+		const char *function = ev->function, *file = ev->file, *module = ev->module;
+
+		if (!function && ev->site && ev->site(ev, &function, &file, &module))
+			function = NULL;
+		if (function && atag_aggr_set_site(st->aggr, idx, function, file, ev->line, module))
+			return -ENOMEM;
+	}
 	/* a newer hit of (pid, tag): a stack no allocation took belonged to a failed one */
 	atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, NULL);
 	w->kind = W_HIT;
@@ -401,8 +419,18 @@ int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 	return push_waiter(st, cs, &w);
 }
 
-int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, const uint64_t *frames,
-		      unsigned int nr)
+/* Is the top waiter of @cs the owner of a stack of @pid recorded for @type? */
+static bool owns(struct atag_stitcher *st, const struct waiter *w, int pid, int type)
+{
+	if (w->pid != pid)
+		return false;
+	if (type >= 0)
+		return w->type == type;
+	return !stackless(st, w->type);
+}
+
+int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
+		      const uint64_t *frames, unsigned int nr)
 {
 	struct cpu_state *cs = cpu_state(st, cpu);
 	struct atag_live *l;
@@ -415,8 +443,12 @@ int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, const uint64_t
 		return -ENOMEM;
 	learn(st, cs, true);
 	cs->last_type = LAST_STACK;
-	/* waiters of other tasks, or of types that never get stacks, cannot own it */
-	while (cs->n && (cs->w[cs->n - 1].pid != pid || stackless(st, cs->w[cs->n - 1].type))) {
+	/*
+	 * Waiters of other tasks, of another type than the stack names, or of types
+	 * that never get stacks cannot own it; above the owner they belong to nested
+	 * contexts that have ended.
+	 */
+	while (cs->n && !owns(st, &cs->w[cs->n - 1], pid, type)) {
 		ret = drop_waiter(st, cs, cs->n - 1);
 		if (ret)
 			return ret;

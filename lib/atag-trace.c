@@ -9,21 +9,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd.h>
 
+#include "atag-local.h"
 #include "atag-trace.h"
 #include "atag-utils.h"
 
 #define MAX_REPAIRS	8
-
-/*
- * Exported by libtracecmd (1.3.1 and later) but declared only in its private
- * header, which Debian does not ship.
- */
-int tracecmd_cpus(struct tracecmd_input *handle);
-void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle, unsigned long long time);
 
 struct atag_trace {
 	char			*path;
@@ -121,30 +117,27 @@ static void close_buffers(struct atag_trace *t)
 }
 
 /*
- * Open every buffer from t->fd. Returns 0, -EAGAIN with *@need set when the file
- * must be padded to *@need bytes first, or another negative errno.
+ * Open every buffer from t->fd; NULL handles and a message in @err on failure.
+ * Only called once a probe (below) opened the same file without trouble.
  */
-static int open_buffers(struct atag_trace *t, uint64_t *need, char *err, size_t errlen)
+static int open_buffers(struct atag_trace *t, bool quiet, char *err, size_t errlen)
 {
 	struct tracecmd_input *top, *h;
 	struct capture cap;
-	char *said;
 	int fd, n, i;
 
 	fd = dup(t->fd);
 	if (fd < 0)
 		return -errno;
 	lseek(fd, 0, SEEK_SET);
-	capture_begin(&cap);
+	if (quiet)
+		capture_begin(&cap);
 	top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	said = capture_end(&cap);
-	*need = needed_size(said);
-	free(said);
+	if (quiet)
+		free(capture_end(&cap));
 	if (!top) {
 		close(fd);
-		if (*need > t->file_size)
-			return -EAGAIN;
-		snprintf(err, errlen, "cannot read its headers (corrupt or truncated trace.dat)");
+		snprintf(err, errlen, "cannot read its headers (corrupt trace.dat)");
 		return -EINVAL;
 	}
 	n = tracecmd_buffer_instances(top);
@@ -158,14 +151,12 @@ static int open_buffers(struct atag_trace *t, uint64_t *need, char *err, size_t 
 	t->name[0] = strdup("");
 	t->nr_buffers = 1;
 	for (i = 0; i < n; i++) {
-		capture_begin(&cap);
+		if (quiet)
+			capture_begin(&cap);
 		h = tracecmd_buffer_instance_handle(top, i);
-		said = capture_end(&cap);
-		*need = needed_size(said);
-		free(said);
+		if (quiet)
+			free(capture_end(&cap));
 		if (!h) {
-			if (*need > t->file_size)
-				return -EAGAIN;
 			snprintf(err, errlen, "cannot read instance buffer '%s'",
 				 tracecmd_buffer_instance_name(top, i));
 			return -EINVAL;
@@ -174,6 +165,50 @@ static int open_buffers(struct atag_trace *t, uint64_t *need, char *err, size_t 
 		t->name[t->nr_buffers++] = strdup(tracecmd_buffer_instance_name(top, i));
 	}
 	return 0;
+}
+
+/*
+ * Open the file in a child first: libtracecmd 1.3.1 crashes in its own cleanup on
+ * some truncated or corrupt files, and prints to stdout when a file is cut short.
+ * Returns 0 if the child opened every buffer, -EAGAIN with *@need set when the
+ * file must first be padded to *@need bytes, else -EINVAL.
+ */
+static int probe(struct atag_trace *t, uint64_t *need)
+{
+	char said[4096] = "";
+	int pipefd[2], status;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		struct atag_trace probe = { .fd = t->fd, .file_size = t->file_size };
+		char err[256];
+
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		/* what libtracecmd prints must get out before it may crash */
+		setvbuf(stdout, NULL, _IONBF, 0);
+		_exit(open_buffers(&probe, false, err, sizeof(err)) ? 3 : 0);
+	}
+	close(pipefd[1]);
+	while (got < sizeof(said) - 1 &&
+	       (n = read(pipefd[0], said + got, sizeof(said) - 1 - got)) > 0)
+		got += n;
+	said[got] = '\0';
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	*need = needed_size(said);
+	return *need > t->needed ? -EAGAIN : -EINVAL;
 }
 
 /* Replace t->fd by a copy of the file padded with zeroes to @size bytes. */
@@ -231,12 +266,11 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 	if (ret)
 		goto fail;
 	for (tries = 0; tries < MAX_REPAIRS; tries++) {
-		ret = open_buffers(t, &need, err, errlen);
+		ret = probe(t, &need);
 		if (ret != -EAGAIN)
 			break;
-		close_buffers(t);
-		if (need <= t->needed || need > t->file_size * 64 + (1ULL << 30)) {
-			snprintf(err, errlen, "truncated or corrupt: its data needs %llu bytes",
+		if (need > t->file_size * 64 + (1ULL << 30)) {
+			snprintf(err, errlen, "truncated or corrupt: its data would need %llu bytes",
 				 (unsigned long long)need);
 			ret = -EINVAL;
 			goto fail;
@@ -249,6 +283,11 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 			goto fail;
 		}
 	}
+	if (ret) {
+		snprintf(err, errlen, "cannot read its headers (corrupt or truncated trace.dat)");
+		goto fail;
+	}
+	ret = open_buffers(t, true, err, errlen);
 	if (ret)
 		goto fail;
 	*trace = t;
@@ -332,6 +371,31 @@ bool atag_trace_buffer_has(const struct atag_trace *t, int i, const int *ids, in
 	/* leave every CPU at its start for the real iteration */
 	tracecmd_set_all_cpus_to_timestamp(h, 0);
 	return found;
+}
+
+void atag_trace_release_pages(const struct atag_trace *t)
+{
+	unsigned long long start, end, ino;
+	unsigned int maj, min;
+	char line[512], perm[8];
+	struct stat st;
+	FILE *maps;
+
+	if (fstat(t->fd, &st))
+		return;
+	maps = fopen("/proc/self/maps", "re");
+	if (!maps)
+		return;
+	while (fgets(line, sizeof(line), maps)) {
+		if (sscanf(line, "%llx-%llx %7s %*x %x:%x %llu", &start, &end, perm, &maj, &min,
+			   &ino) != 6)
+			continue;
+		/* only our file's private, read-only mappings */
+		if (ino != st.st_ino || makedev(maj, min) != st.st_dev || strcmp(perm, "r--p"))
+			continue;
+		madvise((void *)(uintptr_t)start, end - start, MADV_DONTNEED);
+	}
+	fclose(maps);
 }
 
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed)

@@ -71,12 +71,17 @@ static void ev(struct run *r, enum atag_event_kind kind, int type, int cpu, int 
 #define KMALLOC(r, cpu, pid, site, p, b) ev(r, ATAG_EV_ALLOC, T_KMALLOC, cpu, pid, site, p, b, true)
 #define KFREE(r, cpu, pid, site, p)	ev(r, ATAG_EV_FREE, T_KFREE, cpu, pid, site, p, 0, false)
 
-static void stack(struct run *r, int cpu, int pid, uint64_t a, uint64_t b)
+static void stack_of_type(struct run *r, int cpu, int pid, int type, uint64_t a, uint64_t b)
 {
 	uint64_t frames[2] = { a, b };
 
 	r->ts += 1;
-	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, cpu, pid, frames, 2), 0);
+	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, cpu, pid, type, frames, 2), 0);
+}
+
+static void stack(struct run *r, int cpu, int pid, uint64_t a, uint64_t b)
+{
+	stack_of_type(r, cpu, pid, -1, a, b);
 }
 
 static const struct atag_tag_stats *tag(struct run *r, uint64_t t)
@@ -210,6 +215,23 @@ static void test_interrupt_nesting(void)
 	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0xa1);
 	CU_ASSERT_EQUAL(stack_of(&r, TAG2, NULL), 0xb1);
 	CU_ASSERT_EQUAL(atag_stitch_orphan_stacks(r.st), 0);
+	run_free(&r);
+}
+
+static void test_stack_names_its_event(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	/* the interrupt's alloced comes between the task's hit and its stack */
+	HIT(&r, 0, 5, TAG1);
+	HIT(&r, 0, 5, TAG2);
+	stack_of_type(&r, 0, 5, T_HIT, 0xb1, 0);
+	ALLOC(&r, 0, 5, TAG2, 0x200, 8);
+	stack_of_type(&r, 0, 5, T_HIT, 0xa1, 0);	/* named: the hit's, not the alloced's */
+	ALLOC(&r, 0, 5, TAG1, 0x100, 8);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0xa1);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG2, NULL), 0xb1);
 	run_free(&r);
 }
 
@@ -514,6 +536,7 @@ static void add_tests(void)
 	CU_add_test(s, "a newer hit of (pid, tag) replaces an untaken stack", test_newer_hit_replaces);
 	CU_add_test(s, "stacks are cached per (pid, tag) and taken once", test_pid_tag_isolation);
 	CU_add_test(s, "interrupts nest between an event and its stack", test_interrupt_nesting);
+	CU_add_test(s, "a stack naming its event goes to that event", test_stack_names_its_event);
 	CU_add_test(s, "alloc at a live ptr: replaced", test_replaced);
 	CU_add_test(s, "unmatched and partial frees", test_unmatched_and_partial);
 	CU_add_test(s, "kmem: the alloc's own stack follows; sizeless free", test_own_stack_follows);

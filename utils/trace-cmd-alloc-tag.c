@@ -23,7 +23,7 @@ static const struct command commands[] = {
 	{ "enable",	NULL,	"turn tracing on for matching call sites" },
 	{ "disable",	NULL,	"turn tracing off for matching call sites" },
 	{ "record",	NULL,	"record allocation events with stacks into a trace.dat" },
-	{ "report",	NULL,	"stitch a trace.dat into allocation lifetimes" },
+	{ "report",	trace_alloc_tag_report,	"stitch a trace.dat into allocation lifetimes" },
 	{ "stat",	NULL,	"show the memory tracing's own ring buffers use" },
 	{ "reset",	NULL,	"undo what an interrupted record left behind" },
 	{ NULL }

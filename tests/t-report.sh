@@ -1,0 +1,289 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# report on generated trace.dat files: every stitching rule end to end, sources,
+# buffers, lost events, truncated and corrupt files, filters, views, JSON.
+. "$(dirname "$0")/lib.sh"
+
+D=$ATAG_SRC/tests/data
+report() { "$ATAG_CMD" report "$@"; }
+json() { report -f json "$@" 2> "$T_TMP/json.err"; }
+# jq_eq NAME FILTER EXPECTED FILE: the filter's compact output is EXPECTED
+jq_eq() { check_eq "$1" "$(jq -c "$2" "$4" 2>&1)" "$3"; }
+
+mkfixture -o "$T_TMP/lt.dat" "$D/lifetimes.txt" || fail "lifetimes fixture"
+json "$T_TMP/lt.dat" > "$T_TMP/lt.json"
+check_eq "report -f json exits 0" "$?" 0
+check "JSON parses" jq -e . "$T_TMP/lt.json"
+jq_eq "complete" .complete true "$T_TMP/lt.json"
+jq_eq "totals" .totals '{"allocs":6,"frees":4,"matched_frees":3,"unmatched_frees":1,"partial_frees":1,"replaced":1,"live":2,"live_bytes":384,"bytes_alloced":8960,"bytes_freed":4256}' "$T_TMP/lt.json"
+foo='.tags[] | select(.function == "foo_create")'
+bar='.tags[] | select(.function == "bar_open")'
+jq_eq "call site learned from hits" "[$foo | .file, .line, .module, .tag]" \
+	'["mm/foo.c",10,null,"0xffffffff82000000"]' "$T_TMP/lt.json"
+jq_eq "module call site" "[$bar | .file, .line, .module]" '["drivers/bar.c",20,"bar"]' \
+	"$T_TMP/lt.json"
+jq_eq "foo_create counts" "[$foo | .allocs, .frees, .unmatched_frees, .partial_frees, .replaced, .live, .live_bytes, .peak_live_bytes, .bytes_alloced, .bytes_freed]" \
+	'[3,2,1,0,0,1,128,256,256,160]' "$T_TMP/lt.json"
+jq_eq "bar_open: partial free, replaced, peak" "[$bar | .allocs, .frees, .unmatched_frees, .partial_frees, .replaced, .live, .live_bytes, .peak_live_bytes, .bytes_alloced, .bytes_freed]" \
+	'[3,1,0,1,1,1,256,8192,8704,4096]' "$T_TMP/lt.json"
+jq_eq "lifetimes: count, exact min and max" "$foo | .lifetime_ns | [.count, .min, .max]" \
+	'[2,4000,7000]' "$T_TMP/lt.json"
+jq_eq "lifetime percentiles within 1% (nearest rank)" \
+	"$foo | .lifetime_ns | [(.p50 - 4000 | fabs) <= 40, (.p90 - 7000 | fabs) <= 70, .p99 == 7000]" \
+	'[true,true,true]' "$T_TMP/lt.json"
+jq_eq "the stack of each allocation, machinery frames dropped" \
+	"[$foo | .stacks[] | [.frames, .allocs, .live, .live_bytes]]" \
+	'[[["foo_create+0x10","foo_ioctl+0x20","__x64_sys_ioctl+0x30"],2,0,0],[["foo_create+0x10","bar_open+0x40","do_sys_open+0x50"],1,1,128]]' \
+	"$T_TMP/lt.json"
+jq_eq "a hit without a stack gives the empty stack" "[$bar | .stacks[] | [.frames, .allocs, .live]]" \
+	'[[[],2,1],[["bar_open+0x10","do_sys_open+0x20"],1,0]]' "$T_TMP/lt.json"
+jq_eq "a hit that allocated nothing is no row" '[.tags[] | select(.function == "baz_alloc")] | length' \
+	0 "$T_TMP/lt.json"
+jq_eq "live allocations, oldest first, age to the last event" \
+	'[.live[] | [.ptr, .tag, .bytes, .pid, .comm, .alloc_ts, .age_ns, .frames]]' \
+	'[["0xffff888000000300","0xffffffff82000000",128,100,"foo-daemon",3002,6998,["foo_create+0x10","bar_open+0x40","do_sys_open+0x50"]],["0xffff888000002000","0xffffffff82000040",256,200,"bar-tool",8502,1498,[]]]' \
+	"$T_TMP/lt.json"
+jq_eq "events read per type" '.files[0].events' \
+	'{"alloc_tag:alloc_tag_hit":6,"alloc_tag:alloc_tag_mem_alloced":6,"alloc_tag:alloc_tag_mem_freed":4,"ftrace:kernel_stack":4}' \
+	"$T_TMP/lt.json"
+jq_eq "lifetime_ns values null without lifetimes" \
+	'[.tags[] | select(.lifetime_ns.count == 0)] | length' 0 "$T_TMP/lt.json"
+
+# --raw-stacks keeps the trigger's frames
+json --raw-stacks "$T_TMP/lt.dat" > "$T_TMP/raw.json"
+jq_eq "--raw-stacks keeps the machinery" "[$foo | .stacks[0].frames[0:4][]]" \
+	'["stacktrace_trigger+0x10","event_triggers_call+0x10","trace_event_buffer_commit+0x10","trace_event_raw_event_alloc_tag_hit+0x10"]' \
+	"$T_TMP/raw.json"
+
+# text views
+report "$T_TMP/lt.dat" > "$T_TMP/text" 2>&1
+check_eq "text report exits 0" "$?" 0
+check_grep "summary: allocs" '^allocs +6 \(8.75 KiB\)$' "$T_TMP/text"
+check_grep "summary: frees" '^frees +4 \(4.15 KiB\): matched 3, unmatched 1, partial 1$' "$T_TMP/text"
+check_grep "summary: live" '^live at end +2 \(384 B\)$' "$T_TMP/text"
+check_grep "summary: complete" '^data +complete$' "$T_TMP/text"
+check_grep "table header" '^ALLOCS +FREES +LIVE +LIVE BYTES +PEAK LIVE +ALLOCATED +P50 +P90 +P99 +MAX +CALL SITE$' "$T_TMP/text"
+check_grep "sorted by live bytes: bar_open first" '^ +3 +1 +1 +256 B +8.00 KiB +8.50 KiB .*bar_open drivers/bar.c:20 \[bar\]$' "$T_TMP/text"
+check_eq "row order" "$(awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' "$T_TMP/text" | head -2 | tr '\n' ' ')" "[bar] mm/foo.c:10 "
+report -s allocs -n 1 "$T_TMP/lt.dat" > "$T_TMP/n1" 2>&1
+check_grep "-n 1 says how many more" '^\.\.\. 1 more call sites' "$T_TMP/n1"
+report -s site "$T_TMP/lt.dat" 2>&1 | awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' > "$T_TMP/site"
+check_eq "-s site sorts by name" "$(head -1 "$T_TMP/site")" "[bar]"
+report -s frees "$T_TMP/lt.dat" 2>&1 | awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' > "$T_TMP/frees"
+check_eq "-s frees" "$(head -1 "$T_TMP/frees")" "mm/foo.c:10"
+report --stacks "$T_TMP/lt.dat" > "$T_TMP/stacks" 2>&1
+check_grep "--stacks: share of allocs and live bytes" '66.7% of allocs, +0.0% of live bytes \(2 allocs, 0 live\):' "$T_TMP/stacks"
+check_grep "--stacks: frames" '^ +foo_ioctl\+0x20$' "$T_TMP/stacks"
+report --live "$T_TMP/lt.dat" > "$T_TMP/live" 2>&1
+check_grep "--live: oldest first with pid and comm" '^7.0 us +0xffff888000000300 +128 +100 +foo-daemon +foo_create mm/foo.c:10$' "$T_TMP/live"
+check_grep "--live: the stack under the row" '^ +do_sys_open\+0x50$' "$T_TMP/live"
+report --live --min-age 5us "$T_TMP/lt.dat" > "$T_TMP/age" 2>&1
+check_nogrep "--min-age drops younger ones" '0xffff888000002000' "$T_TMP/age"
+check_grep "--min-age keeps older ones" '0xffff888000000300' "$T_TMP/age"
+report --hist "$T_TMP/lt.dat" > "$T_TMP/hist" 2>&1
+check_grep "--hist: log2 buckets with bars" '4.1 us \.\. 8.2 us +\|#+ *\| 1$' "$T_TMP/hist"
+
+# filters
+json --function 'bar_*' "$T_TMP/lt.dat" > "$T_TMP/f.json"
+jq_eq "--function glob selects call sites, totals follow" '[.totals.allocs, [.tags[].function], (.live | length)]' \
+	'[3,["bar_open"],1]' "$T_TMP/f.json"
+json --module bar "$T_TMP/lt.dat" > "$T_TMP/m.json"
+jq_eq "--module" '[.tags[].function]' '["bar_open"]' "$T_TMP/m.json"
+json --file 'mm/*' "$T_TMP/lt.dat" > "$T_TMP/fi.json"
+jq_eq "--file" '[.tags[].function]' '["foo_create"]' "$T_TMP/fi.json"
+json --pid 200 "$T_TMP/lt.dat" > "$T_TMP/p.json"
+jq_eq "--pid counts only that task's allocations" '[.totals.allocs, .totals.live, [.tags[] | [.function, .allocs]]]' \
+	'[3,1,[["bar_open",3]]]' "$T_TMP/p.json"
+json --comm 'foo-*' "$T_TMP/lt.dat" > "$T_TMP/c.json"
+jq_eq "--comm glob" '[.totals.allocs, .totals.unmatched_frees]' '[3,1]' "$T_TMP/c.json"
+json --start 0.000005 "$T_TMP/lt.dat" > "$T_TMP/s.json"
+jq_eq "--start: earlier events ignored, their frees unmatched" \
+	'[.totals.allocs, .totals.unmatched_frees, .files[0].first_ts]' '[3,2,5002]' "$T_TMP/s.json"
+json --end 3002ns "$T_TMP/lt.dat" > "$T_TMP/e.json"
+jq_eq "--end in ns" '[.totals.allocs, .totals.live, .files[0].last_ts]' '[3,3,3002]' "$T_TMP/e.json"
+json -n 1 "$T_TMP/lt.dat" > "$T_TMP/n.json"
+jq_eq "-n limits machine lists" '[(.tags | length), (.live | length)]' '[1,1]' "$T_TMP/n.json"
+
+# interrupts nest between an event and its stack: an interrupt allocates between
+# the task's hit and the stack the trigger records for it
+cat > "$T_TMP/irq.txt" <<'DESC'
+kallsyms ffffffff81000000 T stacktrace_trigger
+kallsyms ffffffff81000100 T trace_event_raw_event_alloc_tag_hit
+kallsyms ffffffff81001000 T task_alloc
+kallsyms ffffffff81002000 T irq_alloc
+kallsyms ffffffff81010000 T _etext
+ev 0 1000 7 hit 0xa0 NONE t.c task_alloc 1
+ev 0 1001 7 hit 0xb0 NONE i.c irq_alloc 2
+ev 0 1002 7 stack 0xffffffff81000010 0xffffffff81000110 0xffffffff81002010
+ev 0 1003 7 alloced 0x10 0xb0 8
+ev 0 1004 7 stack 0xffffffff81000010 0xffffffff81000110 0xffffffff81001010
+ev 0 1005 7 alloced 0x20 0xa0 8
+DESC
+mkfixture -o "$T_TMP/irq.dat" "$T_TMP/irq.txt"
+json "$T_TMP/irq.dat" > "$T_TMP/irq.json"
+jq_eq "nested interrupt: each allocation gets its own stack" \
+	'[.tags[] | [.function, .stacks[0].frames[0]]] | sort' \
+	'[["irq_alloc","irq_alloc+0x10"],["task_alloc","task_alloc+0x10"]]' "$T_TMP/irq.json"
+
+# buffers: the events only in an instance; then in both
+cat > "$T_TMP/inst.txt" <<'DESC'
+buffer alloc_tag-42
+ev alloc_tag-42:0 1000 1 alloced 0x10 0xa0 8
+ev alloc_tag-42:1 2000 1 freed 0x10 0xa0 8
+DESC
+mkfixture -o "$T_TMP/inst.dat" "$T_TMP/inst.txt"
+json "$T_TMP/inst.dat" > "$T_TMP/inst.json"
+jq_eq "the first instance holding the events is read" '[.files[0].buffer, .totals.allocs, .totals.matched_frees]' \
+	'["alloc_tag-42",1,1]' "$T_TMP/inst.json"
+json -B top "$T_TMP/inst.dat" > "$T_TMP/top.json"
+jq_eq "-B top reads the (empty) top buffer" '[.files[0].buffer, .totals.allocs]' '["",0]' "$T_TMP/top.json"
+report -B nosuch "$T_TMP/inst.dat" > "$T_TMP/out" 2> "$T_TMP/err"
+check_eq "-B with a missing buffer: exit 1" "$?" 1
+check_eq "-B with a missing buffer: one line naming file and buffer" "$(cat "$T_TMP/err")" \
+	"trace-cmd-alloc-tag: $T_TMP/inst.dat: has no buffer 'nosuch'"
+printf 'ev 0 500 1 alloced 0x90 0xa0 8\n' >> "$T_TMP/inst.txt"
+mkfixture -o "$T_TMP/both.dat" "$T_TMP/inst.txt"
+json "$T_TMP/both.dat" > "$T_TMP/both.json"
+jq_eq "top first when it holds events; the instance is named" '[.files[0].buffer, .files[0].also_in_buffers]' \
+	'["",["alloc_tag-42"]]' "$T_TMP/both.json"
+report "$T_TMP/both.dat" > "$T_TMP/both.txt" 2>&1
+check_grep "text names the other buffer" 'buffer top \(also in buffer alloc_tag-42\)' "$T_TMP/both.txt"
+
+# lost events: reported with buffer, CPU and count; data incomplete
+cat > "$T_TMP/lost.txt" <<'DESC'
+cpus 2
+ev 0 1000 1 alloced 0x10 0xa0 8
+missed 1 17
+ev 1 2000 1 freed 0x10 0xa0 8
+missed 0
+ev 0 3000 1 alloced 0x20 0xa0 8
+DESC
+mkfixture -o "$T_TMP/lost.dat" "$T_TMP/lost.txt"
+json "$T_TMP/lost.dat" > "$T_TMP/lost.json"
+check_eq "lost events: still exit 0" "$?" 0
+jq_eq "lost events: incomplete" .complete false "$T_TMP/lost.json"
+jq_eq "lost events: buffer, CPU and count" '.notices' \
+	"[\"$T_TMP/lost.dat: buffer top, CPU 0: events were lost (count unknown)\",\"$T_TMP/lost.dat: buffer top, CPU 1: 17 events were lost\"]" \
+	"$T_TMP/lost.json"
+check_grep "lost events: warned on stderr" "warning: .*CPU 1: 17 events were lost" "$T_TMP/json.err"
+report "$T_TMP/lost.dat" > "$T_TMP/lost.text" 2>/dev/null
+check_grep "lost events: the text says incomplete" '^data +INCOMPLETE' "$T_TMP/lost.text"
+# an idle CPU is no loss
+json "$T_TMP/inst.dat" | jq -e '.complete' > /dev/null
+check_eq "an idle CPU with no data is not a loss" "$?" 0
+
+# truncated file: what could be read is reported, with a warning naming the file
+mkfixture -o "$T_TMP/big.dat" --generate 20000 --seed 5 --live 50 --cpus 2
+size=$(stat -c %s "$T_TMP/big.dat")
+head -c $((size - 300000)) "$T_TMP/big.dat" > "$T_TMP/cut.dat"
+json "$T_TMP/cut.dat" > "$T_TMP/cut.json"
+check_eq "truncated: exit 0" "$?" 0
+jq_eq "truncated: incomplete, flagged" '[.complete, .files[0].truncated]' '[false,true]' "$T_TMP/cut.json"
+jq_eq "truncated: still read what is there" '.totals.allocs > 1000' true "$T_TMP/cut.json"
+check_grep "truncated: warning names the file" "warning: $T_TMP/cut.dat: truncated \\($((size - 300000)) of $size bytes\\)" "$T_TMP/json.err"
+check_eq "truncated: nothing of libtracecmd's own on stdout" "$(head -c 1 "$T_TMP/cut.json")" "{"
+head -c 2000 "$T_TMP/big.dat" > "$T_TMP/head.dat"
+report "$T_TMP/head.dat" > "$T_TMP/out" 2> "$T_TMP/err"
+check_eq "cut inside the headers: exit 1" "$?" 1
+check_grep "cut inside the headers: one line naming the file" "^trace-cmd-alloc-tag: $T_TMP/head.dat: " "$T_TMP/err"
+check_eq "cut inside the headers: one line" "$(wc -l < "$T_TMP/err")" 1
+
+# corrupt, missing, not a trace
+printf 'hello world, not a trace\n' > "$T_TMP/text.dat"
+check_status "not a trace.dat: exit 1" 1 "$ATAG_CMD" report "$T_TMP/text.dat"
+check_eq "not a trace.dat: the reason" "$(report "$T_TMP/text.dat" 2>&1)" \
+	"trace-cmd-alloc-tag: $T_TMP/text.dat: not a trace.dat file (no trace-cmd magic at its start)"
+check_eq "missing file" "$(report "$T_TMP/nope.dat" 2>&1)" \
+	"trace-cmd-alloc-tag: $T_TMP/nope.dat: No such file or directory"
+: > "$T_TMP/empty.dat"
+check_status "empty file: exit 1" 1 "$ATAG_CMD" report "$T_TMP/empty.dat"
+cp "$T_TMP/big.dat" "$T_TMP/noise.dat"
+# overwrite ring-buffer pages with noise: no crash, no hang
+dd if=/dev/urandom of="$T_TMP/noise.dat" bs=4096 seek=40 count=30 conv=notrunc 2>/dev/null
+timeout 60 "$ATAG_CMD" report -f json "$T_TMP/noise.dat" > "$T_TMP/noise.json" 2>&1
+rc=$?
+if [ $rc = 0 ] || [ $rc = 1 ]; then ok "corrupt pages: no crash (exit $rc)"; else
+	fail "corrupt pages: no crash" "exit $rc" "$(tail -5 "$T_TMP/noise.json")"; fi
+
+# missing events
+printf 'ev 0 10 1 stack 0x1\n' > "$T_TMP/nostack.txt"
+mkfixture -o "$T_TMP/noev.dat" "$T_TMP/nostack.txt"
+check_eq "no allocation events: the reason" "$(report "$T_TMP/noev.dat" 2>&1)" \
+	"trace-cmd-alloc-tag: $T_TMP/noev.dat: has no allocation events: record alloc_tag:* or kmem:* (trace-cmd-alloc-tag record)"
+check_eq "--source forced but absent" "$(report --source kmem "$T_TMP/lt.dat" 2>&1)" \
+	"trace-cmd-alloc-tag: $T_TMP/lt.dat: has no kmem events (kmem:kmalloc, kmem_cache_alloc, kfree, kmem_cache_free)"
+check_status "--source with an unknown name: usage error" 2 "$ATAG_CMD" report --source nope "$T_TMP/lt.dat"
+
+# kmem source
+mkfixture -o "$T_TMP/kmem.dat" "$D/kmem.txt"
+json "$T_TMP/kmem.dat" > "$T_TMP/kmem.json"
+jq_eq "kmem: detected" '.files[0].source' '"kmem"' "$T_TMP/kmem.json"
+jq_eq "kmem: totals (kfree(NULL) and failed allocations ignored)" \
+	'[.totals.allocs, .totals.frees, .totals.matched_frees, .totals.unmatched_frees, .totals.live, .totals.bytes_alloced, .totals.bytes_freed]' \
+	'[3,2,1,1,2,1280,512]' "$T_TMP/kmem.json"
+jq_eq "kmem: call sites named from kallsyms" \
+	'[.tags[] | [.tag, .function, .offset, .file, .allocs]]' \
+	'[["0xffffffff81002045","alloc_bprm",69,null,2],["0xffffffff81006030","d_alloc",48,null,1],["0xffffffff81005010","free_bprm",16,null,0]]' \
+	"$T_TMP/kmem.json"
+jq_eq "kmem: the allocation's own -T stack" '.tags[0].stacks[0].frames' \
+	'["__kmalloc_noprof+0x23f","alloc_bprm+0x45","do_execveat_common+0x10"]' "$T_TMP/kmem.json"
+report "$T_TMP/kmem.dat" 2>/dev/null | grep -q 'alloc_bprm+0x45$'
+check_eq "kmem: text shows function+offset" "$?" 0
+
+# page source: forced over kmem, call site from the stack
+mkfixture -o "$T_TMP/page.dat" "$D/page.txt"
+json --source page "$T_TMP/page.dat" > "$T_TMP/page.json"
+jq_eq "page: bytes are page size << order, failed allocations ignored" \
+	'[.totals.allocs, .totals.live, .totals.live_bytes, .totals.bytes_alloced, .totals.bytes_freed]' \
+	'[2,1,16384,20480,4096]' "$T_TMP/page.json"
+jq_eq "page: call site is the first frame outside the allocator" \
+	'[.tags[] | [.function, .offset]] | sort' '[["ksys_write",96],["pipe_write",64]]' "$T_TMP/page.json"
+
+# the earlier 'ref' key
+sed 's/^cpus 2/cpus 2\nref/' "$D/lifetimes.txt" > "$T_TMP/ref.txt"
+mkfixture -o "$T_TMP/ref.dat" "$T_TMP/ref.txt"
+json "$T_TMP/ref.dat" > "$T_TMP/ref.json"
+check_eq "'ref' key: same totals" "$(jq -c .totals "$T_TMP/ref.json")" "$(jq -c .totals "$T_TMP/lt.json")"
+
+# several files: call sites merged by name
+json "$T_TMP/lt.dat" "$T_TMP/ref.dat" > "$T_TMP/two.json"
+jq_eq "two files: call sites merged" '[(.tags | length), .totals.allocs, (.files | length), (.live | length)]' \
+	'[2,12,2,4]' "$T_TMP/two.json"
+json -i "$T_TMP/lt.dat" -i "$T_TMP/ref.dat" > "$T_TMP/two-i.json"
+check_eq "-i FILE -i FILE = FILE FILE" "$(jq -c .totals "$T_TMP/two-i.json")" "$(jq -c .totals "$T_TMP/two.json")"
+
+# the generator's ground truth, alloc_tag and kmem
+for src in alloc_tag kmem; do
+	mkfixture -o "$T_TMP/g.dat" --generate 60000 --seed 11 --live 300 --cpus 3 --source $src \
+		--expect "$T_TMP/g.exp"
+	json "$T_TMP/g.dat" > "$T_TMP/g.json"
+	exp=$(awk '$1 == "allocs" { a = $2 } $1 == "frees" { f = $2 } $1 == "live" { l = $2 }
+		   $1 == "live_bytes" { b = $2 } END { printf "[%s,%s,%s,%s,0]", a, f, l, b }' "$T_TMP/g.exp")
+	jq_eq "$src generator: allocs, frees, live, live bytes as generated" \
+		'[.totals.allocs, .totals.matched_frees, .totals.live, .totals.live_bytes, .totals.unmatched_frees]' \
+		"$exp" "$T_TMP/g.json"
+	jq_eq "$src generator: every allocation has its stack" \
+		'[.tags[].stacks[] | select(.frames | length == 0)] | length' 0 "$T_TMP/g.json"
+done
+
+# usage errors
+check_status "unknown option: exit 2" 2 "$ATAG_CMD" report --frobnicate
+check_status "bad -n: exit 2" 2 "$ATAG_CMD" report -n many "$T_TMP/lt.dat"
+check_status "bad --sort: exit 2" 2 "$ATAG_CMD" report -s nope "$T_TMP/lt.dat"
+check_status "bad --start: exit 2" 2 "$ATAG_CMD" report --start yesterday "$T_TMP/lt.dat"
+check_status "--min-age without --live: exit 2" 2 "$ATAG_CMD" report --min-age 1s "$T_TMP/lt.dat"
+"$ATAG_CMD" report -s nope "$T_TMP/lt.dat" 2> "$T_TMP/err" > /dev/null
+check_grep "usage errors name the option" "^trace-cmd-alloc-tag: --sort: unknown value 'nope'" "$T_TMP/err"
+(cd "$T_TMP" && cp lt.dat trace.dat && "$ATAG_CMD" report -f json > dflt.json 2>/dev/null)
+check_eq "default input is ./trace.dat" "$(jq -c .totals "$T_TMP/dflt.json")" "$(jq -c .totals "$T_TMP/lt.json")"
+
+# report never needs root
+if is_root && id nobody > /dev/null 2>&1; then
+	chmod 755 "$T_TMP"; chmod 644 "$T_TMP/lt.dat"
+	out=$(su nobody -s /bin/sh -c "'$ATAG_CMD' report -f json '$T_TMP/lt.dat'" 2>&1 | jq -c .totals.allocs)
+	check_eq "report as an unprivileged user" "$out" 6
+else
+	skip "report as an unprivileged user" "needs root to switch to nobody"
+fi
+
+done_testing

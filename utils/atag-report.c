@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace-cmd-alloc-tag report: allocation lifetimes from trace.dat files, offline.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "atag-cmd.h"
+#include "atag-report.h"
+#include "atag-utils.h"
+
+#define DEFAULT_TEXT_ROWS	25
+
+static const char usage[] =
+"usage: trace-cmd-alloc-tag report [options] [-i FILE]... [FILE...]\n"
+"\n"
+"Stitch the allocation events of trace.dat files into allocation lifetimes, per\n"
+"call site and per stack. Reads files offline; needs no root.\n"
+"\n"
+"input:\n"
+"  -i, --input FILE      trace.dat to read (repeatable; default ./trace.dat)\n"
+"  -B, --buffer NAME     instance buffer to read (default: the top buffer if it holds\n"
+"                        the events, otherwise the first instance that does)\n"
+"      --source SRC      alloc_tag, kmem or page (default: the first present, in that order)\n"
+"      --start TS        ignore events before TS (seconds as trace-cmd report prints\n"
+"                        them, e.g. 1284.788182, or nanoseconds with 'ns')\n"
+"      --end TS          ignore events after TS\n"
+"      --pid PID[,PID]   count only allocations made by these tasks\n"
+"      --comm GLOB       count only allocations by tasks whose comm matches (repeatable)\n"
+"      --raw-stacks      keep the tracing machinery's frames at the top of stacks\n"
+"\n"
+"views (text):\n"
+"  -s, --sort KEY        order of call sites: live_bytes (default), live, peak, bytes,\n"
+"                        allocs, frees, unmatched, p50, p90, p99, max, site\n"
+"  -n, --rows N          rows per list (text default 25; 0 = all; machine formats: all)\n"
+"      --stacks          each call site's distinct stacks, with their share\n"
+"      --live            allocations still live at the end, oldest first (leak suspects)\n"
+"      --min-age DUR     with --live: only those at least DUR old (e.g. 500ms, 2s)\n"
+"      --hist            a log2 lifetime histogram per call site\n"
+"      --function GLOB   only call sites whose function matches\n"
+"      --file GLOB       only call sites whose file matches\n"
+"      --module GLOB     only call sites in matching modules\n"
+"\n"
+"output:\n"
+"  -f, --format FMT      text (default), json, csv, folded or pprof\n"
+"      --weight W        folded and pprof default sample: alloc_space (default),\n"
+"                        alloc_objects, inuse_space or inuse_objects\n"
+"  -o, --output FILE     write to FILE instead of stdout\n"
+"      --no-progress     no progress bar (it is shown on a terminal for large files)\n"
+"  -h, --help            this help\n"
+"\n"
+"Lost events and truncated files are reported and the data flagged incomplete.\n";
+
+enum {
+	OPT_source = 256, OPT_start, OPT_end, OPT_pid, OPT_comm, OPT_raw_stacks, OPT_stacks,
+	OPT_live, OPT_min_age, OPT_hist, OPT_function, OPT_file, OPT_module, OPT_weight,
+	OPT_no_progress,
+};
+
+struct report_params {
+	const char			**inputs;
+	int				nr_inputs;
+	struct atag_report_opts		opts;
+	struct atag_report_view		view;
+	struct atag_render_opts		render;
+	const char			*format;
+	const char			*output;
+	bool				rows_given;
+	bool				no_progress;
+	int				*pids;
+	const char			**comms;
+};
+
+static void add_input(struct report_params *p, const char *path)
+{
+	p->inputs = realloc(p->inputs, (p->nr_inputs + 1) * sizeof(*p->inputs));
+	if (!p->inputs)
+		die("out of memory");
+	p->inputs[p->nr_inputs++] = path;
+}
+
+static void add_pids(struct report_params *p, const char *list)
+{
+	unsigned long long v;
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (atag_parse_u64(tok, &v) || v > 0x7fffffff)
+			atag_usage_error(usage, "--pid: '%s' is not a pid", tok);
+		p->pids = realloc(p->pids, (p->opts.nr_pids + 1) * sizeof(*p->pids));
+		p->pids[p->opts.nr_pids++] = v;
+	}
+	free(copy);
+	p->opts.pids = p->pids;
+}
+
+static void add_comm(struct report_params *p, const char *glob)
+{
+	p->comms = realloc(p->comms, (p->opts.nr_comms + 1) * sizeof(*p->comms));
+	p->comms[p->opts.nr_comms++] = glob;
+	p->opts.comms = p->comms;
+}
+
+static uint64_t parse_ts(const char *opt, const char *arg)
+{
+	unsigned long long ns;
+
+	if (atag_parse_timestamp(arg, &ns))
+		atag_usage_error(usage, "%s: '%s' is not a timestamp (seconds like 1284.788182, "
+				 "or nanoseconds like 1284788182000ns)", opt, arg);
+	return ns;
+}
+
+static void check_choice(const char *opt, const char *val, const char *const *choices)
+{
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (!strcmp(val, choices[i]))
+			return;
+	atag_usage_error(usage, "%s: unknown value '%s'", opt, val);
+}
+
+static void parse_args(int argc, char **argv, struct report_params *p)
+{
+	static const struct option long_options[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "buffer", required_argument, NULL, 'B' },
+		{ "source", required_argument, NULL, OPT_source },
+		{ "start", required_argument, NULL, OPT_start },
+		{ "end", required_argument, NULL, OPT_end },
+		{ "pid", required_argument, NULL, OPT_pid },
+		{ "comm", required_argument, NULL, OPT_comm },
+		{ "raw-stacks", no_argument, NULL, OPT_raw_stacks },
+		{ "sort", required_argument, NULL, 's' },
+		{ "rows", required_argument, NULL, 'n' },
+		{ "stacks", no_argument, NULL, OPT_stacks },
+		{ "live", no_argument, NULL, OPT_live },
+		{ "min-age", required_argument, NULL, OPT_min_age },
+		{ "hist", no_argument, NULL, OPT_hist },
+		{ "function", required_argument, NULL, OPT_function },
+		{ "file", required_argument, NULL, OPT_file },
+		{ "module", required_argument, NULL, OPT_module },
+		{ "format", required_argument, NULL, 'f' },
+		{ "weight", required_argument, NULL, OPT_weight },
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-progress", no_argument, NULL, OPT_no_progress },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const sources[] = { "alloc_tag", "kmem", "page", NULL };
+	static const char *const sorts[] = { "live_bytes", "live", "peak", "bytes", "allocs",
+		"frees", "unmatched", "p50", "p90", "p99", "max", "site", NULL };
+	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", NULL };
+	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
+		"inuse_objects", NULL };
+	unsigned long long v;
+	int c;
+
+	while ((c = getopt_long(argc - 1, argv + 1, "+i:B:s:n:f:o:h", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'i': add_input(p, optarg); break;
+		case 'B': p->opts.buffer = optarg; break;
+		case OPT_source:
+			check_choice("--source", optarg, sources);
+			p->opts.source = optarg;
+			break;
+		case OPT_start:
+			p->opts.has_start = true;
+			p->opts.start = parse_ts("--start", optarg);
+			break;
+		case OPT_end:
+			p->opts.has_end = true;
+			p->opts.end = parse_ts("--end", optarg);
+			break;
+		case OPT_pid: add_pids(p, optarg); break;
+		case OPT_comm: add_comm(p, optarg); break;
+		case OPT_raw_stacks: p->opts.raw_stacks = true; break;
+		case 's':
+			check_choice("--sort", optarg, sorts);
+			p->view.sort = optarg;
+			break;
+		case 'n':
+			if (atag_parse_u64(optarg, &v) || v > 1000000000)
+				atag_usage_error(usage, "-n: '%s' is not a row count", optarg);
+			p->render.limit = v;
+			p->rows_given = true;
+			break;
+		case OPT_stacks: p->render.stacks = true; break;
+		case OPT_live: p->render.live = true; break;
+		case OPT_min_age:
+			if (atag_parse_duration(optarg, &v))
+				atag_usage_error(usage, "--min-age: '%s' is not a duration", optarg);
+			p->view.min_age = v;
+			break;
+		case OPT_hist: p->render.hist = true; break;
+		case OPT_function: p->view.function = optarg; break;
+		case OPT_file: p->view.file = optarg; break;
+		case OPT_module: p->view.module = optarg; break;
+		case 'f':
+			check_choice("--format", optarg, formats);
+			p->format = optarg;
+			break;
+		case OPT_weight:
+			check_choice("--weight", optarg, weights);
+			p->render.weight = optarg;
+			break;
+		case 'o': p->output = optarg; break;
+		case OPT_no_progress: p->no_progress = true; break;
+		case 'h': atag_usage_exit(usage);
+		default: atag_usage_error(usage, "unknown option");
+		}
+	}
+	for (c = optind + 1; c < argc; c++)
+		add_input(p, argv[c]);
+	if (!p->nr_inputs)
+		add_input(p, "trace.dat");
+	if (p->opts.has_start && p->opts.has_end && p->opts.end < p->opts.start)
+		atag_usage_error(usage, "--end is before --start");
+	if (p->view.min_age && !p->render.live)
+		atag_usage_error(usage, "--min-age goes with --live");
+}
+
+static void progress(void *ctx, const char *path, double done)
+{
+	int width = 40, fill = done * width;
+
+	if (fill > width)
+		fill = width;
+	fprintf(stderr, "\r%s: [%.*s%*s] %3d%%", path, fill,
+		"########################################", width - fill, "", (int)(done * 100));
+	*(bool *)ctx = true;
+}
+
+static int term_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 100;
+}
+
+static FILE *open_output(const struct report_params *p)
+{
+	FILE *f;
+
+	if (!p->output) {
+		if (!strcmp(p->format, "pprof") && isatty(STDOUT_FILENO))
+			die("pprof output is binary: use -o FILE or redirect stdout");
+		return stdout;
+	}
+	f = fopen(p->output, "w");
+	if (!f)
+		die("%s: %s", p->output, strerror(errno));
+	return f;
+}
+
+static int render(const struct atag_report *r, const struct report_params *p, FILE *f)
+{
+	if (!strcmp(p->format, "json"))
+		return atag_render_json(r, &p->render, f);
+	if (!strcmp(p->format, "csv"))
+		return atag_render_csv(r, &p->render, f);
+	if (!strcmp(p->format, "folded"))
+		return atag_render_folded(r, &p->render, f);
+	if (!strcmp(p->format, "pprof"))
+		return atag_render_pprof(r, &p->render, f);
+	return atag_render_text(r, &p->render, f);
+}
+
+static int run_report(struct report_params *p)
+{
+	bool shown = false;
+	struct atag_report *r;
+	char err[512];
+	int i, ret = ATAG_EXIT_OK;
+	FILE *out;
+
+	if (!p->no_progress && isatty(STDERR_FILENO)) {
+		p->opts.progress = progress;
+		p->opts.progress_ctx = &shown;
+	}
+	r = atag_report_alloc(&p->opts);
+	if (!r)
+		die("out of memory");
+	for (i = 0; i < p->nr_inputs; i++) {
+		if (atag_report_add_file(r, p->inputs[i], err, sizeof(err))) {
+			if (shown)
+				fputc('\n', stderr);
+			fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, p->inputs[i], err);
+			ret = ATAG_EXIT_FAIL;
+			goto out;
+		}
+		if (shown) {
+			fprintf(stderr, "\r%*s\r", 60 + (int)strlen(p->inputs[i]), "");
+			shown = false;
+		}
+	}
+	for (i = 0; i < (int)r->nr_notices; i++)
+		fprintf(stderr, "%s: warning: %s\n", ATAG_PROG, r->notices[i]);
+	if (atag_report_finish(r, &p->view))
+		die("cannot apply the view");
+	out = open_output(p);
+	if (render(r, p, out) || (out != stdout && fclose(out)))
+		die("%s: write error", p->output ? p->output : "stdout");
+out:
+	atag_report_free(r);
+	return ret;
+}
+
+void trace_alloc_tag_report(int argc, char **argv)
+{
+	struct report_params p = {
+		.format = "text",
+		.render = { .summary = true, .sites = true },
+	};
+	int ret;
+
+	parse_args(argc, argv, &p);
+	p.render.width = term_width();
+	if (!strcmp(p.format, "text") && !p.rows_given)
+		p.render.limit = DEFAULT_TEXT_ROWS;
+	if (p.render.live && !p.render.stacks && !p.render.hist && !strcmp(p.format, "text"))
+		p.render.sites = true;
+	ret = run_report(&p);
+	free(p.inputs);
+	free(p.pids);
+	free(p.comms);
+	exit(ret);
+}
