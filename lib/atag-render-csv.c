@@ -8,7 +8,8 @@
  * built-in code), line, offset, comm, and the lifetime statistics of a call site
  * with no lifetime (lifetime_count is then 0). tag and ptr are "0x" hex, offset
  * is "0x" hex as in a frame, every other number decimal; times are nanoseconds.
- * A live allocation's stack is its frames, innermost first, joined with ';'.
+ * A live allocation's stack is its frames, innermost first, joined with ';'
+ * (kernel symbol names hold no ';'); empty when it has none.
  * A cell holding ',', '"', CR or LF is quoted, its quotes doubled.
  */
 #include <errno.h>
@@ -112,36 +113,6 @@ static void live_row(FILE *f, const struct atag_report_live *l)
 	fputs(CSV_EOL, f);
 }
 
-static void site_rows(const struct atag_report *r, long limit, FILE *f)
-{
-	long rows = 0;
-	size_t i;
-
-	fputs(site_header, f);
-	fputs(CSV_EOL, f);
-	for (i = 0; i < r->nr_tags && (limit <= 0 || rows < limit); i++) {
-		if (!r->tags[i]->selected)
-			continue;
-		site_row(f, r->tags[i]);
-		rows++;
-	}
-}
-
-static void live_rows(const struct atag_report *r, long limit, FILE *f)
-{
-	long rows = 0;
-	size_t i;
-
-	fputs(live_header, f);
-	fputs(CSV_EOL, f);
-	for (i = 0; i < r->nr_live && (limit <= 0 || rows < limit); i++) {
-		if (!r->live[i].tag->selected)
-			continue;
-		live_row(f, &r->live[i]);
-		rows++;
-	}
-}
-
 /**
  * atag_render_csv - write the report as CSV
  * @r: the finished report
@@ -156,11 +127,22 @@ static void live_rows(const struct atag_report *r, long limit, FILE *f)
  */
 int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
-	long limit = o ? o->limit : 0;
+	bool live = o && o->live;
+	size_t i, n = live ? r->nr_live : r->nr_tags;
+	long rows = 0, limit = o ? o->limit : 0;
+	const struct atag_report_tag *t;
 
-	if (o && o->live)
-		live_rows(r, limit, f);
-	else
-		site_rows(r, limit, f);
+	fputs(live ? live_header : site_header, f);
+	fputs(CSV_EOL, f);
+	for (i = 0; i < n && (limit <= 0 || rows < limit); i++) {
+		t = live ? r->live[i].tag : r->tags[i];
+		if (!t->selected)
+			continue;
+		if (live)
+			live_row(f, &r->live[i]);
+		else
+			site_row(f, t);
+		rows++;
+	}
 	return ferror(f) ? atag_err(-EIO) : 0;
 }
