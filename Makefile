@@ -101,6 +101,10 @@ $(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/%.proto
 	$(Q)mkdir -p $(O)/gen
 	$(Q)protoc-c --proto_path=lib --c_out=$(O)/gen $<
 
+# Keep the generated code: as an intermediate file make would delete it, and then
+# regenerate it (and so rebuild every object) whenever any one source changes.
+.SECONDARY: $(PROTO_GEN) $(PROTO_GEN:.c=.h)
+
 $(O)/gen/fixture-formats.c: tests/fixture/embed-formats.sh $(FIXTURE_FORMATS)
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(O)/gen

@@ -5,6 +5,7 @@
 #ifndef _ATAG_LOCAL_H
 #define _ATAG_LOCAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "atag-stitch.h"
@@ -28,5 +29,53 @@ int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint6
 void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l) __hidden;
 void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes) __hidden;
 void atag_aggr_note_free_event(struct atag_aggr *aggr, uint64_t bytes) __hidden;
+
+/*
+ * What the sample renderers (folded, pprof) share: lib/atag-render-samples.c.
+ * A sample is one (call site, stack) with pprof's four heap values; the stack is
+ * NULL for the call site alone, which carries what the tag's stacks with frames
+ * do not (stackless allocations).
+ */
+enum atag_render_value {
+	ATAG_V_ALLOC_OBJECTS,	/* allocs */
+	ATAG_V_ALLOC_SPACE,	/* bytes_alloced */
+	ATAG_V_INUSE_OBJECTS,	/* live */
+	ATAG_V_INUSE_SPACE,	/* live_bytes */
+	ATAG_V_NR
+};
+
+struct atag_report;
+struct atag_report_tag;
+struct atag_report_stack;
+
+struct atag_render_sample {
+	const struct atag_report_tag	*tag;
+	size_t				tag_idx;	/* in report->tags */
+	const struct atag_report_stack	*stack;		/* NULL: the call site alone */
+	uint64_t			v[ATAG_V_NR];
+};
+
+/* pprof's name of a value ("alloc_space") and its unit ("bytes"). */
+const char *atag_render_value_name(enum atag_render_value v) __hidden;
+const char *atag_render_value_unit(enum atag_render_value v) __hidden;
+
+/* The value a weight name selects; NULL is alloc_space. -EINVAL (errno too) if unknown. */
+int atag_render_weight(const char *name) __hidden;
+
+/*
+ * Call @fn for every sample of the first @limit (0: all) selected tags, in tag
+ * order and then stack order, the call site alone last (only if not all zero).
+ * Stops at and returns the first non-zero return of @fn.
+ */
+int atag_render_for_each_sample(const struct atag_report *r, long limit,
+				int (*fn)(void *ctx, const struct atag_render_sample *s),
+				void *ctx) __hidden;
+
+/*
+ * The call site as one frame: "function@file:line", "function@file",
+ * "function+0xoff" or "function" as far as known, else "0x<tag>"; "[module]"
+ * appended for a module's tag. Returns @buf.
+ */
+char *atag_render_site_frame(const struct atag_report_tag *t, char *buf, size_t len) __hidden;
 
 #endif /* _ATAG_LOCAL_H */

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The report as CSV (RFC 4180 quoting, a header row, lines ending in "\n"):
+ * one row per selected call site, or with the live view one row per live
+ * allocation of a selected call site, in report order.
+ *
+ * Unknown values are empty cells: function, file, module (also empty for
+ * built-in code), line, offset, comm, and the lifetime statistics of a call site
+ * with no lifetime (lifetime_count is then 0). tag and ptr are "0x" hex, offset
+ * is "0x" hex as in a frame, every other number decimal; times are nanoseconds.
+ * A live allocation's stack is its frames, innermost first, joined with ';'
+ * (kernel symbol names hold no ';'); empty when it has none.
+ * A cell holding ',', '"', CR or LF is quoted, its quotes doubled.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "atag-report.h"
+#include "atag-utils.h"
+
+#define CSV_EOL	"\n"
+
+static const char site_header[] =
+	"tag,function,file,line,module,offset,allocs,frees,unmatched_frees,partial_frees,"
+	"replaced,live,live_bytes,peak_live_bytes,bytes_alloced,bytes_freed,lifetime_count,"
+	"lifetime_min_ns,lifetime_p50_ns,lifetime_p90_ns,lifetime_p99_ns,lifetime_max_ns";
+
+static const char live_header[] =
+	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack";
+
+/* One cell: the @n strings joined with @sep, quoted if they need it; n = 0 is empty. */
+static void put_cell(FILE *f, char *const *strs, unsigned int n, char sep)
+{
+	bool quote = false;
+	unsigned int i;
+	const char *s;
+
+	for (i = 0; i < n && !quote; i++)
+		quote = strpbrk(strs[i], ",\"\r\n") != NULL;
+	if (quote)
+		fputc('"', f);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc(sep, f);
+		for (s = strs[i]; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+	}
+	if (quote)
+		fputc('"', f);
+}
+
+static void put_str(FILE *f, const char *s)
+{
+	char *strs[1] = { (char *)s };
+
+	put_cell(f, strs, s ? 1 : 0, 0);
+}
+
+/* tag,function,file,line,module */
+static void put_site(FILE *f, const struct atag_report_tag *t)
+{
+	fprintf(f, "0x%" PRIx64 ",", t->tag);
+	put_str(f, t->function);
+	fputc(',', f);
+	put_str(f, t->file);
+	fputc(',', f);
+	if (t->line >= 0)
+		fprintf(f, "%ld", t->line);
+	fputc(',', f);
+	put_str(f, t->module);
+}
+
+static void put_lifetime(FILE *f, const struct atag_lifetime *lt)
+{
+	fprintf(f, ",%" PRIu64, lt->count);
+	if (!lt->count) {
+		fputs(",,,,,", f);
+		return;
+	}
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, lt->min,
+		atag_lifetime_percentile(lt, 50), atag_lifetime_percentile(lt, 90),
+		atag_lifetime_percentile(lt, 99), lt->max);
+}
+
+static void site_row(FILE *f, const struct atag_report_tag *t)
+{
+	put_site(f, t);
+	fputc(',', f);
+	if (t->offset >= 0)
+		fprintf(f, "0x%llx", (unsigned long long)t->offset);
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, t->allocs, t->frees,
+		t->unmatched_frees, t->partial_frees, t->replaced, t->live, t->live_bytes,
+		t->peak_live_bytes, t->bytes_alloced, t->bytes_freed);
+	put_lifetime(f, &t->lifetimes);
+	fputs(CSV_EOL, f);
+}
+
+static void live_row(FILE *f, const struct atag_report_live *l)
+{
+	fprintf(f, "0x%" PRIx64 ",", l->ptr);
+	put_site(f, l->tag);
+	fprintf(f, ",%" PRIu64 ",%d,", l->bytes, l->pid);
+	put_str(f, l->comm);
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", l->alloc_ts, l->age_ns);
+	if (l->stack)
+		put_cell(f, l->stack->frames, l->stack->nr_frames, ';');
+	fputs(CSV_EOL, f);
+}
+
+/**
+ * atag_render_csv - write the report as CSV
+ * @r: the finished report
+ * @o: options: live (one row per live allocation instead of per call site),
+ *     limit (rows, 0 for all); NULL for defaults
+ * @f: where to write
+ *
+ * The columns are those of site_header and live_header above, always all of
+ * them, in that order.
+ *
+ * Returns 0, or -EIO when writing failed (errno set).
+ */
+int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
+{
+	bool live = o && o->live;
+	size_t i, n = live ? r->nr_live : r->nr_tags;
+	long rows = 0, limit = o ? o->limit : 0;
+	const struct atag_report_tag *t;
+
+	fputs(live ? live_header : site_header, f);
+	fputs(CSV_EOL, f);
+	for (i = 0; i < n && (limit <= 0 || rows < limit); i++) {
+		t = live ? r->live[i].tag : r->tags[i];
+		if (!t->selected)
+			continue;
+		if (live)
+			live_row(f, &r->live[i]);
+		else
+			site_row(f, t);
+		rows++;
+	}
+	return ferror(f) ? atag_err(-EIO) : 0;
+}

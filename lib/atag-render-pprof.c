@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The report as a pprof heap profile: profile.proto (our subset in
+ * lib/profile.proto), packed with protobuf-c, gzipped with zlib.
+ *
+ * Layout:
+ *  - sample_type: alloc_objects/count, alloc_space/bytes, inuse_objects/count,
+ *    inuse_space/bytes (Go's heap profile order); default_sample_type is the
+ *    chosen weight (alloc_space unless told), period_type space/bytes with
+ *    period 1 (every allocation traced, none sampled, as Go's MemProfileRate=1).
+ *  - One sample per (call site, stack) of atag_render_for_each_sample() with the
+ *    four values; location_id leaf first: the call site, then the stack's frames
+ *    from frame 0 (where the allocation was made) outwards. A module's call site
+ *    carries the string label module=<name> (for -tagfocus).
+ *  - The call site is a location of its own, one per tag, whose function is
+ *    named as atag_render_site_frame() writes it ("func@file:line[module]",
+ *    so `pprof -top` ranks call sites), system_name the bare function, filename
+ *    the source file, and whose line is the call site's line.
+ *  - A stack frame "func+0xoff" is one location per distinct frame string, with
+ *    one line whose function is "func" (so pprof merges the offsets of a
+ *    function); an unsymbolised "0x<addr>" frame also gets that address.
+ *  - No mappings: everything is symbolised already.
+ *  - duration_nanos spans the first to the last event of the files; time_nanos
+ *    stays 0, as trace timestamps are not wall-clock time in general.
+ *  - comment: one per input file ("file: <path> (<source>)") and one per notice
+ *    of incomplete data ("incomplete: <notice>"), shown by `pprof -comments`.
+ *  - string_table[0] is "", every string appears once.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <zlib.h>
+
+#include "atag-local.h"
+#include "atag-map.h"
+#include "atag-report.h"
+#include "atag-utils.h"
+#include "profile.pb-c.h"
+
+/* A location and its one line. */
+struct pp_location {
+	Pprof__Location		loc;
+	Pprof__Line		line;
+	Pprof__Line		*lines[1];
+};
+
+/* A sample and what it points to. */
+struct pp_sample {
+	Pprof__Sample		s;
+	int64_t			values[ATAG_V_NR];
+	Pprof__Label		label;
+	Pprof__Label		*labels[1];
+	uint64_t		ids[];
+};
+
+struct pprof {
+	Pprof__Profile		prof;
+	Pprof__ValueType	types[ATAG_V_NR];
+	Pprof__ValueType	*type_ptrs[ATAG_V_NR];
+	Pprof__ValueType	period_type;
+	size_t			cap_strings;
+	size_t			cap_functions;
+	size_t			cap_locations;
+	size_t			cap_samples;
+	size_t			cap_comments;
+	GHashTable		*strings;	/* string (owned by string_table) -> index */
+	GHashTable		*frames;	/* frame (the report's) -> location id */
+	struct atag_map		functions;	/* name << 32 | filename -> function id */
+	uint64_t		*sites;		/* per tag index: location id, 0 for none yet */
+	const struct atag_report *r;
+	bool			nomem;		/* an intern() failed */
+};
+
+/* Room for one more element in the array *@arrp of @nr elements of @size bytes. */
+static int grow(void *arrp, size_t nr, size_t *cap, size_t size)
+{
+	void **arr = arrp, *n;
+	size_t c;
+
+	if (nr < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	n = realloc(*arr, c * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = c;
+	return 0;
+}
+
+/* The index of @s in the string table, added if new; out of memory: 0 and p->nomem. */
+static int64_t intern(struct pprof *p, const char *s)
+{
+	Pprof__Profile *pr = &p->prof;
+	gpointer idx;
+	char *copy;
+
+	if (g_hash_table_lookup_extended(p->strings, s, NULL, &idx))
+		return GPOINTER_TO_SIZE(idx);
+	copy = strdup(s);
+	if (!copy || grow(&pr->string_table, pr->n_string_table, &p->cap_strings, sizeof(char *))) {
+		free(copy);
+		p->nomem = true;
+		return 0;
+	}
+	pr->string_table[pr->n_string_table] = copy;
+	g_hash_table_insert(p->strings, copy, GSIZE_TO_POINTER(pr->n_string_table));
+	return pr->n_string_table++;
+}
+
+static int add_comment(struct pprof *p, const char *prefix, const char *text)
+{
+	Pprof__Profile *pr = &p->prof;
+	int64_t idx;
+	char *s;
+
+	if (asprintf(&s, "%s%s", prefix, text) < 0)
+		return -ENOMEM;
+	idx = intern(p, s);
+	free(s);
+	if (grow(&pr->comment, pr->n_comment, &p->cap_comments, sizeof(int64_t)))
+		return -ENOMEM;
+	pr->comment[pr->n_comment++] = idx;
+	return 0;
+}
+
+/* The id of the function (@name, @file), added if new; 0 when out of memory. */
+static uint64_t function_id(struct pprof *p, const char *name, const char *sys, const char *file)
+{
+	int64_t n = intern(p, name), s = intern(p, sys), fl = intern(p, file ? file : "");
+	Pprof__Profile *pr = &p->prof;
+	Pprof__Function *fn;
+	uint64_t *id;
+	bool created;
+
+	if (p->nomem || grow(&pr->function, pr->n_function, &p->cap_functions, sizeof(fn)))
+		return 0;
+	id = atag_map_get(&p->functions, (uint64_t)n << 32 | fl, pr->n_function + 1, &created);
+	if (!id || !created)
+		return id ? *id : 0;
+	fn = malloc(sizeof(*fn));
+	if (!fn)
+		return 0;
+	pprof__function__init(fn);
+	fn->id = *id;
+	fn->name = n;
+	fn->system_name = s;
+	fn->filename = fl;
+	pr->function[pr->n_function++] = fn;
+	return fn->id;
+}
+
+/* A new location with one line; its id, or 0 when out of memory. */
+static uint64_t new_location(struct pprof *p, uint64_t function_id, long line, uint64_t addr)
+{
+	Pprof__Profile *pr = &p->prof;
+	struct pp_location *l;
+
+	if (!function_id || grow(&pr->location, pr->n_location, &p->cap_locations, sizeof(l)))
+		return 0;
+	l = malloc(sizeof(*l));
+	if (!l)
+		return 0;
+	pprof__location__init(&l->loc);
+	pprof__line__init(&l->line);
+	l->line.function_id = function_id;
+	l->line.line = line > 0 ? line : 0;
+	l->lines[0] = &l->line;
+	l->loc.n_line = 1;
+	l->loc.line = l->lines;
+	l->loc.address = addr;
+	l->loc.id = pr->n_location + 1;
+	pr->location[pr->n_location++] = &l->loc;
+	return l->loc.id;
+}
+
+static uint64_t frame_location(struct pprof *p, const char *frame)
+{
+	uint64_t id, addr = 0;
+	gpointer found;
+	char *name;
+
+	if (g_hash_table_lookup_extended(p->frames, frame, NULL, &found))
+		return GPOINTER_TO_SIZE(found);
+	name = strndup(frame, strcspn(frame, "+"));
+	if (!name)
+		return 0;
+	if (!strncmp(frame, "0x", 2) && !strchr(frame, '+'))
+		addr = strtoull(frame, NULL, 16);
+	id = new_location(p, function_id(p, name, name, NULL), 0, addr);
+	free(name);
+	if (id)
+		g_hash_table_insert(p->frames, (char *)frame, GSIZE_TO_POINTER(id));
+	return id;
+}
+
+static uint64_t site_location(struct pprof *p, size_t tag_idx)
+{
+	const struct atag_report_tag *t = p->r->tags[tag_idx];
+	char label[1024];
+
+	if (!p->sites[tag_idx]) {
+		atag_render_site_frame(t, label, sizeof(label));
+		p->sites[tag_idx] = new_location(p, function_id(p, label, t->function ?
+								t->function : label, t->file),
+						 t->line, 0);
+	}
+	return p->sites[tag_idx];
+}
+
+static int add_sample(void *ctx, const struct atag_render_sample *s)
+{
+	unsigned int i, nr = 1 + (s->stack ? s->stack->nr_frames : 0);
+	struct pprof *p = ctx;
+	Pprof__Profile *pr = &p->prof;
+	struct pp_sample *ps;
+	int k;
+
+	if (grow(&pr->sample, pr->n_sample, &p->cap_samples, sizeof(ps)))
+		return -ENOMEM;
+	ps = malloc(sizeof(*ps) + nr * sizeof(ps->ids[0]));
+	if (!ps)
+		return -ENOMEM;
+	pprof__sample__init(&ps->s);
+	pr->sample[pr->n_sample++] = &ps->s;
+	ps->ids[0] = site_location(p, s->tag_idx);
+	for (i = 1; i < nr; i++)
+		ps->ids[i] = frame_location(p, s->stack->frames[i - 1]);
+	for (i = 0; i < nr; i++)
+		if (!ps->ids[i])
+			return -ENOMEM;
+	for (k = 0; k < ATAG_V_NR; k++)
+		ps->values[k] = s->v[k] > INT64_MAX ? INT64_MAX : (int64_t)s->v[k];
+	ps->s.n_location_id = nr;
+	ps->s.location_id = ps->ids;
+	ps->s.n_value = ATAG_V_NR;
+	ps->s.value = ps->values;
+	if (!s->tag->module)
+		return 0;
+	pprof__label__init(&ps->label);
+	ps->label.key = intern(p, "module");
+	ps->label.str = intern(p, s->tag->module);
+	ps->labels[0] = &ps->label;
+	ps->s.n_label = 1;
+	ps->s.label = ps->labels;
+	return p->nomem ? -ENOMEM : 0;
+}
+
+static void set_value_type(struct pprof *p, Pprof__ValueType *vt, const char *type,
+			   const char *unit)
+{
+	pprof__value_type__init(vt);
+	vt->type = intern(p, type);
+	vt->unit = intern(p, unit);
+}
+
+static void set_duration(struct pprof *p)
+{
+	const struct atag_report *r = p->r;
+	uint64_t first = UINT64_MAX, last = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_files; i++) {
+		if (r->files[i].first_ts < first)
+			first = r->files[i].first_ts;
+		if (r->files[i].last_ts > last)
+			last = r->files[i].last_ts;
+	}
+	if (last > first && last - first <= INT64_MAX)
+		p->prof.duration_nanos = last - first;
+}
+
+static int profile_header(struct pprof *p, int weight)
+{
+	const struct atag_report *r = p->r;
+	unsigned int i;
+	int k, ret = 0;
+
+	intern(p, "");
+	for (k = 0; k < ATAG_V_NR; k++) {
+		set_value_type(p, &p->types[k], atag_render_value_name(k),
+			       atag_render_value_unit(k));
+		p->type_ptrs[k] = &p->types[k];
+	}
+	p->prof.n_sample_type = ATAG_V_NR;
+	p->prof.sample_type = p->type_ptrs;
+	set_value_type(p, &p->period_type, "space", "bytes");
+	p->prof.period_type = &p->period_type;
+	p->prof.period = 1;
+	p->prof.default_sample_type = intern(p, atag_render_value_name(weight));
+	set_duration(p);
+	for (i = 0; i < r->nr_files && !ret; i++) {
+		char *s = NULL;
+
+		if (asprintf(&s, "%s (%s)", r->files[i].path, r->files[i].source) < 0)
+			return -ENOMEM;
+		ret = add_comment(p, "file: ", s);
+		free(s);
+	}
+	for (i = 0; i < r->nr_notices && !ret; i++)
+		ret = add_comment(p, "incomplete: ", r->notices[i]);
+	return ret ? ret : p->nomem ? -ENOMEM : 0;
+}
+
+/* Write @len bytes of @data gzip-compressed to @f. */
+static int gzip_write(const uint8_t *data, size_t len, FILE *f)
+{
+	unsigned char out[16384];
+	z_stream z = { 0 };
+	int zret, ret = 0;
+	size_t n;
+
+	if (len > UINT32_MAX)
+		return -EFBIG;
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (Bytef *)data;
+	z.avail_in = len;
+	do {
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		zret = deflate(&z, Z_FINISH);
+		n = sizeof(out) - z.avail_out;
+		if ((zret != Z_OK && zret != Z_STREAM_END) || fwrite(out, 1, n, f) != n) {
+			ret = -EIO;
+			break;
+		}
+	} while (zret != Z_STREAM_END);
+	deflateEnd(&z);
+	return ret;
+}
+
+static int pack_gzip(const Pprof__Profile *pr, FILE *f)
+{
+	size_t len = pprof__profile__get_packed_size(pr);
+	uint8_t *buf = malloc(len ? len : 1);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	pprof__profile__pack(pr, buf);
+	ret = gzip_write(buf, len, f);
+	free(buf);
+	return ret;
+}
+
+static void pprof_free(struct pprof *p)
+{
+	Pprof__Profile *pr = &p->prof;
+	size_t i;
+
+	for (i = 0; i < pr->n_string_table; i++)
+		free(pr->string_table[i]);
+	for (i = 0; i < pr->n_function; i++)
+		free(pr->function[i]);
+	for (i = 0; i < pr->n_location; i++)
+		free((struct pp_location *)pr->location[i]);
+	for (i = 0; i < pr->n_sample; i++)
+		free((struct pp_sample *)pr->sample[i]);
+	free(pr->string_table);
+	free(pr->function);
+	free(pr->location);
+	free(pr->sample);
+	free(pr->comment);
+	if (p->strings)
+		g_hash_table_destroy(p->strings);
+	if (p->frames)
+		g_hash_table_destroy(p->frames);
+	atag_map_free(&p->functions);
+	free(p->sites);
+}
+
+/**
+ * atag_render_pprof - write the report as a gzipped pprof heap profile
+ * @r: the finished report
+ * @o: options: weight (the default sample type: alloc_space unless told,
+ *     alloc_objects, inuse_space, inuse_objects), limit (how many call sites,
+ *     0 for all); NULL for defaults
+ * @f: where to write (binary)
+ *
+ * The layout is described at the top of lib/atag-render-pprof.c.
+ *
+ * Returns 0, -EINVAL for an unknown weight, -ENOMEM, or -EIO when writing
+ * failed (errno set).
+ */
+int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
+{
+	struct pprof p = { .r = r };
+	int weight, ret;
+
+	weight = atag_render_weight(o ? o->weight : NULL);
+	if (weight < 0)
+		return weight;
+	pprof__profile__init(&p.prof);
+	p.strings = g_hash_table_new(g_str_hash, g_str_equal);
+	p.frames = g_hash_table_new(g_str_hash, g_str_equal);
+	p.sites = calloc(r->nr_tags ? r->nr_tags : 1, sizeof(*p.sites));
+	ret = p.sites ? profile_header(&p, weight) : -ENOMEM;
+	if (!ret)
+		ret = atag_render_for_each_sample(r, o ? o->limit : 0, add_sample, &p);
+	if (!ret)
+		ret = pack_gzip(&p.prof, f);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	pprof_free(&p);
+	return ret ? atag_err(ret) : 0;
+}

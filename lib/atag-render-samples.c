@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A report as weighted samples, what the folded and pprof renderers share.
+ *
+ * A sample is one (call site, stack) pair with pprof's four heap values:
+ * alloc_objects, alloc_space, inuse_objects, inuse_space. A tag gives one sample
+ * per stack that has frames, then one for the call site alone carrying the rest
+ * of the tag's totals: its allocations without a stack (the empty stack, or
+ * none recorded). So the samples of a tag always add up to the tag's totals.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "atag-local.h"
+#include "atag-report.h"
+#include "atag-utils.h"
+
+static const struct {
+	const char	*name;
+	const char	*unit;
+} values[ATAG_V_NR] = {
+	[ATAG_V_ALLOC_OBJECTS]	= { "alloc_objects", "count" },
+	[ATAG_V_ALLOC_SPACE]	= { "alloc_space", "bytes" },
+	[ATAG_V_INUSE_OBJECTS]	= { "inuse_objects", "count" },
+	[ATAG_V_INUSE_SPACE]	= { "inuse_space", "bytes" },
+};
+
+/**
+ * atag_render_value_name - pprof's name of a sample value
+ * @v: the value
+ *
+ * Returns "alloc_objects", "alloc_space", "inuse_objects" or "inuse_space".
+ */
+const char *atag_render_value_name(enum atag_render_value v)
+{
+	return values[v].name;
+}
+
+/**
+ * atag_render_value_unit - the unit of a sample value
+ * @v: the value
+ *
+ * Returns "count" or "bytes".
+ */
+const char *atag_render_value_unit(enum atag_render_value v)
+{
+	return values[v].unit;
+}
+
+/**
+ * atag_render_weight - the sample value a weight name selects
+ * @name: one of the value names, or NULL for alloc_space
+ *
+ * Returns an enum atag_render_value, or -EINVAL (errno set) for an unknown name.
+ */
+int atag_render_weight(const char *name)
+{
+	int v;
+
+	if (!name)
+		return ATAG_V_ALLOC_SPACE;
+	for (v = 0; v < ATAG_V_NR; v++)
+		if (!strcmp(name, values[v].name))
+			return v;
+	return atag_err(-EINVAL);
+}
+
+static void tag_values(const struct atag_report_tag *t, uint64_t *v)
+{
+	v[ATAG_V_ALLOC_OBJECTS] = t->allocs;
+	v[ATAG_V_ALLOC_SPACE] = t->bytes_alloced;
+	v[ATAG_V_INUSE_OBJECTS] = t->live;
+	v[ATAG_V_INUSE_SPACE] = t->live_bytes;
+}
+
+static void stack_values(const struct atag_report_stack *s, uint64_t *v)
+{
+	v[ATAG_V_ALLOC_OBJECTS] = s->allocs;
+	v[ATAG_V_ALLOC_SPACE] = s->bytes_alloced;
+	v[ATAG_V_INUSE_OBJECTS] = s->live;
+	v[ATAG_V_INUSE_SPACE] = s->live_bytes;
+}
+
+static int tag_samples(const struct atag_report *r, size_t i,
+		       int (*fn)(void *ctx, const struct atag_render_sample *s), void *ctx)
+{
+	struct atag_render_sample s = { .tag = r->tags[i], .tag_idx = i };
+	const struct atag_report_tag *t = r->tags[i];
+	uint64_t rest[ATAG_V_NR];
+	bool any = false;
+	size_t j;
+	int k, ret;
+
+	tag_values(t, rest);
+	for (j = 0; j < t->nr_stacks; j++) {
+		if (!t->stacks[j]->nr_frames)
+			continue;	/* stackless: counted with the call site alone */
+		s.stack = t->stacks[j];
+		stack_values(s.stack, s.v);
+		for (k = 0; k < ATAG_V_NR; k++)
+			rest[k] -= s.v[k] < rest[k] ? s.v[k] : rest[k];
+		ret = fn(ctx, &s);
+		if (ret)
+			return ret;
+	}
+	s.stack = NULL;
+	for (k = 0; k < ATAG_V_NR; k++) {
+		s.v[k] = rest[k];
+		any |= rest[k] != 0;
+	}
+	return any ? fn(ctx, &s) : 0;
+}
+
+/**
+ * atag_render_for_each_sample - walk the samples of the selected tags
+ * @r: the finished report
+ * @limit: how many selected tags, 0 for all
+ * @fn: called for each sample; a non-zero return stops the walk
+ * @ctx: passed to @fn
+ *
+ * Tags come in report order, a tag's stacks in their order, the call site alone
+ * last and only when one of its values is not zero.
+ *
+ * Returns 0, or the first non-zero return of @fn.
+ */
+int atag_render_for_each_sample(const struct atag_report *r, long limit,
+				int (*fn)(void *ctx, const struct atag_render_sample *s),
+				void *ctx)
+{
+	long done = 0;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->nr_tags && (limit <= 0 || done < limit); i++) {
+		if (!r->tags[i]->selected)
+			continue;
+		done++;
+		ret = tag_samples(r, i, fn, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * atag_render_site_frame - a call site written as one frame
+ * @t: the tag
+ * @buf: where to write
+ * @len: size of @buf
+ *
+ * "function@file:line" (or "function@file" without a line, "function+0xoff"
+ * without a file, "function" without either), "0x<tag>" when the function is
+ * unknown; "[module]" follows for a module's call site.
+ *
+ * Returns @buf.
+ */
+char *atag_render_site_frame(const struct atag_report_tag *t, char *buf, size_t len)
+{
+	char name[32] = "", where[32] = "";
+
+	if (!t->function)
+		snprintf(name, sizeof(name), "0x%" PRIx64, t->tag);
+	if (t->function && t->file && t->line >= 0)
+		snprintf(where, sizeof(where), ":%ld", t->line);
+	else if (t->function && !t->file && t->offset >= 0)
+		snprintf(where, sizeof(where), "+0x%llx", (unsigned long long)t->offset);
+	snprintf(buf, len, "%s%s%s%s%s%s%s", t->function ? t->function : name,
+		 t->function && t->file ? "@" : "", t->function && t->file ? t->file : "",
+		 where, t->module ? "[" : "", t->module ? t->module : "", t->module ? "]" : "");
+	return buf;
+}

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the CSV, folded and pprof renderers on the hand-built report of
+ * tests/render-sample.h: exact CSV and folded text, and the pprof profile
+ * gunzipped and decoded with the protobuf-c code generated from lib/profile.proto.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "atag-utest.h"
+#include "atag-report.h"
+#include "profile.pb-c.h"
+#include "render-sample.h"
+
+typedef int (*render_fn)(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+
+/* Render into a malloc'ed buffer; *@ret gets the renderer's return. */
+static char *render(render_fn fn, const struct atag_report *r, const struct atag_render_opts *o,
+		    int *ret, size_t *len)
+{
+	size_t size = 0;
+	char *buf = NULL;
+	FILE *f;
+
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return NULL;
+	*ret = fn(r, o, f);
+	fclose(f);
+	if (len)
+		*len = size;
+	return buf;
+}
+
+static void check_text(render_fn fn, const struct atag_report *r,
+		       const struct atag_render_opts *o, const char *want)
+{
+	char *got;
+	int ret = -1;
+
+	got = render(fn, r, o, &ret, NULL);
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want))
+		fprintf(stderr, "\n--- got:\n%s--- want:\n%s", got, want);
+	free(got);
+}
+
+/* ------------------------------------------------------------------ CSV */
+
+#define SITE_HEADER "tag,function,file,line,module,offset,allocs,frees,unmatched_frees," \
+	"partial_frees,replaced,live,live_bytes,peak_live_bytes,bytes_alloced,bytes_freed," \
+	"lifetime_count,lifetime_min_ns,lifetime_p50_ns,lifetime_p90_ns,lifetime_p99_ns," \
+	"lifetime_max_ns\n"
+#define SITE_A "0xffffffff82000000,alloc_inode,fs/inode.c,261,,,10,7,1,0,1,2,1024,2048,5120," \
+	"4096,7,10,40,70,70,70\n"
+#define SITE_B "0xffffffff82000040,xfs_buf_alloc,fs/xfs/xfs_buf.c,231,xfs,,4,0,0,0,0,4,16384," \
+	"16384,16384,0,0,,,,,\n"
+#define SITE_C "0xffff888012345678,,,,,,3,3,0,1,0,0,0,200,300,280,3,50,60,70,70,70\n"
+#define SITE_D "0xffffffff8123456a,kmalloc_caller,,,,0x2a,2,0,0,0,0,1,64,0,128,0,0,,,,,\n"
+#define SITE_E "0xffffffff82000080,\"odd\"\"fn\",\"a,b.c\",3,\"mo\nd\",,1,0,0,0,0,1,8,0,8,0," \
+	"0,,,,,\n"
+
+#define LIVE_HEADER "ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack\n"
+#define LIVE_0 "0xffff888000001000,0xffffffff82000000,alloc_inode,fs/inode.c,261,,512,42,bash," \
+	"1000000,5000,alloc_inode+0x1a;new_inode+0x20;do_sys_open+0x100\n"
+#define LIVE_1 "0xffff888000002000,0xffffffff82000040,xfs_buf_alloc,fs/xfs/xfs_buf.c,231,xfs," \
+	"4096,7,\"kworker/0:1,x\",1000500,4500," \
+	"xfs_buf_alloc+0x30;weird;frame name+0x1;0xffffffffc0de0000\n"
+#define LIVE_3 "0xffff888000004000,0xffffffff82000080,\"odd\"\"fn\",\"a,b.c\",3,\"mo\nd\",8,99,," \
+	"1002000,3000,\n"
+
+static void test_csv_sites(void)
+{
+	struct atag_render_opts o = { 0 };
+	struct render_sample rs;
+
+	render_sample_init(&rs);
+	check_text(atag_render_csv, &rs.r, NULL,
+		   SITE_HEADER SITE_A SITE_B SITE_C SITE_D SITE_E);
+	o.limit = 2;
+	check_text(atag_render_csv, &rs.r, &o, SITE_HEADER SITE_A SITE_B);
+	render_sample_free(&rs);
+}
+
+static void test_csv_live(void)
+{
+	struct atag_render_opts o = { .live = true };
+	struct render_sample rs;
+
+	render_sample_init(&rs);
+	check_text(atag_render_csv, &rs.r, &o, LIVE_HEADER LIVE_0 LIVE_1 LIVE_3);
+	o.limit = 3;	/* the unselected tag's record does not count */
+	check_text(atag_render_csv, &rs.r, &o, LIVE_HEADER LIVE_0 LIVE_1 LIVE_3);
+	o.limit = 1;
+	check_text(atag_render_csv, &rs.r, &o, LIVE_HEADER LIVE_0);
+	render_sample_free(&rs);
+}
+
+static void test_csv_empty(void)
+{
+	struct atag_render_opts o = { .live = true };
+	struct atag_report r = { .complete = true };
+
+	check_text(atag_render_csv, &r, NULL, SITE_HEADER);
+	check_text(atag_render_csv, &r, &o, LIVE_HEADER);
+}
+
+/* ------------------------------------------------------------------ folded */
+
+#define STACK_A1 "do_sys_open+0x100;new_inode+0x20;alloc_inode+0x1a;"
+#define STACK_A2 "iget_locked+0x44;alloc_inode+0x1a;"
+#define STACK_B1 "0xffffffffc0de0000;weird_frame_name+0x1;xfs_buf_alloc+0x30;"
+#define SITE_FA "alloc_inode@fs/inode.c:261"
+#define SITE_FB "xfs_buf_alloc@fs/xfs/xfs_buf.c:231[xfs]"
+#define SITE_FC "0xffff888012345678"
+#define SITE_FD "kmalloc_caller+0x2a"
+#define SITE_FE "odd\"fn@a,b.c:3[mo_d]"
+
+static const char folded_alloc_space[] =
+	STACK_A1 SITE_FA " 3072\n"
+	STACK_A2 SITE_FA " 1536\n"
+	SITE_FA " 512\n"
+	STACK_B1 SITE_FB " 16384\n"
+	SITE_FC " 300\n"
+	SITE_FD " 128\n"
+	SITE_FE " 8\n";
+
+static void test_folded_weights(void)
+{
+	struct atag_render_opts o = { 0 };
+	struct render_sample rs;
+
+	render_sample_init(&rs);
+	check_text(atag_render_folded, &rs.r, NULL, folded_alloc_space);
+	o.weight = "alloc_space";
+	check_text(atag_render_folded, &rs.r, &o, folded_alloc_space);
+	o.weight = "alloc_objects";
+	check_text(atag_render_folded, &rs.r, &o,
+		   STACK_A1 SITE_FA " 6\n" STACK_A2 SITE_FA " 3\n" SITE_FA " 1\n"
+		   STACK_B1 SITE_FB " 4\n" SITE_FC " 3\n" SITE_FD " 2\n" SITE_FE " 1\n");
+	o.weight = "inuse_space";
+	check_text(atag_render_folded, &rs.r, &o,
+		   STACK_A1 SITE_FA " 512\n" STACK_A2 SITE_FA " 512\n"
+		   STACK_B1 SITE_FB " 16384\n" SITE_FD " 64\n" SITE_FE " 8\n");
+	o.weight = "inuse_objects";
+	check_text(atag_render_folded, &rs.r, &o,
+		   STACK_A1 SITE_FA " 1\n" STACK_A2 SITE_FA " 1\n"
+		   STACK_B1 SITE_FB " 4\n" SITE_FD " 1\n" SITE_FE " 1\n");
+	render_sample_free(&rs);
+}
+
+static void test_folded_limit_and_errors(void)
+{
+	struct atag_render_opts o = { .limit = 2 };
+	struct atag_report empty = { 0 };
+	struct render_sample rs;
+	char *got;
+	int ret;
+
+	render_sample_init(&rs);
+	check_text(atag_render_folded, &rs.r, &o,
+		   STACK_A1 SITE_FA " 3072\n" STACK_A2 SITE_FA " 1536\n" SITE_FA " 512\n"
+		   STACK_B1 SITE_FB " 16384\n");
+	o.weight = "bytes";
+	errno = 0;
+	got = render(atag_render_folded, &rs.r, &o, &ret, NULL);
+	CU_ASSERT_EQUAL(ret, -EINVAL);
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	CU_ASSERT_STRING_EQUAL(got, "");
+	free(got);
+	check_text(atag_render_folded, &empty, NULL, "");
+	render_sample_free(&rs);
+}
+
+/* Every renderer reports a failed write. */
+static void test_write_errors(void)
+{
+	render_fn fns[] = { atag_render_csv, atag_render_folded, atag_render_pprof };
+	struct render_sample rs;
+	unsigned int i;
+	FILE *f;
+
+	render_sample_init(&rs);
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		f = fopen("/dev/full", "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		setvbuf(f, NULL, _IONBF, 0);
+		CU_ASSERT_EQUAL(fns[i](&rs.r, NULL, f), -EIO);
+		fclose(f);
+	}
+	render_sample_free(&rs);
+}
+
+/* ------------------------------------------------------------------ pprof */
+
+static Pprof__Profile *decode(const char *gz, size_t len)
+{
+	size_t cap = 1 << 16, size = 0;
+	Pprof__Profile *p = NULL;
+	z_stream z = { 0 };
+	uint8_t *out;
+	int zret;
+
+	out = malloc(cap);
+	if (!out || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		goto out;
+	z.next_in = (Bytef *)gz;
+	z.avail_in = len;
+	do {
+		if (size == cap)
+			out = realloc(out, cap *= 2);
+		z.next_out = out + size;
+		z.avail_out = cap - size;
+		zret = inflate(&z, Z_NO_FLUSH);
+		size = cap - z.avail_out;
+	} while (zret == Z_OK);
+	inflateEnd(&z);
+	CU_ASSERT_EQUAL(zret, Z_STREAM_END);
+	CU_ASSERT_EQUAL(z.avail_in, 0);
+	if (zret == Z_STREAM_END)
+		p = pprof__profile__unpack(NULL, size, out);
+out:
+	free(out);
+	return p;
+}
+
+static Pprof__Profile *render_pprof(const struct atag_report *r, const struct atag_render_opts *o)
+{
+	Pprof__Profile *p;
+	size_t len = 0;
+	int ret = -1;
+	char *gz;
+
+	gz = render(atag_render_pprof, r, o, &ret, &len);
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gz);
+	CU_ASSERT(len > 18 && (uint8_t)gz[0] == 0x1f && (uint8_t)gz[1] == 0x8b);
+	p = decode(gz, len);
+	free(gz);
+	return p;
+}
+
+static const char *str(const Pprof__Profile *p, int64_t i)
+{
+	return i >= 0 && (size_t)i < p->n_string_table ? p->string_table[i] : "<bad index>";
+}
+
+static const Pprof__Location *location(const Pprof__Profile *p, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_location; i++)
+		if (p->location[i]->id == id)
+			return p->location[i];
+	return NULL;
+}
+
+static const Pprof__Function *function(const Pprof__Profile *p, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_function; i++)
+		if (p->function[i]->id == id)
+			return p->function[i];
+	return NULL;
+}
+
+/* The function of location @id (its one line), or NULL. */
+static const Pprof__Function *loc_function(const Pprof__Profile *p, uint64_t id)
+{
+	const Pprof__Location *l = location(p, id);
+
+	if (!l || l->n_line != 1)
+		return NULL;
+	return function(p, l->line[0]->function_id);
+}
+
+/* A sample as "name|name|...=v0,v1,v2,v3[,label=value]", leaf first. */
+static char *sample_string(const Pprof__Profile *p, const Pprof__Sample *s)
+{
+	const Pprof__Function *fn;
+	size_t size = 0, i;
+	char *buf = NULL;
+	FILE *f;
+
+	f = open_memstream(&buf, &size);
+	for (i = 0; i < s->n_location_id; i++) {
+		fn = loc_function(p, s->location_id[i]);
+		fprintf(f, "%s%s", i ? "|" : "", fn ? str(p, fn->name) : "<no function>");
+	}
+	fputc('=', f);
+	for (i = 0; i < s->n_value; i++)
+		fprintf(f, "%s%lld", i ? "," : "", (long long)s->value[i]);
+	for (i = 0; i < s->n_label; i++)
+		fprintf(f, ",%s=%s", str(p, s->label[i]->key), str(p, s->label[i]->str));
+	fclose(f);
+	return buf;
+}
+
+static const char *const want_samples[] = {
+	SITE_FA "|alloc_inode|new_inode|do_sys_open=6,3072,1,512",
+	SITE_FA "|alloc_inode|iget_locked=3,1536,1,512",
+	SITE_FA "=1,512,0,0",
+	SITE_FB "|xfs_buf_alloc|weird;frame name|0xffffffffc0de0000=4,16384,4,16384,module=xfs",
+	SITE_FC "=3,300,0,0",
+	SITE_FD "=2,128,1,64",
+	"odd\"fn@a,b.c:3[mo\nd]=1,8,1,8,module=mo\nd",
+};
+
+static void check_samples(const Pprof__Profile *p, size_t nr)
+{
+	size_t i;
+	char *s;
+
+	CU_ASSERT_EQUAL_FATAL(p->n_sample, nr);
+	for (i = 0; i < nr; i++) {
+		s = sample_string(p, p->sample[i]);
+		CU_ASSERT_STRING_EQUAL(s, want_samples[i]);
+		if (strcmp(s, want_samples[i]))
+			fprintf(stderr, "\nsample %zu: got %s\n          want %s\n", i, s,
+				want_samples[i]);
+		free(s);
+	}
+}
+
+static void test_pprof_header(void)
+{
+	static const char *const types[][2] = {
+		{ "alloc_objects", "count" }, { "alloc_space", "bytes" },
+		{ "inuse_objects", "count" }, { "inuse_space", "bytes" },
+	};
+	struct render_sample rs;
+	Pprof__Profile *p;
+	size_t i, j;
+
+	render_sample_init(&rs);
+	p = render_pprof(&rs.r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(str(p, 0), "");
+	CU_ASSERT_EQUAL_FATAL(p->n_sample_type, 4);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_STRING_EQUAL(str(p, p->sample_type[i]->type), types[i][0]);
+		CU_ASSERT_STRING_EQUAL(str(p, p->sample_type[i]->unit), types[i][1]);
+	}
+	CU_ASSERT_STRING_EQUAL(str(p, p->default_sample_type), "alloc_space");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p->period_type);
+	CU_ASSERT_STRING_EQUAL(str(p, p->period_type->type), "space");
+	CU_ASSERT_STRING_EQUAL(str(p, p->period_type->unit), "bytes");
+	CU_ASSERT_EQUAL(p->period, 1);
+	CU_ASSERT_EQUAL(p->time_nanos, 0);
+	CU_ASSERT_EQUAL(p->duration_nanos, 1005000 - 999000);
+	CU_ASSERT_EQUAL_FATAL(p->n_comment, 3);
+	CU_ASSERT_STRING_EQUAL(str(p, p->comment[0]), "file: a.dat (alloc_tag)");
+	CU_ASSERT_STRING_EQUAL(str(p, p->comment[1]), "file: b.dat (alloc_tag)");
+	CU_ASSERT_STRING_EQUAL(str(p, p->comment[2]), "incomplete: lost 3 events on CPU 1");
+	/* every string once; nothing of the unselected tag */
+	for (i = 0; i < p->n_string_table; i++) {
+		for (j = i + 1; j < p->n_string_table; j++)
+			CU_ASSERT(strcmp(p->string_table[i], p->string_table[j]) != 0);
+		CU_ASSERT_PTR_NULL(strstr(p->string_table[i], "hidden"));
+	}
+	pprof__profile__free_unpacked(p, NULL);
+	render_sample_free(&rs);
+}
+
+static void test_pprof_samples(void)
+{
+	struct render_sample rs;
+	Pprof__Profile *p;
+
+	render_sample_init(&rs);
+	p = render_pprof(&rs.r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	check_samples(p, sizeof(want_samples) / sizeof(want_samples[0]));
+	pprof__profile__free_unpacked(p, NULL);
+	render_sample_free(&rs);
+}
+
+static void test_pprof_locations(void)
+{
+	const Pprof__Function *site, *frame;
+	const Pprof__Location *l;
+	const Pprof__Sample *s0, *s1, *s3;
+	struct render_sample rs;
+	Pprof__Profile *p;
+	size_t i;
+
+	render_sample_init(&rs);
+	p = render_pprof(&rs.r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	/* 5 call sites + 7 distinct frames; ids 1..n */
+	CU_ASSERT_EQUAL(p->n_location, 12);
+	CU_ASSERT_EQUAL(p->n_function, 12);
+	for (i = 0; i < p->n_location; i++)
+		CU_ASSERT_EQUAL(p->location[i]->id, i + 1);
+	for (i = 0; i < p->n_function; i++)
+		CU_ASSERT_EQUAL(p->function[i]->id, i + 1);
+	CU_ASSERT_EQUAL_FATAL(p->n_sample, 7);
+	s0 = p->sample[0];
+	s1 = p->sample[1];
+	s3 = p->sample[3];
+	/* the call site: its own location, with file and line */
+	l = location(p, s0->location_id[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	CU_ASSERT_EQUAL(l->line[0]->line, 261);
+	CU_ASSERT_EQUAL(l->address, 0);
+	site = loc_function(p, s0->location_id[0]);
+	CU_ASSERT_STRING_EQUAL(str(p, site->system_name), "alloc_inode");
+	CU_ASSERT_STRING_EQUAL(str(p, site->filename), "fs/inode.c");
+	/* frames: one location per frame string, shared across samples */
+	CU_ASSERT_EQUAL(s0->location_id[0], s1->location_id[0]);
+	CU_ASSERT_EQUAL(s0->location_id[1], s1->location_id[1]);
+	frame = loc_function(p, s0->location_id[1]);
+	CU_ASSERT_STRING_EQUAL(str(p, frame->name), "alloc_inode");
+	CU_ASSERT_STRING_EQUAL(str(p, frame->filename), "");
+	CU_ASSERT_NOT_EQUAL(frame->id, site->id);
+	l = location(p, s3->location_id[3]);
+	CU_ASSERT_EQUAL(l->address, 0xffffffffc0de0000ULL);
+	CU_ASSERT_EQUAL(location(p, s3->location_id[1])->address, 0);
+	/* the module tag's site: no line number lost, file kept */
+	CU_ASSERT_EQUAL(location(p, s3->location_id[0])->line[0]->line, 231);
+	/* the unknown call site: no file, no line */
+	l = location(p, p->sample[4]->location_id[0]);
+	CU_ASSERT_EQUAL(l->line[0]->line, 0);
+	CU_ASSERT_STRING_EQUAL(str(p, function(p, l->line[0]->function_id)->filename), "");
+	pprof__profile__free_unpacked(p, NULL);
+	render_sample_free(&rs);
+}
+
+static void test_pprof_options(void)
+{
+	struct atag_render_opts o = { .limit = 1, .weight = "inuse_objects" };
+	struct atag_report empty = { 0 };
+	struct render_sample rs;
+	Pprof__Profile *p;
+	size_t len;
+	char *gz;
+	int ret;
+
+	render_sample_init(&rs);
+	p = render_pprof(&rs.r, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(str(p, p->default_sample_type), "inuse_objects");
+	check_samples(p, 3);
+	pprof__profile__free_unpacked(p, NULL);
+	o.weight = "space";
+	gz = render(atag_render_pprof, &rs.r, &o, &ret, &len);
+	CU_ASSERT_EQUAL(ret, -EINVAL);
+	CU_ASSERT_EQUAL(len, 0);
+	free(gz);
+	p = render_pprof(&empty, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->n_sample, 0);
+	CU_ASSERT_EQUAL(p->n_sample_type, 4);
+	CU_ASSERT_EQUAL(p->duration_nanos, 0);
+	pprof__profile__free_unpacked(p, NULL);
+	render_sample_free(&rs);
+}
+
+static void add_tests(void)
+{
+	CU_pSuite s = CU_add_suite("render", NULL, NULL);
+
+	CU_add_test(s, "csv: call sites, quoting, empty cells, -n", test_csv_sites);
+	CU_add_test(s, "csv: live allocations", test_csv_live);
+	CU_add_test(s, "csv: empty report", test_csv_empty);
+	CU_add_test(s, "folded: every weight", test_folded_weights);
+	CU_add_test(s, "folded: -n, unknown weight, empty report", test_folded_limit_and_errors);
+	CU_add_test(s, "write errors are reported", test_write_errors);
+	CU_add_test(s, "pprof: header, types, strings, comments", test_pprof_header);
+	CU_add_test(s, "pprof: samples and their values", test_pprof_samples);
+	CU_add_test(s, "pprof: locations and functions", test_pprof_locations);
+	CU_add_test(s, "pprof: weight, limit, empty report", test_pprof_options);
+}
+ATAG_UTEST_SUITE("render", add_tests)
