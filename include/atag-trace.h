@@ -20,6 +20,7 @@
 
 struct tracecmd_input;
 struct tep_handle;
+struct tep_record;
 struct atag_trace;
 
 /*
@@ -28,6 +29,26 @@ struct atag_trace;
  */
 int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size_t errlen);
 void atag_trace_close(struct atag_trace *t);
+
+/*
+ * Call @cb for every record of buffer @i in timestamp order across CPUs (as
+ * tracecmd_iterate_events(); @cb returns 0 to go on, -1 to stop). libtracecmd
+ * reads ring-buffer pages without checking what a corrupt page says, so a damaged
+ * file can make it fault: the walk runs with SIGSEGV and SIGBUS caught, and on a
+ * fault it stops, keeping what was read, and returns the signal number (the
+ * handles are then left alone, and leak). Returns 0 otherwise. Not thread safe.
+ */
+int atag_trace_iterate(struct atag_trace *t, int i,
+		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+				 void *data), void *data);
+
+/*
+ * What libtracecmd warned about while opening and reading @t ("bad page read,
+ * ..."): such a warning means data was skipped. The library's weak
+ * tracecmd_warning() is replaced by libatag to collect them.
+ */
+unsigned int atag_trace_nr_warnings(const struct atag_trace *t);
+const char *atag_trace_warning(const struct atag_trace *t, unsigned int i);
 
 const char *atag_trace_path(const struct atag_trace *t);
 struct tep_handle *atag_trace_tep(const struct atag_trace *t);

@@ -21,6 +21,9 @@ struct tep_record;
 int tracecmd_cpus(struct tracecmd_input *handle);
 void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle, unsigned long long time);
 struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+/* weak in libtracecmd; lib/atag-trace.c provides its own to collect the messages */
+void tracecmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tracecmd_critical(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The stitcher's updates of the aggregates (lib/atag-aggr.c). */
 int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l) __hidden;

@@ -171,10 +171,12 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 			continue;
 		r->nr_selected++;
 		add_totals(&r->totals, r->tags[i]);
-		qsort(r->tags[i]->stacks, r->tags[i]->nr_stacks, sizeof(*r->tags[i]->stacks),
-		      cmp_stacks);
+		if (r->tags[i]->nr_stacks > 1)
+			qsort(r->tags[i]->stacks, r->tags[i]->nr_stacks,
+			      sizeof(*r->tags[i]->stacks), cmp_stacks);
 	}
-	qsort_r(r->tags, r->nr_tags, sizeof(*r->tags), cmp_tags, &key_value);
+	if (r->nr_tags > 1)
+		qsort_r(r->tags, r->nr_tags, sizeof(*r->tags), cmp_tags, &key_value);
 
 	/* the live list keeps the selected call sites' allocations old enough */
 	for (i = 0, n = 0; i < r->nr_live; i++) {
@@ -185,6 +187,7 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 		r->live[n++] = r->live[i];
 	}
 	r->nr_live = n;
-	qsort(r->live, r->nr_live, sizeof(*r->live), cmp_live);
+	if (r->nr_live > 1)
+		qsort(r->live, r->nr_live, sizeof(*r->live), cmp_live);
 	return 0;
 }

@@ -43,6 +43,7 @@ struct file_run {
 	struct atag_stitcher	*st;
 	int			buffer;
 	int			error;
+	int			fault;		/* signal raised by libtracecmd reading corrupt data */
 	uint64_t		*missed;	/* per CPU: events lost, or ~0 if unknown */
 	bool			*missed_seen;
 	int			nr_cpus;
@@ -485,8 +486,12 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	}
 	if (p->opts.has_start && rec->ts < p->opts.start)
 		return 0;
+	/*
+	 * Past the window nothing more counts; stopping the iteration early would be
+	 * cheaper, but libtracecmd 1.3.1 then mismanages the records it peeked.
+	 */
 	if (p->opts.has_end && rec->ts > p->opts.end)
-		return -1;		/* in time order: nothing later can be in the window */
+		return 0;
 	if (!fr->file->records++)
 		fr->file->first_ts = rec->ts;
 	if (!(fr->file->records % RELEASE_EVERY))
@@ -623,6 +628,7 @@ static void note_losses(struct file_run *fr)
 	struct atag_report_file *f = fr->file;
 	uint64_t size, needed;
 	const char *b = f->buffer[0] ? f->buffer : "top";
+	unsigned int i;
 	int cpu;
 
 	for (cpu = 0; cpu < fr->nr_cpus; cpu++) {
@@ -640,6 +646,8 @@ static void note_losses(struct file_run *fr)
 		notice(fr->r, "%s: truncated (%llu of %llu bytes): what follows the cut is missing",
 		       f->path, (unsigned long long)size, (unsigned long long)needed);
 	}
+	for (i = 0; i < atag_trace_nr_warnings(fr->trace); i++)
+		notice(fr->r, "%s: libtracecmd: %s", f->path, atag_trace_warning(fr->trace, i));
 	if (f->malformed)
 		notice(fr->r, "%s: %llu malformed records skipped", f->path,
 		       (unsigned long long)f->malformed);
@@ -707,9 +715,14 @@ static int read_file(struct file_run *fr, char *err, size_t errlen)
 		fr->span_start = tracecmd_get_first_ts(h);
 		fr->span_end = last_ts(h);
 	}
-	tracecmd_iterate_events(h, NULL, 0, record_cb, fr);
+	fr->fault = atag_trace_iterate(fr->trace, fr->buffer, record_cb, fr);
 	if (fr->error || atag_stitch_finish(fr->st))
 		return -ENOMEM;
+	if (fr->fault)
+		notice(fr->r, "%s: corrupt ring-buffer data in buffer %s: reading stopped after "
+		       "%llu records", fr->file->path,
+		       fr->file->buffer[0] ? fr->file->buffer : "top",
+		       (unsigned long long)fr->file->records);
 	note_counts(fr, src);
 	note_losses(fr);
 	return fold_file(fr);

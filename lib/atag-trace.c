@@ -3,6 +3,9 @@
  * Opening trace.dat files. See atag-trace.h.
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +32,74 @@ struct atag_trace {
 	uint64_t		file_size;
 	uint64_t		needed;		/* > file_size when truncated */
 	int			fd;		/* the file, or its padded copy */
+	bool			abandoned;	/* handles faulted: do not touch them */
+	char			**warnings;	/* what libtracecmd said */
+	unsigned int		nr_warnings;
+	unsigned int		lost_warnings;
 };
+
+#define MAX_WARNINGS	8
+
+/* ------------------------------------------------------------ libtracecmd's voice */
+
+/*
+ * libtracecmd reports trouble through the weak tracecmd_warning(); ours keeps
+ * the messages of the trace being read (they become notices), and prints the
+ * others as libtracecmd would.
+ */
+static struct atag_trace *warn_sink;
+
+static void keep_warning(const char *fmt, va_list ap)
+{
+	struct atag_trace *t = warn_sink;
+	char **p, *s;
+
+	if (!t) {
+		fputs("libtracecmd: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		return;
+	}
+	if (t->nr_warnings == MAX_WARNINGS || vasprintf(&s, fmt, ap) < 0) {
+		t->lost_warnings++;
+		return;
+	}
+	p = realloc(t->warnings, (t->nr_warnings + 1) * sizeof(*p));
+	if (!p) {
+		free(s);
+		return;
+	}
+	p[t->nr_warnings++] = s;
+	t->warnings = p;
+}
+
+void tracecmd_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	keep_warning(fmt, ap);
+	va_end(ap);
+}
+
+void tracecmd_critical(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	keep_warning(fmt, ap);
+	va_end(ap);
+}
+
+unsigned int atag_trace_nr_warnings(const struct atag_trace *t)
+{
+	return t->nr_warnings;
+}
+
+const char *atag_trace_warning(const struct atag_trace *t, unsigned int i)
+{
+	return i < t->nr_warnings ? t->warnings[i] : NULL;
+}
 
 /* ------------------------------------------------------------ keeping stdout clean */
 
@@ -287,7 +357,9 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 		snprintf(err, errlen, "cannot read its headers (corrupt or truncated trace.dat)");
 		goto fail;
 	}
+	warn_sink = t;
 	ret = open_buffers(t, true, err, errlen);
+	warn_sink = NULL;
 	if (ret)
 		goto fail;
 	*trace = t;
@@ -299,8 +371,17 @@ fail:
 
 void atag_trace_close(struct atag_trace *t)
 {
+	unsigned int i;
+
 	if (!t)
 		return;
+	for (i = 0; i < t->nr_warnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
+	if (t->abandoned) {
+		free(t->buf);
+		t->buf = NULL;
+	}
 	close_buffers(t);
 	if (t->fd >= 0)
 		close(t->fd);
@@ -396,6 +477,49 @@ void atag_trace_release_pages(const struct atag_trace *t)
 		madvise((void *)(uintptr_t)start, end - start, MADV_DONTNEED);
 	}
 	fclose(maps);
+}
+
+/* ------------------------------------------------------------ reading, guarded */
+
+static sigjmp_buf *fault_jmp;
+
+static void on_fault(int sig)
+{
+	if (fault_jmp)
+		siglongjmp(*fault_jmp, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int atag_trace_iterate(struct atag_trace *t, int i,
+		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+				 void *data), void *data)
+{
+	struct sigaction sa = { .sa_handler = on_fault, .sa_flags = SA_NODEFER };
+	struct sigaction old_segv, old_bus;
+	struct tracecmd_input *h;
+	sigjmp_buf jb;
+	int sig;
+
+	h = atag_trace_buffer(t, i);
+	if (!h)
+		return 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	warn_sink = t;
+	sig = sigsetjmp(jb, 1);
+	if (!sig) {
+		fault_jmp = &jb;
+		tracecmd_iterate_events(h, NULL, 0, cb, data);
+	} else {
+		t->abandoned = true;
+	}
+	fault_jmp = NULL;
+	warn_sink = NULL;
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return sig;
 }
 
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed)
