@@ -100,8 +100,8 @@ const struct atag_source *atag_source_detect(struct tep_handle *tep);
 struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct tep_handle *tep);
 void atag_decoder_free(struct atag_decoder *d);
 
-/* Decode @rec and feed it to @st. Returns 0, or -ENOMEM. */
-int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
+/* Decode @rec and hand it to @sink. Returns 0, or what the sink returned. */
+int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec);
 
 struct tep_handle *atag_decoder_tep(const struct atag_decoder *d);

@@ -208,6 +208,22 @@ int atag_stitch_finish(struct atag_stitcher *st);
 /* Stacks that matched no waiting event (a sign of lost events or odd recording). */
 uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st);
 
+/*
+ * Where decoded events go: straight into a stitcher, or into a queue that a
+ * stitcher in another thread drains (lib/atag-pipe.c). Each call returns 0 or a
+ * negative errno.
+ */
+struct atag_sink {
+	int	(*event)(void *ctx, const struct atag_event *ev);
+	int	(*stack)(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
+			 unsigned int nr);
+	int	(*missed)(void *ctx, int cpu);
+	void	*ctx;
+};
+
+/* A sink that feeds @st. */
+void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink);
+
 /* Walk the live records: for (i = 0; (l = atag_stitch_live_next(st, &i)); ) */
 const struct atag_live *atag_stitch_live_next(const struct atag_stitcher *st, size_t *iter);
 

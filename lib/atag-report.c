@@ -5,15 +5,18 @@
  * See atag-report.h.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <trace-cmd.h>
 
 #include "atag-local.h"
+#include "atag-pipe.h"
 #include "atag-report.h"
 #include "atag-source.h"
 #include "atag-symbols.h"
@@ -23,6 +26,7 @@
 #define PROBE_RECORDS		4096
 #define PROGRESS_EVERY		(1 << 18)
 #define RELEASE_EVERY		(1 << 19)	/* records between dropping mapped pages */
+#define PIPE_BYTES		(8 << 20)
 
 struct report_priv {
 	struct atag_report_opts	opts;
@@ -41,6 +45,8 @@ struct file_run {
 	struct atag_aggr	*aggr;
 	struct atag_stacks	*stacks;
 	struct atag_stitcher	*st;
+	struct atag_sink	sink;		/* where record_cb sends decoded events */
+	struct atag_pipe	*pipe;		/* to the stitching thread, if any */
 	int			buffer;
 	int			error;
 	int			fault;		/* signal raised by libtracecmd reading corrupt data */
@@ -481,7 +487,7 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 
 	if (rec->missed_events) {
 		note_missed(fr, rec);
-		if (atag_stitch_missed(fr->st, rec->cpu))
+		if (fr->sink.missed(fr->sink.ctx, rec->cpu))
 			goto nomem;
 	}
 	if (p->opts.has_start && rec->ts < p->opts.start)
@@ -502,7 +508,7 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		p->opts.progress(p->opts.progress_ctx, fr->file->path,
 				 (double)(rec->ts - fr->span_start) /
 				 (fr->span_end - fr->span_start));
-	ret = atag_decoder_feed(fr->dec, fr->st, rec);
+	ret = atag_decoder_feed(fr->dec, &fr->sink, rec);
 	if (ret)
 		goto nomem;
 	return 0;
@@ -683,6 +689,53 @@ static struct atag_report_file *new_file(struct atag_report *r, const char *path
 	return f;
 }
 
+/* The reading thread: the records of the chosen buffer, decoded into the pipe. */
+static void *reader(void *arg)
+{
+	struct file_run *fr = arg;
+
+	fr->fault = atag_trace_iterate(fr->trace, fr->buffer, record_cb, fr);
+	atag_pipe_close(fr->pipe);
+	return NULL;
+}
+
+/*
+ * Read and stitch: on two CPUs or more, reading and decoding run in a thread of
+ * their own and stitching in this one, joined by a pipe (ATAG_THREADS=1 keeps
+ * one thread); the results are the same either way.
+ */
+static int stitch_records(struct file_run *fr)
+{
+	const char *env = getenv("ATAG_THREADS");
+	struct atag_sink out;
+	pthread_t thread;
+	int ret;
+
+	atag_stitch_sink(fr->st, &out);
+	if ((env && !strcmp(env, "1")) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		goto single;
+	fr->pipe = atag_pipe_alloc(PIPE_BYTES);
+	if (!fr->pipe)
+		goto single;
+	/* build libtraceevent's function map now: both threads look symbols up */
+	tep_find_function(fr->tep, 0);
+	atag_pipe_sink(fr->pipe, &fr->sink);
+	if (pthread_create(&thread, NULL, reader, fr)) {
+		atag_pipe_free(fr->pipe);
+		fr->pipe = NULL;
+		goto single;
+	}
+	ret = atag_pipe_drain(fr->pipe, &out);
+	pthread_join(thread, NULL);
+	atag_pipe_free(fr->pipe);
+	fr->pipe = NULL;
+	return ret;
+single:
+	fr->sink = out;
+	fr->fault = atag_trace_iterate(fr->trace, fr->buffer, record_cb, fr);
+	return 0;
+}
+
 static int read_file(struct file_run *fr, char *err, size_t errlen)
 {
 	struct atag_stitch_opts so = { .ctx = fr };
@@ -715,8 +768,8 @@ static int read_file(struct file_run *fr, char *err, size_t errlen)
 		fr->span_start = tracecmd_get_first_ts(h);
 		fr->span_end = last_ts(h);
 	}
-	fr->fault = atag_trace_iterate(fr->trace, fr->buffer, record_cb, fr);
-	if (fr->error || atag_stitch_finish(fr->st))
+	ret = stitch_records(fr);
+	if (ret || fr->error || atag_stitch_finish(fr->st))
 		return -ENOMEM;
 	if (fr->fault)
 		notice(fr->r, "%s: corrupt ring-buffer data in buffer %s: reading stopped after "

@@ -360,7 +360,7 @@ static int stack_event(struct atag_decoder *d, const uint64_t *frames, unsigned 
 	return -1;
 }
 
-static int feed_stack(struct atag_decoder *d, struct atag_stitcher *st,
+static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec, int pid)
 {
 	const char *p = (const char *)rec->data + d->stack_caller.offset;
@@ -390,10 +390,10 @@ static int feed_stack(struct atag_decoder *d, struct atag_stitcher *st,
 		}
 	}
 	/* older kernels end the array with -1 */
-	return atag_stitch_stack(st, rec->cpu, pid, stack_event(d, d->frames, i), d->frames, i);
+	return sink->stack(sink->ctx, rec->cpu, pid, stack_event(d, d->frames, i), d->frames, i);
 }
 
-int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
+int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec)
 {
 	struct atag_event ev;
@@ -414,7 +414,7 @@ int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
 		memcpy(&pid, (const char *)rec->data + 4, 4);
 	}
 	if (type == d->stack_id)
-		return feed_stack(d, st, rec, pid);
+		return feed_stack(d, sink, rec, pid);
 	ev.kind = ATAG_EV_OTHER;
 	ev.type = type;
 	ev.cpu = rec->cpu;
@@ -436,5 +436,5 @@ int atag_decoder_feed(struct atag_decoder *d, struct atag_stitcher *st,
 			ev.kind = ATAG_EV_OTHER;
 		}
 	}
-	return atag_stitch_event(st, &ev);
+	return sink->event(sink->ctx, &ev);
 }

@@ -512,6 +512,30 @@ int atag_stitch_finish(struct atag_stitcher *st)
 	return 0;
 }
 
+static int sink_event(void *ctx, const struct atag_event *ev)
+{
+	return atag_stitch_event(ctx, ev);
+}
+
+static int sink_stack(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
+		      unsigned int nr)
+{
+	return atag_stitch_stack(ctx, cpu, pid, type, frames, nr);
+}
+
+static int sink_missed(void *ctx, int cpu)
+{
+	return atag_stitch_missed(ctx, cpu);
+}
+
+void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink)
+{
+	sink->event = sink_event;
+	sink->stack = sink_stack;
+	sink->missed = sink_missed;
+	sink->ctx = st;
+}
+
 const struct atag_live *atag_stitch_live_next(const struct atag_stitcher *st, size_t *iter)
 {
 	uint64_t ptr, slot;

@@ -47,7 +47,7 @@ struct atag_trace {
  * the messages of the trace being read (they become notices), and prints the
  * others as libtracecmd would.
  */
-static struct atag_trace *warn_sink;
+static __thread struct atag_trace *warn_sink;
 
 static void keep_warning(const char *fmt, va_list ap)
 {
@@ -481,7 +481,7 @@ void atag_trace_release_pages(const struct atag_trace *t)
 
 /* ------------------------------------------------------------ reading, guarded */
 
-static sigjmp_buf *fault_jmp;
+static __thread sigjmp_buf *fault_jmp;
 
 static void on_fault(int sig)
 {

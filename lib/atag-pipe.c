@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A single-producer, single-consumer queue of decoded events between the thread
+ * that reads a trace.dat and the thread that stitches it, so that reading
+ * (libtracecmd: record allocation, page walking, decompression) and stitching
+ * (hash maps, histograms) run on two cores. The order of events is kept, so the
+ * result is exactly that of stitching in one thread.
+ *
+ * Messages are 8-byte aligned records in one ring of bytes; one never wraps (a
+ * PAD message fills the end). The producer publishes its position in batches,
+ * the consumer its own after each batch it drained; a side with nothing to do
+ * spins briefly, then yields.
+ *
+ * A hit carries its call-site strings only the first time its tag goes through
+ * (the stitcher keeps the first it learns), so the strings are not copied per
+ * event.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-map.h"
+#include "atag-pipe.h"
+
+#define PUBLISH_EVERY	64
+#define SPINS		200
+
+enum {
+	M_PAD,
+	M_EVENT,
+	M_STACK,
+	M_MISSED,
+};
+
+struct msg {
+	uint32_t	size;		/* of the whole message, a multiple of 8 */
+	uint8_t		kind;
+	uint8_t		ev_kind;
+	uint8_t		stack_follows;
+	uint8_t		has_site;
+	int32_t		type;
+	int32_t		cpu;
+	int32_t		pid;
+	uint32_t	nr;		/* stack frames */
+	int64_t		line;
+	uint64_t	ts;
+	uint64_t	tag;
+	uint64_t	ptr;
+	uint64_t	bytes;
+	/* then frames[nr], or "function\0file\0module\0" when has_site */
+};
+
+#define CACHELINE	64
+
+struct atag_pipe {
+	char			*buf;
+	size_t			size;		/* a power of two */
+	/* written by the producer, read by the consumer */
+	_Atomic size_t		head __attribute__((aligned(CACHELINE)));	/* published */
+	_Atomic int		closed;
+	/* written by the consumer, read by the producer */
+	_Atomic size_t		tail __attribute__((aligned(CACHELINE)));	/* consumed */
+	int			error;		/* first error of the consumer */
+	/* producer only */
+	size_t			pos __attribute__((aligned(CACHELINE)));
+	size_t			seen_tail;	/* the last tail it read */
+	unsigned int		unpublished;
+	struct atag_map		described;	/* tags whose call site went through */
+};
+
+struct atag_pipe *atag_pipe_alloc(size_t size)
+{
+	struct atag_pipe *p = aligned_alloc(CACHELINE, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->size = 1;
+	while (p->size < size)
+		p->size <<= 1;
+	p->buf = malloc(p->size);
+	if (!p->buf) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void atag_pipe_free(struct atag_pipe *p)
+{
+	if (!p)
+		return;
+	atag_map_free(&p->described);
+	free(p->buf);
+	free(p);
+}
+
+static void pause_briefly(unsigned int *spins)
+{
+	if (++*spins < SPINS) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+		return;
+	}
+	sched_yield();
+}
+
+static void publish(struct atag_pipe *p)
+{
+	atomic_store_explicit(&p->head, p->pos, memory_order_release);
+	p->unpublished = 0;
+}
+
+/* Room for @n contiguous bytes at the producer's position. */
+static struct msg *reserve(struct atag_pipe *p, size_t n)
+{
+	size_t off = p->pos & (p->size - 1), room_end = p->size - off;
+	unsigned int spins = 0;
+	struct msg *pad;
+
+	if (n > room_end) {
+		/* the message would wrap: pad to the end of the ring first */
+		pad = reserve(p, room_end);
+		pad->size = room_end;
+		pad->kind = M_PAD;
+		p->pos += room_end;
+		off = 0;
+	}
+	/* read the consumer's position only when the one seen last leaves too little room */
+	while (p->size - (p->pos - p->seen_tail) < n) {
+		p->seen_tail = atomic_load_explicit(&p->tail, memory_order_acquire);
+		if (p->size - (p->pos - p->seen_tail) >= n)
+			break;
+		publish(p);
+		pause_briefly(&spins);
+	}
+	return (struct msg *)(p->buf + off);
+}
+
+static void commit(struct atag_pipe *p, struct msg *m)
+{
+	p->pos += m->size;
+	if (++p->unpublished >= PUBLISH_EVERY)
+		publish(p);
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~7UL;
+}
+
+static int put_event(void *ctx, const struct atag_event *ev)
+{
+	const char *function = ev->function, *file = ev->file, *module = ev->module;
+	size_t lf = 0, lfi = 0, lm = 0, n = sizeof(struct msg);
+	struct atag_pipe *p = ctx;
+	bool created = false;
+	struct msg *m;
+
+	if (ev->kind == ATAG_EV_HIT && !atag_map_find(&p->described, ev->tag)) {
+		if (!function && ev->site && ev->site(ev, &function, &file, &module))
+			function = NULL;
+		if (function) {
+			lf = strlen(function) + 1;
+			lfi = file ? strlen(file) + 1 : 1;
+			lm = module ? strlen(module) + 1 : 1;
+			n = align8(n + lf + lfi + lm);
+			if (!atag_map_get(&p->described, ev->tag, 1, &created))
+				return -ENOMEM;
+		}
+	}
+	if (n > p->size / 2)
+		return -E2BIG;
+	m = reserve(p, n);
+	*m = (struct msg){
+		.size = n, .kind = M_EVENT, .ev_kind = ev->kind, .stack_follows = ev->stack_follows,
+		.has_site = created, .type = ev->type, .cpu = ev->cpu, .pid = ev->pid,
+		.line = ev->line, .ts = ev->ts, .tag = ev->tag, .ptr = ev->ptr, .bytes = ev->bytes,
+	};
+	if (created) {
+		char *s = (char *)(m + 1);
+
+		memcpy(s, function, lf);
+		memcpy(s + lf, file ? file : "", lfi);
+		memcpy(s + lf + lfi, module ? module : "", lm);
+	}
+	commit(p, m);
+	return 0;
+}
+
+static int put_stack(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
+		     unsigned int nr)
+{
+	size_t n = sizeof(struct msg) + nr * sizeof(*frames);
+	struct atag_pipe *p = ctx;
+	struct msg *m;
+
+	if (n > p->size / 2)
+		return -E2BIG;
+	m = reserve(p, n);
+	m->size = n;
+	m->kind = M_STACK;
+	m->cpu = cpu;
+	m->pid = pid;
+	m->type = type;
+	m->nr = nr;
+	memcpy(m + 1, frames, nr * sizeof(*frames));
+	commit(p, m);
+	return 0;
+}
+
+static int put_missed(void *ctx, int cpu)
+{
+	struct atag_pipe *p = ctx;
+	struct msg *m = reserve(p, sizeof(*m));
+
+	m->size = sizeof(*m);
+	m->kind = M_MISSED;
+	m->cpu = cpu;
+	commit(p, m);
+	return 0;
+}
+
+void atag_pipe_sink(struct atag_pipe *p, struct atag_sink *sink)
+{
+	sink->event = put_event;
+	sink->stack = put_stack;
+	sink->missed = put_missed;
+	sink->ctx = p;
+}
+
+void atag_pipe_close(struct atag_pipe *p)
+{
+	publish(p);
+	atomic_store_explicit(&p->closed, 1, memory_order_release);
+}
+
+/* Hand message @m to @out. */
+static int deliver(const struct msg *m, const struct atag_sink *out)
+{
+	struct atag_event ev;
+	const char *s;
+
+	switch (m->kind) {
+	case M_STACK:
+		return out->stack(out->ctx, m->cpu, m->pid, m->type, (const uint64_t *)(m + 1),
+				  m->nr);
+	case M_MISSED:
+		return out->missed(out->ctx, m->cpu);
+	case M_EVENT:
+		ev = (struct atag_event){
+			.kind = m->ev_kind, .type = m->type, .cpu = m->cpu, .pid = m->pid,
+			.ts = m->ts, .tag = m->tag, .ptr = m->ptr, .bytes = m->bytes,
+			.stack_follows = m->stack_follows, .line = m->line,
+		};
+		if (m->has_site) {
+			s = (const char *)(m + 1);
+			ev.function = s;
+			ev.file = s + strlen(s) + 1;
+			ev.module = ev.file + strlen(ev.file) + 1;
+		}
+		return out->event(out->ctx, &ev);
+	default:
+		return 0;
+	}
+}
+
+int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
+{
+	size_t tail = atomic_load_explicit(&p->tail, memory_order_relaxed), head;
+	unsigned int spins = 0;
+	const struct msg *m;
+	int closed, ret;
+
+	for (;;) {
+		closed = atomic_load_explicit(&p->closed, memory_order_acquire);
+		head = atomic_load_explicit(&p->head, memory_order_acquire);
+		if (tail == head) {
+			if (closed)
+				return p->error;
+			pause_briefly(&spins);
+			continue;
+		}
+		spins = 0;
+		while (tail != head) {
+			m = (const struct msg *)(p->buf + (tail & (p->size - 1)));
+			/* after an error keep draining, so the producer never blocks */
+			if (!p->error) {
+				ret = deliver(m, out);
+				if (ret)
+					p->error = ret;
+			}
+			tail += m->size;
+		}
+		atomic_store_explicit(&p->tail, tail, memory_order_release);
+	}
+}
