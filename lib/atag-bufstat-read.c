@@ -683,14 +683,24 @@ static int read_page_header(struct reader *rd)
 	return 0;
 }
 
+/* The root is a directory with a readable buffer_size_kb: the first error is about it. */
 static int check_root(struct reader *rd)
 {
+	char path[PATH_MAX];
 	struct stat st;
+	int fd;
 
 	if (stat(rd->bs->tracefs, &st))
 		return fail(rd, rd->bs->tracefs, errno, 0, "%s", strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return fail(rd, rd->bs->tracefs, ENOTDIR, 0, "%s", strerror(ENOTDIR));
+	join(path, rd->bs->tracefs, "buffer_size_kb");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return fail(rd, path, ENOENT, 0, "not a tracefs directory: no buffer_size_kb");
+	if (fd < 0)
+		return fail(rd, path, errno, 0, "%s", strerror(errno));
+	close(fd);
 	return 0;
 }
 
