@@ -58,7 +58,8 @@ struct atag_bufstat_cpu_stats {
 	unsigned long long	bytes;
 	unsigned long long	dropped_events;
 	unsigned long long	read_events;
-	char			oldest_ts[32];	/* as printed: "sec.usec" or a raw counter */
+	/* as printed: "sec.usec", or a raw counter */
+	char			oldest_ts[32];
 	char			now_ts[32];
 };
 
@@ -94,23 +95,23 @@ enum atag_snapshot_state {
 struct atag_bufstat_instance {
 	char			*name;		/* NULL for the top buffer */
 	struct atag_bufsize	size;		/* buffer_size_kb (per CPU) */
-	struct atag_bufsize	total;		/* buffer_total_size_kb, kb UNKNOWN if absent */
+	struct atag_bufsize	total;		/* buffer_total_size_kb (may be absent) */
 	unsigned long long	subbuf_kb;	/* UNKNOWN: no buffer_subbuf_size_kb (< 6.8) */
 	int			tracing_on;	/* 0, 1, or -1 when unknown */
 	enum atag_snapshot_state snapshot;
 	bool			persistent;	/* last_boot_info exists */
-	char			*last_boot;	/* its first line, trimmed (persistent only) */
+	char			*last_boot;	/* its first line (persistent only) */
 	int			nr_cpus;
 	struct atag_bufstat_cpu	*cpus;
 	/* computed by atag_bufstat_compute(); UNKNOWN when an input is unknown */
-	unsigned long long	buffer_bytes;	/* page allocator, or carve-out if persistent */
+	unsigned long long	buffer_bytes;	/* carve-out if persistent */
 	unsigned long long	snapshot_bytes;
 };
 
 struct atag_bufstat_remote {
 	char			*name;
 	unsigned long long	size_kb;	/* per CPU */
-	int			loaded;		/* 1 "(loaded)", 0 "(unloaded)", -1 unknown */
+	int			loaded;		/* 1 loaded, 0 unloaded, -1 unknown */
 	int			tracing_on;	/* -1 unknown */
 	int			nr_cpus;	/* per_cpu/cpuN directories */
 	unsigned long long	bytes;		/* computed; 0 when unloaded */
@@ -168,13 +169,13 @@ struct atag_bufstat {
 	bool				page_hdr_assumed; /* no events/header_page */
 	bool				filtered;	/* only some instances were read */
 	bool				latency_tracers; /* available_tracers has one */
-	int				nr_instances;	/* [0] is the top buffer unless filtered */
+	int				nr_instances;	/* [0]: top, unless filtered */
 	struct atag_bufstat_instance	*instances;
 	bool				has_remotes_dir;
 	int				nr_remotes;
 	struct atag_bufstat_remote	*remotes;
 	struct atag_memusage		kernel;		/* trace_stats/memory_usage_kb */
-	int				nr_kernel_cpus;	/* trace_stats/per_cpu/cpuN files */
+	int				nr_kernel_cpus;	/* trace_stats/per_cpu/cpuN */
 	int				*kernel_cpu_ids;
 	struct atag_memusage		*kernel_cpus;
 	/* computed by atag_bufstat_compute(): bytes per row, UNKNOWN if not computable */
@@ -327,13 +328,13 @@ enum atag_bufdiff_reason {
 	ATAG_BUFDIFF_META_PAGE		= 1 << 1,	/* user-space mapping meta page */
 	ATAG_BUFDIFF_TEMP_BUFFER	= 1 << 2,	/* the boot temp_buffer */
 	ATAG_BUFDIFF_UNEXPANDED		= 1 << 3,	/* a buffer is not yet expanded */
-	ATAG_BUFDIFF_ROUNDING		= 1 << 4,	/* KiB truncation, sub-buffer changes */
+	ATAG_BUFDIFF_ROUNDING		= 1 << 4,	/* KiB truncation, subbuf changes */
 	ATAG_BUFDIFF_REMOTES_ZERO	= 1 << 5,	/* the kernel counts remotes as 0 */
-	ATAG_BUFDIFF_RANGE		= 1 << 6,	/* persistent: the whole reserved range */
+	ATAG_BUFDIFF_RANGE		= 1 << 6,	/* persistent: the reserved range */
 	ATAG_BUFDIFF_PERSISTENT_OLD	= 1 << 7,	/* earlier postings: range buffers 0 */
 	ATAG_BUFDIFF_SPARE		= 1 << 8,	/* spare buffers not visible here */
 	ATAG_BUFDIFF_RACE		= 1 << 9,	/* buffers changed between the reads */
-	ATAG_BUFDIFF_METADATA		= 1 << 10,	/* slab metadata (buffer_page structs) */
+	ATAG_BUFDIFF_METADATA		= 1 << 10,	/* struct buffer_page bookkeeping */
 };
 
 /**

@@ -797,7 +797,8 @@ int atag_bufstat_find_tracefs(const char *mounts, char *buf, size_t len)
 	if (!f)
 		return atag_err(-errno);
 	while (ret && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) != 3 || strcmp(type, "tracefs"))
+		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) != 3 ||
+		    strcmp(type, "tracefs"))
 			continue;
 		unescape_octal(dir);
 		snprintf(buf, len, "%s", dir);

@@ -88,7 +88,8 @@ static unsigned long long snapshot_bytes(enum atag_snapshot_state state, unsigne
 
 static unsigned long long cpu_main_bytes(const struct atag_bufstat *bs,
 					 const struct atag_bufstat_instance *in,
-					 const struct atag_bufstat_cpu *c, unsigned long long subbuf)
+					 const struct atag_bufstat_cpu *c,
+					 unsigned long long subbuf)
 {
 	unsigned long long kb = c->size_kb != UNKNOWN ? c->size_kb : in->size.kb;
 
@@ -175,7 +176,8 @@ void atag_bufstat_compute(struct atag_bufstat *bs)
 		else if (!r->loaded)
 			r->bytes = 0;
 		else
-			r->bytes = r->nr_cpus * atag_bufstat_remote_bytes(r->size_kb, bs->page_size);
+			r->bytes = r->nr_cpus *
+				   atag_bufstat_remote_bytes(r->size_kb, bs->page_size);
 	}
 	for (i = 0; i < ATAG_ROW_MAX; i++)
 		bs->computed[i] = bs->filtered ? UNKNOWN : row_total(bs, i);
@@ -284,38 +286,35 @@ const char *atag_bufstat_reason_str(enum atag_bufdiff_reason reason)
 {
 	switch (reason) {
 	case ATAG_BUFDIFF_READ_PAGE:
-		return "the kernel also counts the page each CPU keeps for readers once a "
-		       "buffer has been read, which no tracefs file shows";
+		return "the kernel counts each CPU's cached read page, kept once a buffer has "
+		       "been read; no file shows it";
 	case ATAG_BUFDIFF_META_PAGE:
-		return "the kernel also counts the meta page of a buffer mapped into user space";
+		return "the kernel counts the meta page of a buffer mapped into user space";
 	case ATAG_BUFDIFF_TEMP_BUFFER:
 		return "the kernel counts the boot-time temp_buffer (2 sub-buffers and a reader "
-		       "per CPU), which no tracefs file shows";
+		       "per CPU); no file shows it";
 	case ATAG_BUFDIFF_UNEXPANDED:
-		return "a buffer not yet expanded is counted at its current size; it grows to "
-		       "the expanded size when tracing first uses it";
+		return "a buffer not yet expanded counts at its current size; it grows when "
+		       "tracing first uses it";
 	case ATAG_BUFDIFF_ROUNDING:
-		return "page rounding: buffer_size_kb is truncated to KiB, and it keeps its old "
-		       "value when the sub-buffer size changes, so the computed count can be one "
-		       "sub-buffer per CPU off";
+		return "page rounding: buffer_size_kb is truncated to KiB and keeps its old value "
+		       "after a sub-buffer size change (one sub-buffer per CPU either way)";
 	case ATAG_BUFDIFF_REMOTES_ZERO:
 		return "the kernel's aggregate reports remotes as zero for now; the computed "
-		       "figure counts every loaded remote";
+		       "figure counts loaded remotes";
 	case ATAG_BUFDIFF_RANGE:
-		return "the kernel counts the reserved range with its meta data and alignment; "
-		       "the computed figure counts the sub-buffers of buffer_meta";
+		return "the kernel counts the whole reserved range (meta data, alignment); the "
+		       "computed figure counts buffer_meta's sub-buffers";
 	case ATAG_BUFDIFF_PERSISTENT_OLD:
-		return "the earlier postings count persistent buffers differently (v1 and v2 "
-		       "as zero)";
+		return "the earlier postings count persistent buffers differently (v1 and v2 as "
+		       "zero)";
 	case ATAG_BUFDIFF_SPARE:
-		return "spare (max) buffers kept for latency tracers have no snapshot file on "
-		       "this kernel";
+		return "latency tracers' spare (max) buffers have no snapshot file on this kernel";
 	case ATAG_BUFDIFF_RACE:
-		return "buffers may have changed between reading the per-buffer files and the "
-		       "aggregate";
+		return "buffers may have changed between reading the files and the aggregate";
 	case ATAG_BUFDIFF_METADATA:
-		return "metadata: the kernel may count the bookkeeping of each sub-buffer "
-		       "(struct buffer_page), which the per-buffer files leave out";
+		return "metadata: the kernel may count the struct buffer_page of each sub-buffer, "
+		       "which no file shows";
 	}
 	return "unknown reason";
 }

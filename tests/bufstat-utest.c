@@ -200,7 +200,8 @@ static void test_parse_small(void)
 static void test_parse_snapshot(void)
 {
 	CU_ASSERT_EQUAL(atag_bufstat_parse_snapshot("# tracer: nop\n#\n#\n# * Snapshot is freed *\n"
-						    "#\n# Snapshot commands:\n"), ATAG_SNAPSHOT_FREED);
+						    "#\n# Snapshot commands:\n"),
+			ATAG_SNAPSHOT_FREED);
 	CU_ASSERT_EQUAL(atag_bufstat_parse_snapshot("# tracer: nop\n#\n#\n"
 						    "# * Snapshot is allocated *\n#\n"),
 			ATAG_SNAPSHOT_ALLOCATED);
@@ -464,7 +465,8 @@ static void test_read_tree(void)
 	put(root, "events/header_page", header_page_text);
 	put(root, "instances/boot/buffer_size_kb", "1024\n");
 	put(root, "instances/boot/last_boot_info", "ffffffff81000000\t[kernel]\n");
-	put(root, "instances/boot/per_cpu/cpu0/buffer_meta", "subbuf_size: 4096\nnr_subbufs: 257\n");
+	put(root, "instances/boot/per_cpu/cpu0/buffer_meta",
+	    "subbuf_size: 4096\nnr_subbufs: 257\n");
 	put(root, "remotes/hyp/buffer_size_kb", "7 (loaded)\n");
 	put(root, "remotes/hyp/per_cpu/cpu0/trace", "");
 	put(root, "trace_stats/memory_usage_kb", "buffers: 1040\nsnapshot_buffers: 0\n");

@@ -154,6 +154,7 @@ static void stats_notes(const struct atag_bufstat_instance *in, struct notes *n)
 		{ offsetof(struct atag_bufstat_cpu_stats, read_events), "read events" },
 	};
 	const struct atag_bufstat_cpu *c;
+	const char *p;
 	size_t f;
 	int i;
 
@@ -164,11 +165,12 @@ static void stats_notes(const struct atag_bufstat_instance *in, struct notes *n)
 			     "left out ('-')");
 			continue;
 		}
-		for (f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
-			if (*(const unsigned long long *)((const char *)&c->stats + fields[f].off) ==
-			    UNKNOWN)
+		for (f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+			p = (const char *)&c->stats + fields[f].off;
+			if (*(const unsigned long long *)p == UNKNOWN)
 				note(n, "per_cpu/cpuN/stats: this kernel's file has no '%s' line; "
 				     "left out ('-')", fields[f].key);
+		}
 		if (!c->stats.oldest_ts[0] || !c->stats.now_ts[0])
 			note(n, "per_cpu/cpuN/stats: this kernel's file has no 'oldest event ts' "
 			     "or 'now ts' line; left out ('-')");
@@ -209,8 +211,8 @@ static void collect_notes(const struct atag_bufstat *bs, struct notes *n)
 		instance_notes(&bs->instances[i], n);
 	for (i = 0; i < bs->nr_remotes; i++)
 		if (bs->remotes[i].bytes == UNKNOWN)
-			note(n, "remotes/%s/buffer_size_kb: no (loaded)/(unloaded) state or no size; "
-			     "its memory is unknown", bs->remotes[i].name);
+			note(n, "remotes/%s/buffer_size_kb: no size or no (loaded)/(unloaded) "
+			     "state; its memory is unknown", bs->remotes[i].name);
 	if (bs->filtered)
 		return;
 	if (!bs->has_remotes_dir)
@@ -237,11 +239,11 @@ static void text_size_line(FILE *f, const struct atag_bufstat_instance *in)
 		fprintf(f, "  buffer size     %s per CPU", kb_str(a, sizeof(a), in->size.kb));
 	if (in->total.kb != UNKNOWN)
 		fprintf(f, ", %s total", kb_str(b, sizeof(b), in->total.kb));
-	if (in->size.expanded_kb != UNKNOWN)
-		fprintf(f, "; not yet expanded (buffer_size_kb \"%llu (expanded: %llu)\"): "
-			"%s per CPU once tracing uses it", in->size.kb, in->size.expanded_kb,
-			kb_str(c, sizeof(c), in->size.expanded_kb));
 	fputc('\n', f);
+	if (in->size.expanded_kb != UNKNOWN)
+		fprintf(f, "  not expanded    buffer_size_kb \"%llu (expanded: %llu)\": %s per CPU "
+			"once tracing uses it\n", in->size.kb, in->size.expanded_kb,
+			kb_str(c, sizeof(c), in->size.expanded_kb));
 }
 
 static void text_snapshot_line(FILE *f, const struct atag_bufstat_instance *in)
@@ -270,7 +272,8 @@ static void text_snapshot_line(FILE *f, const struct atag_bufstat_instance *in)
 		fprintf(f, "no snapshot file; minimal spare buffer for latency tracers: %s\n", sz);
 		break;
 	case ATAG_SNAPSHOT_SPARE_FULL:
-		fprintf(f, "no snapshot file; spare buffer of the current latency tracer: %s\n", sz);
+		fprintf(f, "no snapshot file; spare buffer of the current latency tracer: %s\n",
+			sz);
 		break;
 	default:
 		fprintf(f, "unknown (the snapshot file says neither allocated nor freed)\n");
@@ -283,10 +286,10 @@ static void text_persistent_line(FILE *f, const struct atag_bufstat_instance *in
 	if (!in->persistent)
 		fprintf(f, "no\n");
 	else if (!strncmp(in->last_boot, "# Current", 9))
-		fprintf(f, "yes, boot-mapped (reserved memory); holds this boot's trace\n");
+		fprintf(f, "yes: boot-mapped, reserved memory; holds this boot's trace\n");
 	else
-		fprintf(f, "yes, boot-mapped (reserved memory); holds the previous boot's trace "
-			"(last_boot_info: %s)\n", in->last_boot);
+		fprintf(f, "yes: boot-mapped, reserved memory; holds the previous boot's trace\n"
+			"  last boot       %s\n", in->last_boot);
 }
 
 static void text_cpu_row(FILE *f, const struct atag_bufstat_cpu *c)
@@ -346,6 +349,7 @@ static void text_instance(FILE *f, const struct atag_bufstat_instance *in)
 
 static void text_remotes(FILE *f, const struct atag_bufstat *bs)
 {
+	static const char * const states[] = { " (nothing until loaded)", " carve-out" };
 	const struct atag_bufstat_remote *r;
 	char a[32], b[32];
 	int i;
@@ -363,7 +367,7 @@ static void text_remotes(FILE *f, const struct atag_bufstat *bs)
 			r->loaded < 0 ? "unknown" : r->loaded ? "loaded" : "unloaded",
 			r->tracing_on < 0 ? "unknown" : r->tracing_on ? "on" : "off", r->nr_cpus,
 			size_str(b, sizeof(b), r->bytes),
-			r->loaded == 1 ? " carve-out" : r->loaded == 0 ? " (nothing until loaded)" : "");
+			r->loaded < 0 ? "" : states[r->loaded]);
 	}
 	fputc('\n', f);
 }
@@ -391,23 +395,28 @@ static void text_diff(char *buf, size_t len, unsigned long long kernel_kb,
 			 atag_format_size(a, sizeof(a), (d > 0 ? d : -d) * 1024ULL));
 }
 
+/* Each reason once, after the rows it may explain. */
 static void text_reasons(FILE *f, const struct atag_bufstat *bs)
 {
-	unsigned int mask, bit;
-	bool header = false;
+	unsigned int mask[ATAG_ROW_MAX], all = 0, bit;
+	const char *sep;
 	int row;
 
-	for (row = 0; row < ATAG_ROW_MAX; row++) {
-		mask = atag_bufstat_diff_reasons(bs, row);
-		if (!mask)
+	for (row = 0; row < ATAG_ROW_MAX; row++)
+		all |= mask[row] = atag_bufstat_diff_reasons(bs, row);
+	if (all)
+		fprintf(f, "  Why they may differ:\n");
+	for (bit = 1; bit <= all; bit <<= 1) {
+		if (!(all & bit))
 			continue;
-		if (!header)
-			fprintf(f, "  Why the figures differ (kernel minus computed):\n");
-		header = true;
-		fprintf(f, "    %s:\n", atag_bufstat_row_key(row));
-		for (bit = 1; bit <= mask; bit <<= 1)
-			if (mask & bit)
-				fprintf(f, "      - %s\n", atag_bufstat_reason_str(bit));
+		fprintf(f, "  -");
+		for (row = 0, sep = " "; row < ATAG_ROW_MAX; row++) {
+			if (mask[row] & bit) {
+				fprintf(f, "%s%s", sep, atag_bufstat_row_key(row));
+				sep = ", ";
+			}
+		}
+		fprintf(f, ": %s\n", atag_bufstat_reason_str(bit));
 	}
 }
 
@@ -418,7 +427,8 @@ static void text_totals(FILE *f, const struct atag_bufstat *bs)
 	int row;
 
 	if (kernel)
-		fprintf(f, "Totals            %12s %12s %12s\n", "computed", "kernel", "difference");
+		fprintf(f, "Totals            %12s %12s %12s\n", "computed", "kernel",
+			"difference");
 	else
 		fprintf(f, "Totals, computed from the per-buffer files (no "
 			"trace_stats/memory_usage_kb)\n");
@@ -442,6 +452,7 @@ static void text_totals(FILE *f, const struct atag_bufstat *bs)
 
 static void text_kernel_cpus(FILE *f, const struct atag_bufstat *bs)
 {
+	unsigned long long computed;
 	char a[32], b[32];
 	int i, row;
 
@@ -453,10 +464,10 @@ static void text_kernel_cpus(FILE *f, const struct atag_bufstat *bs)
 		for (row = 0; row < ATAG_ROW_MAX; row++) {
 			if (bs->kernel_cpus[i].kb[row] == UNKNOWN)
 				continue;
+			computed = atag_bufstat_cpu_row(bs, bs->kernel_cpu_ids[i], row);
 			fprintf(f, " %s %s (computed %s)", atag_bufstat_row_key(row),
 				kb_str(a, sizeof(a), bs->kernel_cpus[i].kb[row]),
-				size_str(b, sizeof(b), atag_bufstat_cpu_row(bs, bs->kernel_cpu_ids[i],
-									    row)));
+				size_str(b, sizeof(b), computed));
 		}
 		fputc('\n', f);
 	}
@@ -871,8 +882,8 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 			break;
 		case OPT_count:
 			if (atag_parse_u64(optarg, &p->count) || !p->count)
-				atag_usage_error(stat_usage, "--count: '%s' is not a positive number",
-						 optarg);
+				atag_usage_error(stat_usage,
+						 "--count: '%s' is not a positive number", optarg);
 			break;
 		case OPT_tracefs:
 			p->tracefs = optarg;
