@@ -741,6 +741,9 @@ struct atag_bufstat *atag_bufstat_read(const char *tracefs, const struct atag_bu
 		goto out_free;
 	}
 	rd.bs->page_size = page > 0 ? page : 4096;
+	/* "dir/" and "dir" name the same tree: keep paths in messages clean */
+	for (e = strlen(rd.bs->tracefs); e > 1 && rd.bs->tracefs[e - 1] == '/'; e--)
+		rd.bs->tracefs[e - 1] = '\0';
 	if (read_all(&rd, opts))
 		goto out_free;
 	atag_bufstat_compute(rd.bs);

@@ -470,10 +470,18 @@ static void test_read_tree(void)
 	put(root, "remotes/hyp/buffer_size_kb", "7 (loaded)\n");
 	put(root, "remotes/hyp/per_cpu/cpu0/trace", "");
 	put(root, "trace_stats/memory_usage_kb", "buffers: 1040\nsnapshot_buffers: 0\n");
+	/* CPUs of different sizes: buffer_size_kb says X, per-CPU files tell */
+	put(root, "instances/x/buffer_size_kb", "X\n");
+	put(root, "instances/x/per_cpu/cpu0/buffer_size_kb", "7\n");
+	put(root, "instances/x/per_cpu/cpu1/buffer_size_kb", "1408\n");
 	bs = atag_bufstat_read(root, NULL, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(bs);
 	CU_ASSERT_FALSE(bs->page_hdr_assumed);
-	CU_ASSERT_EQUAL(bs->nr_instances, 2);
+	CU_ASSERT_EQUAL(bs->nr_instances, 3);
+	CU_ASSERT_STRING_EQUAL(bs->instances[2].name, "x");
+	CU_ASSERT_TRUE(bs->instances[2].size.differ);
+	CU_ASSERT_EQUAL(bs->instances[2].size.kb, UNKNOWN);
+	CU_ASSERT_EQUAL(bs->instances[2].buffer_bytes, 3 * 4096ULL + 355 * 4096ULL);
 	CU_ASSERT_EQUAL(bs->instances[0].nr_cpus, 2);
 	CU_ASSERT_EQUAL(bs->instances[0].cpus[1].cpu, 10);
 	CU_ASSERT_EQUAL(bs->instances[0].cpus[0].stats.read_events, 5);
@@ -487,7 +495,7 @@ static void test_read_tree(void)
 	CU_ASSERT_EQUAL(bs->nr_remotes, 1);
 	CU_ASSERT_EQUAL(bs->remotes[0].bytes, 4 * 4096ULL);
 	CU_ASSERT_EQUAL(bs->kernel.format, ATAG_MEMUSAGE_BUFFERS);
-	CU_ASSERT_EQUAL(bs->computed[ATAG_ROW_BUFFERS], 24576 + 257 * 4096ULL);
+	CU_ASSERT_EQUAL(bs->computed[ATAG_ROW_BUFFERS], 24576 + 257 * 4096ULL + 358 * 4096ULL);
 	atag_bufstat_free(bs);
 }
 

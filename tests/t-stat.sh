@@ -353,6 +353,8 @@ check_status "an argument is a usage error" 2 stat_cmd --tracefs "$T" extra
 # ---------------------------------------------------------------- where tracefs is
 ATAG_TRACEFS=$T "$ATAG_CMD" stat --format json > "$T_TMP/env.json"
 jq_eq "ATAG_TRACEFS picks the tree" '.tracefs' "\"$T\"" "$T_TMP/env.json"
+stat_cmd --tracefs "$T//" --format json > "$T_TMP/slash.json"
+jq_eq "--tracefs DIR/ is DIR" '.tracefs' "\"$T\"" "$T_TMP/slash.json"
 ATAG_TRACEFS=/nonexistent "$ATAG_CMD" stat --tracefs "$T" --format json > "$T_TMP/env2.json"
 jq_eq "--tracefs wins over ATAG_TRACEFS" '.tracefs' "\"$T\"" "$T_TMP/env2.json"
 stat_cmd --tracefs /nonexistent/tfs > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
