@@ -24,7 +24,7 @@ static const struct command commands[] = {
 	{ "disable",	NULL,	"turn tracing off for matching call sites" },
 	{ "record",	NULL,	"record allocation events with stacks into a trace.dat" },
 	{ "report",	trace_alloc_tag_report,	"stitch a trace.dat into allocation lifetimes" },
-	{ "stat",	NULL,	"show the memory tracing's own ring buffers use" },
+	{ "stat",	trace_alloc_tag_stat,	"show the memory tracing's own ring buffers use" },
 	{ "reset",	NULL,	"undo what an interrupted record left behind" },
 	{ NULL }
 };

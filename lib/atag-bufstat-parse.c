@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Parsers for the tracefs files that describe ring buffers: buffer_size_kb,
+ * per_cpu/cpuN/stats, buffer_meta, remotes' buffer_size_kb, events/header_page,
+ * snapshot and trace_stats/memory_usage_kb. Pure functions of the text.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-bufstat.h"
+#include "atag-utils.h"
+
+#define LINE_MAX_LEN	256
+
+typedef int (*kv_fn)(const char *key, const char *value, void *ctx);
+
+static const char * const row_keys[ATAG_ROW_MAX] = {
+	[ATAG_ROW_GLOBAL]		= "global",
+	[ATAG_ROW_INSTANCES]		= "instances",
+	[ATAG_ROW_SNAPSHOTS]		= "snapshots",
+	[ATAG_ROW_PERSISTENTS]		= "persistents",
+	[ATAG_ROW_REMOTES]		= "remotes",
+	[ATAG_ROW_TOTAL_SYSTEM]		= "total_system",
+	[ATAG_ROW_TOTAL_CARVEOUT]	= "total_carveout",
+	[ATAG_ROW_BUFFERS]		= "buffers",
+	[ATAG_ROW_SNAPSHOT_BUFFERS]	= "snapshot_buffers",
+};
+
+const char *atag_bufstat_row_key(enum atag_bufstat_row row)
+{
+	return row < ATAG_ROW_MAX ? row_keys[row] : NULL;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* A plain decimal number and nothing else ("12"; not "-1", "1.5", "12 kB", ""). */
+static int parse_ull(const char *s, unsigned long long *val)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+/* A timestamp as the stats file prints it: "sec.usec" or a raw counter. */
+static int check_ts(const char *s)
+{
+	const char *p = s;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (p == s)
+		return -EINVAL;
+	if (*p == '.') {
+		s = ++p;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (p == s)
+			return -EINVAL;
+	}
+	return *p ? -EINVAL : 0;
+}
+
+/*
+ * Call @fn for each "key: value" line of @text, both trimmed; blank lines are
+ * skipped. A line without ':' or an error from @fn stops with -EINVAL and its
+ * number in *@line.
+ */
+static int kv_each(const char *text, kv_fn fn, void *ctx, int *line)
+{
+	char buf[LINE_MAX_LEN], *colon;
+	const char *p = text, *nl;
+	size_t len;
+	int n = 0;
+
+	*line = 0;
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		n++;
+		len = nl - p;
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (!*trim(buf))
+			continue;
+		colon = strchr(buf, ':');
+		if (!colon || fn(trim(buf), (*colon = '\0', trim(colon + 1)), ctx)) {
+			*line = n;
+			return atag_err(-EINVAL);
+		}
+	}
+	return 0;
+}
+
+int atag_bufstat_parse_size(const char *text, struct atag_bufsize *size)
+{
+	unsigned long long kb, exp;
+	char tail[8];
+	int n = 0;
+
+	size->kb = ATAG_BUFSTAT_UNKNOWN;
+	size->expanded_kb = ATAG_BUFSTAT_UNKNOWN;
+	size->differ = false;
+	if (!text)
+		return atag_err(-EINVAL);
+	if (sscanf(text, " X %n", &n) == 0 && n && !text[n]) {
+		size->differ = true;
+		return 0;
+	}
+	n = 0;
+	if (sscanf(text, "%llu %n", &kb, &n) == 1 && isdigit((unsigned char)text[0]) && !text[n]) {
+		size->kb = kb;
+		return 0;
+	}
+	n = 0;
+	if (sscanf(text, "%llu (expanded: %llu%1[)] %n", &kb, &exp, tail, &n) == 3 &&
+	    isdigit((unsigned char)text[0]) && n && !text[n]) {
+		size->kb = kb;
+		size->expanded_kb = exp;
+		return 0;
+	}
+	return atag_err(-EINVAL);
+}
+
+static int stats_kv(const char *key, const char *value, void *ctx)
+{
+	static const struct {
+		const char	*key;
+		size_t		off;
+	} nums[] = {
+		{ "entries", offsetof(struct atag_bufstat_cpu_stats, entries) },
+		{ "overrun", offsetof(struct atag_bufstat_cpu_stats, overrun) },
+		{ "commit overrun", offsetof(struct atag_bufstat_cpu_stats, commit_overrun) },
+		{ "bytes", offsetof(struct atag_bufstat_cpu_stats, bytes) },
+		{ "dropped events", offsetof(struct atag_bufstat_cpu_stats, dropped_events) },
+		{ "read events", offsetof(struct atag_bufstat_cpu_stats, read_events) },
+	};
+	struct atag_bufstat_cpu_stats *st = ctx;
+	char *ts = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (!strcmp(key, nums[i].key))
+			return parse_ull(value, (unsigned long long *)((char *)st + nums[i].off));
+	if (!strcmp(key, "oldest event ts"))
+		ts = st->oldest_ts;
+	else if (!strcmp(key, "now ts"))
+		ts = st->now_ts;
+	if (!ts)
+		return 0;
+	if (check_ts(value) || strlen(value) >= sizeof(st->now_ts))
+		return -EINVAL;
+	strcpy(ts, value);
+	return 0;
+}
+
+int atag_bufstat_parse_stats(const char *text, struct atag_bufstat_cpu_stats *stats, int *line)
+{
+	stats->entries = ATAG_BUFSTAT_UNKNOWN;
+	stats->overrun = ATAG_BUFSTAT_UNKNOWN;
+	stats->commit_overrun = ATAG_BUFSTAT_UNKNOWN;
+	stats->bytes = ATAG_BUFSTAT_UNKNOWN;
+	stats->dropped_events = ATAG_BUFSTAT_UNKNOWN;
+	stats->read_events = ATAG_BUFSTAT_UNKNOWN;
+	stats->oldest_ts[0] = '\0';
+	stats->now_ts[0] = '\0';
+	return kv_each(text, stats_kv, stats, line);
+}
+
+static int memusage_kv(const char *key, const char *value, void *ctx)
+{
+	struct atag_memusage *mu = ctx;
+	int row;
+
+	for (row = 0; row < ATAG_ROW_MAX; row++) {
+		if (strcmp(key, row_keys[row]))
+			continue;
+		if (row < ATAG_ROW_BUFFERS)
+			mu->format = ATAG_MEMUSAGE_SPLIT;
+		else if (mu->format != ATAG_MEMUSAGE_SPLIT)
+			mu->format = ATAG_MEMUSAGE_BUFFERS;
+		return parse_ull(value, &mu->kb[row]);
+	}
+	return 0;
+}
+
+int atag_bufstat_parse_memusage(const char *text, struct atag_memusage *mu, int *line)
+{
+	int row;
+
+	mu->format = ATAG_MEMUSAGE_EMPTY;
+	for (row = 0; row < ATAG_ROW_MAX; row++)
+		mu->kb[row] = ATAG_BUFSTAT_UNKNOWN;
+	return kv_each(text, memusage_kv, mu, line);
+}
+
+static int meta_kv(const char *key, const char *value, void *ctx)
+{
+	struct atag_bufstat_meta *meta = ctx;
+
+	if (!strcmp(key, "subbuf_size"))
+		return parse_ull(value, &meta->subbuf_size);
+	if (!strcmp(key, "nr_subbufs"))
+		return parse_ull(value, &meta->nr_subbufs);
+	return 0;
+}
+
+int atag_bufstat_parse_meta(const char *text, struct atag_bufstat_meta *meta, int *line)
+{
+	int ret;
+
+	meta->subbuf_size = ATAG_BUFSTAT_UNKNOWN;
+	meta->nr_subbufs = ATAG_BUFSTAT_UNKNOWN;
+	ret = kv_each(text, meta_kv, meta, line);
+	if (ret)
+		return ret;
+	if (meta->subbuf_size == ATAG_BUFSTAT_UNKNOWN || meta->nr_subbufs == ATAG_BUFSTAT_UNKNOWN)
+		return atag_err(-EINVAL);
+	return 0;
+}
+
+int atag_bufstat_parse_remote_size(const char *text, unsigned long long *kb, int *loaded)
+{
+	char state[10];
+	int n = 0;
+
+	*loaded = -1;
+	if (!text || !isdigit((unsigned char)text[0]))
+		return atag_err(-EINVAL);
+	if (sscanf(text, "%llu %n", kb, &n) == 1 && !text[n])
+		return 0;
+	n = 0;
+	if (sscanf(text, "%llu (%9[a-z]) %n", kb, state, &n) != 2 || !n || text[n])
+		return atag_err(-EINVAL);
+	if (!strcmp(state, "loaded"))
+		*loaded = 1;
+	else if (!strcmp(state, "unloaded"))
+		*loaded = 0;
+	else
+		return atag_err(-EINVAL);
+	return 0;
+}
+
+int atag_bufstat_parse_header_page(const char *text, unsigned int *hdr)
+{
+	const char *p = text ? strstr(text, "field: char data;") : NULL;
+	unsigned int off;
+
+	if (!p)
+		return atag_err(-EINVAL);
+	p = strstr(p, "offset:");
+	if (!p || sscanf(p, "offset:%u;", &off) != 1 || !off)
+		return atag_err(-EINVAL);
+	*hdr = off;
+	return 0;
+}
+
+enum atag_snapshot_state atag_bufstat_parse_snapshot(const char *text)
+{
+	if (!text)
+		return ATAG_SNAPSHOT_UNKNOWN;
+	if (strstr(text, "* Snapshot is freed *"))
+		return ATAG_SNAPSHOT_FREED;
+	if (strstr(text, "* Snapshot is allocated *"))
+		return ATAG_SNAPSHOT_ALLOCATED;
+	/* the help text is printed only when the snapshot is empty: this one holds a trace */
+	if (!strncmp(text, "# tracer:", 9))
+		return ATAG_SNAPSHOT_ALLOCATED;
+	return ATAG_SNAPSHOT_UNKNOWN;
+}
+
+int atag_bufstat_parse_flag(const char *text)
+{
+	if (!text || (text[0] != '0' && text[0] != '1'))
+		return -1;
+	if (text[1] && strcmp(text + 1, "\n"))
+		return -1;
+	return text[0] - '0';
+}
