@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-sample.sh BUILD_DIR SAMPLE: the main job of "make run". Prints the bundled
-# sample trace through stock trace-cmd report with our plugin, so the alloced and
-# freed lines show their resolved call sites.
+# run-sample.sh BUILD_DIR SAMPLE: the main job of "make run": the lifetime report
+# of the bundled sample trace (summary, top call sites, live allocations).
 B=$1
 S=$2
 if [ ! -f "$S" ]; then
+	echo "($S is missing: using a generated trace instead)"
 	S=$B/sample.dat
-	"$B/tests/atag-mkfixture" -o "$S" --generate 400 --seed 7 --tags 6 --live 20 --depth 6 ||
+	"$B/tests/atag-mkfixture" -o "$S" --generate 4000 --seed 7 --tags 12 --live 40 --depth 6 ||
 		exit 1
 fi
-echo "== trace-cmd report -i $S (with plugins/plugin_alloc_tag.so)"
-TRACEEVENT_PLUGIN_DIR=$B/plugins trace-cmd report -i "$S" | head -n 40
+echo "== trace-cmd-alloc-tag report -n 10 --live $S"
+"$B/trace-cmd-alloc-tag" report -n 10 --live --no-progress "$S"
