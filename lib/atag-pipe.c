@@ -8,18 +8,22 @@
  *
  * Messages are 8-byte aligned records in one ring of bytes; one never wraps (a
  * PAD message fills the end). The producer publishes its position in batches,
- * the consumer its own after each batch it drained; a side with nothing to do
- * spins briefly, then yields.
+ * the consumer its own after each batch it drained. A side with nothing to do
+ * spins briefly, then sleeps on a futex the other side wakes: yielding instead
+ * would hand the CPU to any other runnable task for a whole time slice.
  *
  * A hit carries its call-site strings only the first time its tag goes through
  * (the stitcher keeps the first it learns), so the strings are not copied per
  * event.
  */
 #include <errno.h>
-#include <sched.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "atag-map.h"
 #include "atag-pipe.h"
@@ -59,9 +63,13 @@ struct atag_pipe {
 	size_t			size;		/* a power of two */
 	/* written by the producer, read by the consumer */
 	_Atomic size_t		head __attribute__((aligned(CACHELINE)));	/* published */
+	_Atomic uint32_t	head_seq;	/* futex: bumped with each publish */
 	_Atomic int		closed;
+	_Atomic int		producer_sleeps;
 	/* written by the consumer, read by the producer */
 	_Atomic size_t		tail __attribute__((aligned(CACHELINE)));	/* consumed */
+	_Atomic uint32_t	tail_seq;	/* futex: bumped with each release */
+	_Atomic int		consumer_sleeps;
 	int			error;		/* first error of the consumer */
 	/* producer only */
 	size_t			pos __attribute__((aligned(CACHELINE)));
@@ -97,20 +105,33 @@ void atag_pipe_free(struct atag_pipe *p)
 	free(p);
 }
 
-static void pause_briefly(unsigned int *spins)
+static void futex_wait(_Atomic uint32_t *word, uint32_t val)
 {
-	if (++*spins < SPINS) {
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Wait a little by spinning; false once it is time to sleep instead. */
+static bool spin(unsigned int *spins)
+{
+	if (++*spins > SPINS)
+		return false;
 #if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
+	__builtin_ia32_pause();
 #endif
-		return;
-	}
-	sched_yield();
+	return true;
 }
 
 static void publish(struct atag_pipe *p)
 {
 	atomic_store_explicit(&p->head, p->pos, memory_order_release);
+	atomic_fetch_add_explicit(&p->head_seq, 1, memory_order_release);
+	if (atomic_load_explicit(&p->consumer_sleeps, memory_order_acquire))
+		futex_wake(&p->head_seq);
 	p->unpublished = 0;
 }
 
@@ -131,11 +152,18 @@ static struct msg *reserve(struct atag_pipe *p, size_t n)
 	}
 	/* read the consumer's position only when the one seen last leaves too little room */
 	while (p->size - (p->pos - p->seen_tail) < n) {
+		uint32_t seq = atomic_load_explicit(&p->tail_seq, memory_order_acquire);
+
 		p->seen_tail = atomic_load_explicit(&p->tail, memory_order_acquire);
 		if (p->size - (p->pos - p->seen_tail) >= n)
 			break;
 		publish(p);
-		pause_briefly(&spins);
+		if (spin(&spins))
+			continue;
+		atomic_store_explicit(&p->producer_sleeps, 1, memory_order_seq_cst);
+		if (atomic_load_explicit(&p->tail, memory_order_seq_cst) == p->seen_tail)
+			futex_wait(&p->tail_seq, seq);
+		atomic_store_explicit(&p->producer_sleeps, 0, memory_order_relaxed);
 	}
 	return (struct msg *)(p->buf + off);
 }
@@ -235,7 +263,10 @@ void atag_pipe_sink(struct atag_pipe *p, struct atag_sink *sink)
 void atag_pipe_close(struct atag_pipe *p)
 {
 	publish(p);
-	atomic_store_explicit(&p->closed, 1, memory_order_release);
+	atomic_store_explicit(&p->closed, 1, memory_order_seq_cst);
+	/* wake a consumer that went to sleep between the publish and now */
+	atomic_fetch_add_explicit(&p->head_seq, 1, memory_order_seq_cst);
+	futex_wake(&p->head_seq);
 }
 
 /* Hand message @m to @out. */
@@ -276,12 +307,20 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 	int closed, ret;
 
 	for (;;) {
+		uint32_t seq = atomic_load_explicit(&p->head_seq, memory_order_acquire);
+
 		closed = atomic_load_explicit(&p->closed, memory_order_acquire);
 		head = atomic_load_explicit(&p->head, memory_order_acquire);
 		if (tail == head) {
 			if (closed)
 				return p->error;
-			pause_briefly(&spins);
+			if (spin(&spins))
+				continue;
+			atomic_store_explicit(&p->consumer_sleeps, 1, memory_order_seq_cst);
+			if (atomic_load_explicit(&p->head, memory_order_seq_cst) == tail &&
+			    !atomic_load_explicit(&p->closed, memory_order_seq_cst))
+				futex_wait(&p->head_seq, seq);
+			atomic_store_explicit(&p->consumer_sleeps, 0, memory_order_relaxed);
 			continue;
 		}
 		spins = 0;
@@ -296,5 +335,8 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 			tail += m->size;
 		}
 		atomic_store_explicit(&p->tail, tail, memory_order_release);
+		atomic_fetch_add_explicit(&p->tail_seq, 1, memory_order_release);
+		if (atomic_load_explicit(&p->producer_sleeps, memory_order_acquire))
+			futex_wake(&p->tail_seq);
 	}
 }

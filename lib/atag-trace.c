@@ -16,9 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <event-parse.h>
 #include <trace-cmd.h>
 
 #include "atag-local.h"
+#include "atag-pages.h"
 #include "atag-trace.h"
 #include "atag-utils.h"
 
@@ -33,6 +35,7 @@ struct atag_trace {
 	uint64_t		needed;		/* > file_size when truncated */
 	int			fd;		/* the file, or its padded copy */
 	bool			abandoned;	/* handles faulted: do not touch them */
+	struct atag_pages	*pages;		/* v6: walked directly, see atag-pages.c */
 	char			**warnings;	/* what libtracecmd said */
 	unsigned int		nr_warnings;
 	unsigned int		lost_warnings;
@@ -312,6 +315,7 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 {
 	struct atag_trace *t;
 	uint64_t need = 0;
+	const char *env;
 	struct stat st;
 	int ret, tries;
 
@@ -362,6 +366,9 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 	warn_sink = NULL;
 	if (ret)
 		goto fail;
+	env = getenv("ATAG_PAGES");
+	if ((!env || strcmp(env, "0")) && !tep_is_old_format(atag_trace_tep(t)))
+		t->pages = atag_pages_open(t->fd);
 	*trace = t;
 	return 0;
 fail:
@@ -378,6 +385,7 @@ void atag_trace_close(struct atag_trace *t)
 	for (i = 0; i < t->nr_warnings; i++)
 		free(t->warnings[i]);
 	free(t->warnings);
+	atag_pages_close(t->pages);
 	if (t->abandoned) {
 		free(t->buf);
 		t->buf = NULL;
@@ -499,7 +507,7 @@ int atag_trace_iterate(struct atag_trace *t, int i,
 	struct sigaction old_segv, old_bus;
 	struct tracecmd_input *h;
 	sigjmp_buf jb;
-	int sig;
+	int sig, k;
 
 	h = atag_trace_buffer(t, i);
 	if (!h)
@@ -508,10 +516,12 @@ int atag_trace_iterate(struct atag_trace *t, int i,
 	sigaction(SIGSEGV, &sa, &old_segv);
 	sigaction(SIGBUS, &sa, &old_bus);
 	warn_sink = t;
+	k = t->pages ? atag_pages_find(t->pages, t->name[i]) : -1;
 	sig = sigsetjmp(jb, 1);
 	if (!sig) {
 		fault_jmp = &jb;
-		tracecmd_iterate_events(h, NULL, 0, cb, data);
+		if (k < 0 || atag_pages_iterate(t->pages, k, h, cb, data))
+			tracecmd_iterate_events(h, NULL, 0, cb, data);
 	} else {
 		t->abandoned = true;
 	}

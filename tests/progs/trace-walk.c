@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace-walk FILE [BUFFER]: print every record of a buffer as libatag hands them
+ * out: "cpu ts size missed checksum". tests/t-pages.sh runs it with the direct
+ * page walk (ATAG_PAGES unset) and with libtracecmd (ATAG_PAGES=0) and compares.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <event-parse.h>
+
+#include "atag-trace.h"
+
+static int print(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	const unsigned char *p = rec->data;
+	unsigned int sum = 0;
+	int i;
+
+	for (i = 0; i < rec->size; i++)
+		sum = sum * 31 + p[i];
+	printf("%d %llu %d %lld %08x\n", rec->cpu, rec->ts, rec->size, rec->missed_events, sum);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct atag_trace *t;
+	char err[256];
+	int b;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s FILE [BUFFER]\n", argv[0]);
+		return 2;
+	}
+	if (atag_trace_open(argv[1], &t, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", argv[1], err);
+		return 1;
+	}
+	b = atag_trace_find_buffer(t, argc > 2 ? argv[2] : "");
+	if (b < 0) {
+		fprintf(stderr, "no buffer\n");
+		return 1;
+	}
+	atag_trace_iterate(t, b, print, NULL);
+	atag_trace_close(t);
+	return 0;
+}

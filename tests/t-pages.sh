@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The direct walk of v6 ring-buffer pages (lib/atag-pages.c) hands out exactly
+# the records libtracecmd does: same order, timestamps, sizes, data, lost events.
+. "$(dirname "$0")/lib.sh"
+
+WALK=$ATAG_BUILD/tests/progs/trace-walk
+same() {	# same NAME FILE [BUFFER]
+	"$WALK" "$2" $3 > "$T_TMP/fast" 2>&1
+	ATAG_PAGES=0 "$WALK" "$2" $3 > "$T_TMP/slow" 2>&1
+	if [ -s "$T_TMP/slow" ] && cmp -s "$T_TMP/fast" "$T_TMP/slow"; then
+		ok "$1 ($(wc -l < "$T_TMP/slow") records)"
+	else
+		fail "$1" "$(diff "$T_TMP/slow" "$T_TMP/fast" | head -10)"
+	fi
+}
+
+cat > "$T_TMP/a.txt" <<'DESC'
+cpus 3
+buffer inst1
+ev 0 1000 1 alloced 0x10 0x20 8
+ev 1 1000 1 alloced 0x11 0x20 8
+ev 2 999 1 freed 0x11 0x20 8
+ev inst1:1 1500 1 freed 0x12 0x20 8
+missed 1 5
+ev 1 3000000000 1 freed 0x10 0x20 8
+missed 0
+ev 0 9000000000 1 stack 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+ev inst1:0 9000000001 1 alloced 0x13 0x20 8
+DESC
+mkfixture -o "$T_TMP/a.dat" "$T_TMP/a.txt"
+same "three CPUs, time extends, missed events, a long record" "$T_TMP/a.dat"
+same "an instance buffer" "$T_TMP/a.dat" inst1
+mkfixture -o "$T_TMP/g.dat" --generate 200000 --seed 9 --cpus 5 --live 300
+same "a generated 200000-event file on 5 CPUs" "$T_TMP/g.dat"
+size=$(stat -c %s "$T_TMP/g.dat")
+head -c $((size * 2 / 3)) "$T_TMP/g.dat" > "$T_TMP/cut.dat"
+same "a truncated file" "$T_TMP/cut.dat"
+
+# a file recorded by trace-cmd on this machine, converted to v6
+if is_root && [ -n "$(tracefs_dir)" ] && [ -d "$(tracefs_dir)/events/kmem" ]; then
+	T=$(tracefs_dir)
+	inst=atag-pages-$$
+	at_exit "rmdir '$T/instances/$inst'"
+	trace-cmd record -q -d -k -B "$inst" -T -e kmem:kmalloc -e kmem:kfree -o "$T_TMP/r7.dat" \
+		sh -c 'for i in 1 2 3 4 5; do ls /usr > /dev/null; done' > /dev/null 2>&1
+	rmdir "$T/instances/$inst" 2>/dev/null
+	trace-cmd convert -i "$T_TMP/r7.dat" -o "$T_TMP/r6.dat" --file-version 6 > /dev/null 2>&1
+	same "a trace-cmd recording, as v6" "$T_TMP/r6.dat" "$inst"
+else
+	skip "a trace-cmd recording, as v6" "needs root and tracefs with kmem events"
+fi
+
+done_testing
