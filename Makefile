@@ -159,7 +159,7 @@ check: all
 	$(Q)tests/summarize.sh $(O)/check-results $(O)-asan/check-results
 
 check-one: build-all
-	$(Q)tests/run-tests.sh $(O)
+	$(Q)tests/run-tests.sh $(O) $(if $(SAN),asan)
 
 check-vm: all
 	$(Q)scripts/deps.sh --vm
