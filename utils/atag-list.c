@@ -65,11 +65,13 @@ static void parse_list_options(struct list_params *p, int argc, char **argv)
 			break;
 		case 'n':
 			if (atag_parse_u64(optarg, &p->max_rows) || !p->max_rows)
-				atag_usage_error(list_usage, "-n: '%s' is not a positive number", optarg);
+				atag_usage_error(list_usage, "-n: '%s' is not a positive number",
+						 optarg);
 			break;
 		case OPT_format:
 			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
-				atag_usage_error(list_usage, "--format: '%s' is not text or json", optarg);
+				atag_usage_error(list_usage, "--format: '%s' is not text or json",
+						 optarg);
 			p->json = !strcmp(optarg, "json");
 			break;
 		case 'h':
@@ -211,7 +213,8 @@ static int run_list(struct list_params *p)
 	if (ret)
 		atag_tagopts_die(&p->tagopts, ai, ATAG_TAGOP_LIST, ret);
 	sort_by = p->sort;
-	qsort(list->tags, list->nr, sizeof(*list->tags), cmp_tags);
+	if (list->nr)
+		qsort(list->tags, list->nr, sizeof(*list->tags), cmp_tags);
 	rows = p->max_rows && p->max_rows < list->nr ? p->max_rows : list->nr;
 	if (p->json)
 		print_json(list, rows);

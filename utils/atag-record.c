@@ -117,7 +117,8 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		case 'o': p->output = optarg; break;
 		case 'b':
 			if (atag_parse_u64(optarg, &p->buffer_kb) || !p->buffer_kb)
-				atag_usage_error(record_usage, "-b: '%s' is not a size in KiB", optarg);
+				atag_usage_error(record_usage, "-b: '%s' is not a size in KiB",
+						 optarg);
 			break;
 		case OPT_no_stack: p->no_stack = true; break;
 		case OPT_duration:
@@ -195,9 +196,8 @@ static void choose_events(const struct record_params *p, const char **events)
 			die("%s/events/%s: no such event: this kernel cannot record --kmem",
 			    dir, *all);
 		else if (!p->kmem)
-			die("%s/events/alloc_tag: no alloc_tag trace events: this kernel lacks the "
-			    "patch series \"%s\" (record --kmem works without it)", dir,
-			    ATAG_TRACING_SERIES);
+			die("%s/events/alloc_tag: no alloc_tag trace events: this kernel lacks the patch series \"%s\" (record --kmem works without it)",
+			    dir, ATAG_TRACING_SERIES);
 	}
 	events[n] = NULL;
 }
@@ -234,8 +234,8 @@ static void preflight(struct record_session *s, const char **events)
 	if (access(path, W_OK))
 		die("%s: %s: run as root", path, strerror(errno));
 	if (!executable_in_path(tc && *tc ? tc : "trace-cmd"))
-		die("%s: not found: record writes the trace.dat with trace-cmd record "
-		    "(Debian package trace-cmd)", tc && *tc ? tc : "trace-cmd");
+		die("%s: not found: record writes the trace.dat with trace-cmd record (Debian package trace-cmd)",
+		    tc && *tc ? tc : "trace-cmd");
 	if (s->p->kmem)
 		return;
 	s->ai = atag_tagopts_open(&s->p->tagopts);
@@ -311,8 +311,8 @@ static int create_state(struct record_session *s)
 
 	s->state = atag_state_create(dir);
 	if (!s->state && errno == EEXIST)
-		die("%s/record-%d.state exists: a killed record left things behind; run "
-		    "'%s reset' first", dir, (int)getpid(), ATAG_PROG);
+		die("%s/record-%d.state exists: a killed record left things behind; run '%s reset' first",
+		    dir, (int)getpid(), ATAG_PROG);
 	if (!s->state)
 		die("%s: cannot create the state file: %s", dir, strerror(errno));
 	if (s->ai && atag_state_set_allocinfo(s->state, s->p->tagopts.allocinfo))
@@ -329,8 +329,8 @@ static int create_instance(struct record_session *s)
 	if (!ret)
 		ret = atag_instance_create(s->instance);
 	if (ret == -EEXIST)
-		session_fail(s, EEXIST, "tracefs instance %s exists already (not ours): not "
-			     "touching it", s->instance);
+		session_fail(s, EEXIST, "tracefs instance %s exists already (not ours): not touching it",
+			     s->instance);
 	else if (ret)
 		session_fail(s, -ret, "cannot create tracefs instance %s: %s", s->instance,
 			     strerror(-ret));
@@ -593,8 +593,8 @@ static void print_summary(struct record_session *s, const struct atag_lost *lost
 		return;
 	fprintf(stderr, "%s record: wrote %s", ATAG_PROG, s->p->output);
 	if (have_lost && nr_lost)
-		fprintf(stderr, ": %llu events LOST (%llu overwritten, %llu dropped); use a larger "
-			"-b\n", nr_lost, lost->overrun, lost->dropped);
+		fprintf(stderr, ": %llu events LOST (%llu overwritten, %llu dropped); use a larger -b\n",
+			nr_lost, lost->overrun, lost->dropped);
 	else if (have_lost)
 		fprintf(stderr, ": %llu events, none lost\n", lost->read);
 	else

@@ -136,11 +136,11 @@ static void einval_message(char *buf, size_t len, const char *path, const struct
 	char given[512];
 
 	if (f->traced != ATAG_ANY)
-		snprintf(buf, len, "%s: the kernel rejected --%s: it does not know the trace-state "
-			 "filter (invalid argument)", path, f->traced ? "traced" : "untraced");
+		snprintf(buf, len, "%s: the kernel rejected --%s: it does not know the trace-state filter (invalid argument)",
+			 path, f->traced ? "traced" : "untraced");
 	else if (f->has_min_size && f->has_max_size)
-		snprintf(buf, len, "%s: the kernel rejected --min-size %llu with --max-size %llu "
-			 "(invalid argument)", path, f->min_size, f->max_size);
+		snprintf(buf, len, "%s: the kernel rejected --min-size %llu with --max-size %llu (invalid argument)",
+			 path, f->min_size, f->max_size);
 	else
 		snprintf(buf, len, "%s: the kernel rejected the filter %s (invalid argument)",
 			 path, atag_tagopts_describe(o, given, sizeof(given)));
@@ -153,13 +153,13 @@ static void toggle_message(char *buf, size_t len, const char *path,
 
 	switch (err) {
 	case ENOTTY:
-		snprintf(buf, len, "%s: this kernel lacks per-tag tracing (no TOGGLE_TRACE ioctl); "
-			 "it comes with the patch series \"%s\"", path, ATAG_TRACING_SERIES);
+		snprintf(buf, len, "%s: this kernel lacks per-tag tracing (no TOGGLE_TRACE ioctl); it comes with the patch series \"%s\"",
+			 path, ATAG_TRACING_SERIES);
 		break;
 	case EPERM:
 	case EACCES:
-		snprintf(buf, len, "%s: operation not permitted: turning tracing on or off needs "
-			 "CAP_SYS_ADMIN", path);
+		snprintf(buf, len, "%s: operation not permitted: turning tracing on or off needs CAP_SYS_ADMIN",
+			 path);
 		break;
 	case ENOENT:
 		snprintf(buf, len, "%s: no tag matches the filter (%s)", path,
@@ -177,13 +177,12 @@ static void list_message(char *buf, size_t len, const char *path, struct atag_al
 
 	switch (err) {
 	case EOPNOTSUPP:
-		snprintf(buf, len, "%s: --traced/--untraced need the per-tag trace state, which this "
-			 "kernel does not report; it comes with the patch series \"%s\"", path,
-			 ATAG_TRACING_SERIES);
+		snprintf(buf, len, "%s: --traced/--untraced need the per-tag trace state, which this kernel does not report; it comes with the patch series \"%s\"",
+			 path, ATAG_TRACING_SERIES);
 		break;
 	case EAGAIN:
-		snprintf(buf, len, "%s: the tags kept changing while being listed (modules loading "
-			 "or unloading, %d tries); try again", path, ATAG_ALLOCINFO_RETRIES + 1);
+		snprintf(buf, len, "%s: the tags kept changing while being listed (modules loading or unloading, %d tries); try again",
+			 path, ATAG_ALLOCINFO_RETRIES + 1);
 		break;
 	case EBADMSG:
 		snprintf(buf, len, "%s:%u: not in the /proc/allocinfo text format", path, line);
@@ -200,11 +199,11 @@ static void list_message(char *buf, size_t len, const char *path, struct atag_al
 static void open_message(char *buf, size_t len, const char *path, int err)
 {
 	if (err == ENOENT && !strcmp(path, ATAG_ALLOCINFO_PATH))
-		snprintf(buf, len, "%s: no such file: this kernel lacks CONFIG_MEM_ALLOC_PROFILING "
-			 "(memory allocation profiling)", path);
+		snprintf(buf, len, "%s: no such file: this kernel lacks CONFIG_MEM_ALLOC_PROFILING (memory allocation profiling)",
+			 path);
 	else if (err == ENOENT)
-		snprintf(buf, len, "%s: no such file (a kernel without "
-			 "CONFIG_MEM_ALLOC_PROFILING has no /proc/allocinfo)", path);
+		snprintf(buf, len, "%s: no such file (a kernel without CONFIG_MEM_ALLOC_PROFILING has no /proc/allocinfo)",
+			 path);
 	else if (err == EACCES || err == EPERM)
 		snprintf(buf, len, "%s: permission denied: run as root", path);
 	else
