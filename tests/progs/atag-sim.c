@@ -15,7 +15,8 @@
  *       like the kernel, only tags traced at that moment emit events. Each round
  *       allocates one object per traced tag (hit, then alloced) and frees the objects
  *       of the round before (freed); the last round's objects stay live. --loop runs
- *       rounds until SIGINT/SIGTERM. --expect writes every event emitted, one a line:
+ *       rounds until SIGINT/SIGTERM. --ready FILE is written with our pid after the
+ *       first round. --expect writes every event emitted, one a line:
  *         hit TAG MODULE FILE FUNCTION LINE | alloc PTR TAG BYTES | free PTR TAG BYTES
  *       (MODULE is NONE for built-in tags, as the tracepoint says). Tag pointers are
  *       0xffffffffc0de0000 + 0x100 * (index in the state file); object bytes are
@@ -246,6 +247,17 @@ static void round_once(FILE *expect, struct live *prev, int *nr_prev, unsigned l
 		fflush(expect);
 }
 
+/* The ready file holds our pid, for tests that must stop an orphaned simulator. */
+static void write_ready(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		die("cannot write %s", path);
+	fprintf(f, "%d\n", (int)getpid());
+	fclose(f);
+}
+
 static void on_signal(int sig)
 {
 	stop = 1;
@@ -291,7 +303,7 @@ static int run(int argc, char **argv)
 	for (r = 0; !stop && (loop || r < rounds); r++) {
 		round_once(expect, prev, &nr_prev, &seq);
 		if (r == 0 && ready)
-			fclose(fopen(ready, "w"));
+			write_ready(ready);
 		sleep_ms(delay);
 	}
 	if (expect)
