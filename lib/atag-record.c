@@ -75,17 +75,25 @@ bool atag_instance_exists(const char *name)
 	       !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-static int write_instance_file(const char *name, const char *file, const char *val)
+/* Open a file of an instance; returns the fd or -errno. */
+static int open_instance_file(const char *name, const char *file, int flags)
 {
 	char path[4096];
-	ssize_t n;
 	int fd;
 
 	if (!tracefs_path(path, sizeof(path), "instances/%s/%s%s", name, file, ""))
 		return -errno;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int write_instance_file(const char *name, const char *file, const char *val)
+{
+	int fd = open_instance_file(name, file, O_WRONLY);
+	ssize_t n;
+
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = write(fd, val, strlen(val));
 	close(fd);
 	return n < 0 ? -errno : 0;
@@ -93,15 +101,12 @@ static int write_instance_file(const char *name, const char *file, const char *v
 
 static int read_instance_number(const char *name, const char *file, long long *val)
 {
-	char path[4096], buf[64];
+	int fd = open_instance_file(name, file, O_RDONLY);
+	char buf[64];
 	ssize_t n;
-	int fd;
 
-	if (!tracefs_path(path, sizeof(path), "instances/%s/%s%s", name, file, ""))
-		return -errno;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)

@@ -242,11 +242,16 @@ else
 fi
 fakeinfo_umount "$M"
 
+# with_double NAME LINES: the series description with LINES first, mounted as $M
+with_double() {
+	printf '%b' "$2" | cat - "$T_TMP/series.desc" > "$T_TMP/$1.desc"
+	M=$T_TMP/$1
+	fakeinfo_mount "$T_TMP/$1.desc" "$M" || fail "mount the $1 double" "$(cat "$M.log")"
+	export ATAG_ALLOCINFO=$M/allocinfo
+}
+
 # the 7.3 layout only: listed, but no trace state and no toggle
-sed '1i ioctl v73' "$T_TMP/series.desc" > "$T_TMP/v73.desc"
-M=$T_TMP/v73
-fakeinfo_mount "$T_TMP/v73.desc" "$M" || fail "mount the v73 double" "$(cat "$M.log")"
-export ATAG_ALLOCINFO=$M/allocinfo
+with_double v73 'ioctl v73\n'
 check_eq "v73: listed through the 7.3 GET_AT, trace state unknown" \
 	"$("$C" list --format json | jq -c '[.source, .trace_state, (.tags | length), ([.tags[].traced] | unique)]')" \
 	'["ioctl-7.3",false,6,[null]]'
@@ -260,10 +265,7 @@ check_eq "v73: disable says the kernel lacks per-tag tracing" "$rc:$(cat "$T_TMP
 fakeinfo_umount "$M"
 
 # no ioctls at all: the text, version 1.0
-printf 'ioctl none\nversion 1.0\n' | cat - "$T_TMP/series.desc" > "$T_TMP/none.desc"
-M=$T_TMP/none
-fakeinfo_mount "$T_TMP/none.desc" "$M" || fail "mount the text-only double" "$(cat "$M.log")"
-export ATAG_ALLOCINFO=$M/allocinfo
+with_double none 'ioctl none\nversion 1.0\n'
 check_eq "no ioctls: the text is parsed" \
 	"$("$C" list --format json | jq -c '[.source, (.tags | length), ([.tags[] | select(.accurate | not)] | length)]')" \
 	'["text",6,0]'
@@ -274,30 +276,21 @@ check_grep "no ioctls: enable names the series" "lacks per-tag tracing .*Introdu
 fakeinfo_umount "$M"
 
 # a module loads in the middle of the scan: CONTENT_ID changes, the scan is redone
-printf 'modload 3\nmodule 64 1 net/m/m.c:5 [m] func:m_alloc\n' | cat - "$T_TMP/series.desc" > "$T_TMP/modload.desc"
-M=$T_TMP/modload
-fakeinfo_mount "$T_TMP/modload.desc" "$M" || fail "mount the modload double" "$(cat "$M.log")"
-export ATAG_ALLOCINFO=$M/allocinfo
+with_double modload 'modload 3\nmodule 64 1 net/m/m.c:5 [m] func:m_alloc\n'
 "$C" list > "$T_TMP/out" 2>&1; rc=$?
 check_eq "module load during the scan: retried, the module's tag is listed" \
 	"$rc:$(grep -c . "$T_TMP/out"):$(grep -c 'm_alloc net/m/m.c:5 \[m\]' "$T_TMP/out"):$(fakeinfo_field "$M" content_id)" \
 	"0:8:1:2"
 fakeinfo_umount "$M"
 
-printf 'churn 1 1000000\n' | cat - "$T_TMP/series.desc" > "$T_TMP/churn.desc"
-M=$T_TMP/churn
-fakeinfo_mount "$T_TMP/churn.desc" "$M" || fail "mount the churn double" "$(cat "$M.log")"
-export ATAG_ALLOCINFO=$M/allocinfo
+with_double churn 'churn 1 1000000\n'
 "$C" list > "$T_TMP/out" 2>&1; rc=$?
 check_eq "tags that never settle: bounded retry, then a clear error" "$rc:$(cat "$T_TMP/out")" \
 	"1:$E $M/allocinfo: the tags kept changing while being listed (modules loading or unloading, 11 tries); try again"
 fakeinfo_umount "$M"
 
 # a kernel that rejects filter bits: the message names the option
-printf 'reject_mask 0xa0\n' | cat - "$T_TMP/series.desc" > "$T_TMP/reject.desc"
-M=$T_TMP/reject
-fakeinfo_mount "$T_TMP/reject.desc" "$M" || fail "mount the reject double" "$(cat "$M.log")"
-export ATAG_ALLOCINFO=$M/allocinfo
+with_double reject 'reject_mask 0xa0\n'
 "$C" list --traced > "$T_TMP/out" 2>&1; rc=$?
 check_eq "EINVAL for the trace-state bit names --traced" "$rc:$(cat "$T_TMP/out")" \
 	"1:$E $M/allocinfo: the kernel rejected --traced: it does not know the trace-state filter (invalid argument)"
