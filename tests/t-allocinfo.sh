@@ -226,6 +226,9 @@ check_eq "disable: no tag matches, the filter as given" "$rc:$(cat "$T_TMP/out")
 	"1:$E $M/allocinfo: no tag matches the filter (--module nomod --line 3)"
 
 if command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$C" list > "$T_TMP/out" 2>&1; rc=$?
+	check_eq "list as an ordinary user: permission denied" "$rc:$(cat "$T_TMP/out")" \
+		"1:$E $M/allocinfo: permission denied: run as root"
 	setpriv --inh-caps=-all --bounding-set=-sys_admin "$C" enable --all > "$T_TMP/out" 2>&1; rc=$?
 	check_eq "enable without CAP_SYS_ADMIN: EPERM" "$rc:$(cat "$T_TMP/out")" \
 		"1:$E $M/allocinfo: $EPERM"

@@ -229,10 +229,10 @@ static void preflight(struct record_session *s, const char **events)
 
 	if (!dir)
 		die("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-	choose_events(s->p, events);
 	snprintf(path, sizeof(path), "%s/instances", dir);
 	if (access(path, W_OK))
 		die("%s: %s: run as root", path, strerror(errno));
+	choose_events(s->p, events);
 	if (!executable_in_path(tc && *tc ? tc : "trace-cmd"))
 		die("%s: not found: record writes the trace.dat with trace-cmd record (Debian package trace-cmd)",
 		    tc && *tc ? tc : "trace-cmd");
