@@ -268,14 +268,19 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 		tc = "trace-cmd";
 	err = build_argv(o, tc, kb, sizeof(kb), argv);
 	r = err ? NULL : calloc(1, sizeof(*r));
-	if (!r || !(r->instance = strdup(o->instance))) {
+	if (r)
+		r->instance = strdup(o->instance);
+	if (!r || !r->instance) {
 		free(r);
 		errno = err ? -err : ENOMEM;
 		return NULL;
 	}
 	r->pid = fork();
-	if (r->pid == 0)
+	if (r->pid == 0) {
+		free(r->instance);	/* the child keeps nothing of ours */
+		free(r);
 		exec_recorder(argv, o->log_fd, parent);
+	}
 	if (r->pid < 0) {
 		err = errno;
 		atag_recorder_free(r);
