@@ -303,6 +303,23 @@ else
 	wait_exit $rp
 fi
 
+# restoring fails (the capability is gone by then): said, the state file is kept,
+# and reset finishes the job
+"$C" record --function foo_bar -o "$B.dat" -- \
+	sh -c "'$SIM' run -r 1 && echo deny > '$M/ctl'" > /dev/null 2> "$B.err"; rc=$?
+check_eq "restoring fails: exit 1, saying what is left and what to do" \
+	"$rc:$(grep -v ' record: ' "$B.err" | sed -E 's/record-[0-9]+/record-N/')" \
+	"1:trace-cmd-alloc-tag: $M/allocinfo: could not turn tracing off again on 1 tag: Operation not permitted
+trace-cmd-alloc-tag: $ATAG_STATE_DIR/record-N.state kept: run 'trace-cmd-alloc-tag reset' to finish undoing"
+check_eq "restoring fails: the instance is gone, the tag and the state file are left" \
+	"$(leftovers | sed 's/[0-9][0-9]*/N/g')" \
+	"traced tags: kmalloc_trace=N foo_alloc=N __its_alloc=N foo_bar=N
+state file record-N.state"
+echo allow > "$M/ctl"
+"$C" reset > "$B.reset" 2>&1; rc=$?
+check_eq "restoring fails: reset finishes" "$rc:$(sed 's/[0-9][0-9]*/N/g' "$B.reset"):$(leftovers)" \
+	"0:reset: record N: turned tracing off on N tag:"
+
 # a recorder that still runs is stopped with SIGINT (here a stand-in process that
 # ends on SIGINT, which a background sleep would ignore)
 mkdir -p "$ATAG_STATE_DIR"

@@ -83,7 +83,6 @@ struct record_session {
 	FILE			*log;		/* trace-cmd's output */
 	pid_t			child;
 	int			child_status;	/* -1 while unknown */
-	bool			child_failed_exec;
 	bool			restore_failed;
 	int			error;		/* set once: the first failure */
 	char			errmsg[1024];
@@ -407,22 +406,24 @@ static pid_t start_command(struct record_session *s)
 	int pipefd[2], err = 0;
 	pid_t pid;
 
-	if (pipe2(pipefd, O_CLOEXEC))
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
 		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
 		execvp(s->p->command[0], s->p->command);
 		err = errno;
-		if (write(pipefd[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
+		/* the pipe tells the parent why (it closes unread when exec works) */
+		_exit(write(pipefd[1], &err, sizeof(err)) == sizeof(err) ? 127 : 126);
 	}
+	if (pid < 0)
+		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
 	close(pipefd[1]);
 	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
 		waitpid(pid, NULL, 0);
 		session_fail(s, err, "cannot run %s: %s", s->p->command[0], strerror(err));
-		s->child_failed_exec = true;
 		pid = -1;
 	}
 	close(pipefd[0]);
@@ -542,8 +543,9 @@ static void restore_tags(struct record_session *s)
 			first = ret;
 	}
 	if (failed) {
-		fprintf(stderr, "%s: %s: could not turn tracing off again on %zu tags: %s\n",
-			ATAG_PROG, atag_allocinfo_name(s->ai), failed, strerror(-first));
+		fprintf(stderr, "%s: %s: could not turn tracing off again on %zu %s: %s\n",
+			ATAG_PROG, atag_allocinfo_name(s->ai), failed,
+			atag_plural(failed, "tag", "tags"), strerror(-first));
 		s->restore_failed = true;
 	}
 }

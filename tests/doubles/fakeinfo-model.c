@@ -338,7 +338,7 @@ static int fake_toggle(struct fake_file *f, struct allocinfo_toggle_traces *tt, 
 	size_t i, n = 0;
 	int ret;
 
-	if (k->cap_check && !cap)
+	if ((k->cap_check && !cap) || k->deny_toggle)
 		return -EPERM;
 	ret = fake_check_filter(k, &tt->filter, FAKE_MASKS);
 	if (ret)
@@ -476,6 +476,10 @@ int fake_control(struct fake_kernel *k, const char *cmd)
 	}
 	if (!strncmp(cmd, "bump", 4)) {
 		k->content_id++;
+		return 0;
+	}
+	if (!strncmp(cmd, "deny", 4) || !strncmp(cmd, "allow", 5)) {
+		k->deny_toggle = cmd[0] == 'd';
 		return 0;
 	}
 	return -EINVAL;

@@ -73,6 +73,7 @@ struct fake_kernel {
 	unsigned long		modload_at;	/* 0: no pending load */
 	unsigned long		nr_get_next;
 	unsigned long		toggles;
+	bool			deny_toggle;	/* "deny": every TOGGLE_TRACE gets EPERM */
 };
 
 struct fake_file {
@@ -93,7 +94,11 @@ int fake_ioctl(struct fake_file *f, unsigned int cmd, void *arg, bool cap_sys_ad
 char *fake_text(const struct fake_kernel *k, size_t *len);
 char *fake_state(const struct fake_kernel *k, size_t *len);
 
-/* A control command: "modload" or "bump". Returns 0 or -EINVAL. */
+/*
+ * A control command: "modload" (the module tags appear now), "bump" (the generation
+ * changes), "deny" / "allow" (every TOGGLE_TRACE gets EPERM, or not: a capability
+ * lost halfway). Returns 0 or -EINVAL.
+ */
 int fake_control(struct fake_kernel *k, const char *cmd);
 
 #endif /* _FAKEINFO_MODEL_H */

@@ -11,7 +11,7 @@
  *                               semantics (tests/doubles/fakeinfo-model.h); TOGGLE_TRACE
  *                               checks CAP_SYS_ADMIN in the caller's effective set
  *   MOUNTPOINT/state      0444  content id, number of toggles, every tag's trace state
- *   MOUNTPOINT/ctl        0200  write "modload" or "bump"
+ *   MOUNTPOINT/ctl        0200  write "modload", "bump", "deny" or "allow"
  * The description language is in tests/doubles/fakeinfo-model.h.
  */
 #define FUSE_USE_VERSION 35
