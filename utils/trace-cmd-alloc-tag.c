@@ -19,13 +19,20 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "list",	NULL,	"list allocation call sites (tags) and their trace state" },
-	{ "enable",	NULL,	"turn tracing on for matching call sites" },
-	{ "disable",	NULL,	"turn tracing off for matching call sites" },
-	{ "record",	NULL,	"record allocation events with stacks into a trace.dat" },
-	{ "report",	trace_alloc_tag_report,	"stitch a trace.dat into allocation lifetimes" },
-	{ "stat",	trace_alloc_tag_stat,	"show the memory tracing's own ring buffers use" },
-	{ "reset",	NULL,	"undo what an interrupted record left behind" },
+	{ "list",	trace_alloc_tag_list,
+				"list allocation call sites (tags) and their trace state" },
+	{ "enable",	trace_alloc_tag_enable,
+				"turn tracing on for matching call sites" },
+	{ "disable",	trace_alloc_tag_disable,
+				"turn tracing off for matching call sites" },
+	{ "record",	trace_alloc_tag_record,
+				"record allocation events with stacks into a trace.dat" },
+	{ "report",	trace_alloc_tag_report,
+				"stitch a trace.dat into allocation lifetimes" },
+	{ "stat",	trace_alloc_tag_stat,
+				"show the memory tracing's own ring buffers use" },
+	{ "reset",	trace_alloc_tag_reset,
+				"undo what an interrupted record left behind" },
 	{ NULL }
 };
 

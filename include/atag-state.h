@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-state.h - the state file of a running `record`, so that `reset` can undo what
+ * a record killed with SIGKILL left behind, and only that.
+ *
+ * One file a recording, $ATAG_STATE_DIR/record-PID.state (default directory
+ * /run/trace-cmd-alloc-tag), removed when the recording ends normally. Each line is
+ * written before the change it describes, so the file never misses a change; undoing
+ * a change that did not happen is harmless (the tag was untraced, the instance absent):
+ *
+ *   owner PID STARTTIME           the record process
+ *   allocinfo PATH                where the tags were toggled
+ *   instance NAME                 the tracefs instance it created
+ *   recorder PID STARTTIME        the trace-cmd record it started
+ *   tag MODULE FILE LINE FUNCTION a tag whose tracing it turned on (MODULE "-" for
+ *                                 built-in; fields separated by tabs)
+ *
+ * A line without its newline (the writer died mid-line) is ignored.
+ */
+#ifndef _ATAG_STATE_H
+#define _ATAG_STATE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "atag-allocinfo.h"
+
+#define ATAG_STATE_DIR		"/run/trace-cmd-alloc-tag"
+#define ATAG_STATE_DIR_ENV	"ATAG_STATE_DIR"
+
+struct atag_state {
+	char			*path;		/* the state file */
+	int			fd;		/* open for appending, or -1 (loaded) */
+	pid_t			owner;
+	unsigned long long	owner_start;
+	char			*allocinfo;	/* NULL: no tags were touched */
+	char			*instance;	/* NULL: no instance was created */
+	pid_t			recorder;	/* 0: none started */
+	unsigned long long	recorder_start;
+	struct atag_taglist	tags;		/* tags whose tracing was turned on */
+};
+
+/* What atag_state_undo() did. */
+struct atag_undo {
+	bool		owner_alive;	/* the record still runs: nothing was done */
+	bool		recorder_stopped;
+	size_t		tags_disabled;	/* tracing turned off again */
+	size_t		tags_gone;	/* no longer traced, or no longer there */
+	bool		instance_removed;
+	int		error;		/* first -errno, 0 when all was undone */
+	const char	*failed_step;	/* "recorder", "allocinfo", "instance" or NULL */
+};
+
+/**
+ * atag_state_dir - the directory of the state files
+ *
+ * Returns $ATAG_STATE_DIR when set and not empty, else ATAG_STATE_DIR.
+ */
+const char *atag_state_dir(void);
+
+/**
+ * atag_state_create - start the state file of this process
+ * @dir: the directory (created, mode 0700, when missing)
+ *
+ * Writes the owner line. Returns the state, or NULL with errno set.
+ */
+struct atag_state *atag_state_create(const char *dir);
+
+/**
+ * atag_state_set_allocinfo - note the allocinfo file the tags are toggled through
+ * @st: the state
+ * @path: its path
+ *
+ * Returns 0 or -errno (a write error).
+ */
+int atag_state_set_allocinfo(struct atag_state *st, const char *path);
+
+/**
+ * atag_state_set_instance - note the instance about to be created
+ * @st: the state
+ * @name: its name
+ *
+ * Returns 0 or -errno.
+ */
+int atag_state_set_instance(struct atag_state *st, const char *name);
+
+/**
+ * atag_state_set_recorder - note the recorder process
+ * @st: the state
+ * @pid: its pid
+ *
+ * Returns 0 or -errno.
+ */
+int atag_state_set_recorder(struct atag_state *st, pid_t pid);
+
+/**
+ * atag_state_add_tag - note a tag whose tracing is about to be turned on
+ * @st: the state
+ * @t: the tag
+ *
+ * Returns 0 or -errno (-EINVAL for a name with a tab or newline).
+ */
+int atag_state_add_tag(struct atag_state *st, const struct atag_tag *t);
+
+/**
+ * atag_state_load - read a state file
+ * @path: its path
+ *
+ * Returns the state (fd -1), or NULL with errno set (EBADMSG: not a state file).
+ */
+struct atag_state *atag_state_load(const char *path);
+
+/**
+ * atag_state_list - the state files in a directory
+ * @dir: the directory
+ * @paths: set to a NULL-terminated, sorted array of paths; free each and the array
+ *
+ * Returns the number of files (0 also when @dir does not exist) or -errno.
+ */
+int atag_state_list(const char *dir, char ***paths);
+
+/**
+ * atag_state_undo - undo what a state file lists, unless its owner still runs
+ * @st: the state, as loaded
+ * @u: what was done
+ *
+ * Stops the recorder (SIGINT, then SIGKILL to its group after a while), turns tracing
+ * off again on the listed tags that are still traced, and removes the instance.
+ * Returns 0 when all was undone (or the owner runs), else the first -errno, with
+ * @u->failed_step naming the step.
+ */
+int atag_state_undo(struct atag_state *st, struct atag_undo *u);
+
+/**
+ * atag_state_remove - delete the state file and free the state
+ * @st: the state, may be NULL
+ *
+ * Returns 0 or -errno from unlink.
+ */
+int atag_state_remove(struct atag_state *st);
+
+/**
+ * atag_state_free - close and free the state, keeping the file
+ * @st: the state, may be NULL
+ */
+void atag_state_free(struct atag_state *st);
+
+/**
+ * atag_proc_alive - whether the process @pid that started at @start still runs
+ * @pid: the process
+ * @start: its start time (atag_proc_starttime())
+ */
+bool atag_proc_alive(pid_t pid, unsigned long long start);
+
+#endif /* _ATAG_STATE_H */

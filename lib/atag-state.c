@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The state file of a running record, and undoing what it lists (the reset command).
+ * Format and rules in include/atag-state.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atag-record.h"
+#include "atag-state.h"
+#include "atag-utils.h"
+
+#define STOP_TIMEOUT_MS		30000
+#define KILL_TIMEOUT_MS		2000
+#define POLL_MS			20
+
+const char *atag_state_dir(void)
+{
+	const char *env = getenv(ATAG_STATE_DIR_ENV);
+
+	return env && *env ? env : ATAG_STATE_DIR;
+}
+
+static struct atag_state *state_alloc(const char *path)
+{
+	struct atag_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->fd = -1;
+	st->tags.source = ATAG_SRC_IOCTL;
+	st->path = strdup(path);
+	if (!st->path) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void atag_state_free(struct atag_state *st)
+{
+	if (!st)
+		return;
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st->path);
+	free(st->allocinfo);
+	free(st->instance);
+	free(st->tags.tags);
+	free(st);
+}
+
+int atag_state_remove(struct atag_state *st)
+{
+	int ret = 0;
+
+	if (!st)
+		return 0;
+	if (unlink(st->path) && errno != ENOENT)
+		ret = -errno;
+	atag_state_free(st);
+	return atag_err(ret);
+}
+
+/* Append one whole line with a single write, so a line is there or not at all. */
+static int __attribute__((format(printf, 2, 3))) state_write(struct atag_state *st,
+							      const char *fmt, ...)
+{
+	char *line;
+	va_list ap;
+	ssize_t n;
+	int len;
+
+	va_start(ap, fmt);
+	len = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return atag_err(-ENOMEM);
+	n = write(st->fd, line, len);
+	free(line);
+	if (n != len)
+		return atag_err(n < 0 ? -errno : -EIO);
+	return 0;
+}
+
+static bool bad_name(const char *s)
+{
+	return !*s || strpbrk(s, "\t\n");
+}
+
+struct atag_state *atag_state_create(const char *dir)
+{
+	struct atag_state *st;
+	char *path;
+	int err;
+
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return NULL;
+	if (asprintf(&path, "%s/record-%d.state", dir, (int)getpid()) < 0)
+		return NULL;
+	st = state_alloc(path);
+	free(path);
+	if (!st)
+		return NULL;
+	st->owner = getpid();
+	st->owner_start = atag_proc_starttime(st->owner);
+	st->fd = open(st->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	if (st->fd < 0 ||
+	    state_write(st, "owner %d %llu\n", (int)st->owner, st->owner_start)) {
+		err = errno;
+		if (st->fd >= 0)
+			unlink(st->path);
+		atag_state_free(st);
+		errno = err;
+		return NULL;
+	}
+	return st;
+}
+
+static int set_string(char **field, const char *val)
+{
+	char *copy = strdup(val);
+
+	if (!copy)
+		return atag_err(-ENOMEM);
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+int atag_state_set_allocinfo(struct atag_state *st, const char *path)
+{
+	if (bad_name(path))
+		return atag_err(-EINVAL);
+	return state_write(st, "allocinfo %s\n", path) ?: set_string(&st->allocinfo, path);
+}
+
+int atag_state_set_instance(struct atag_state *st, const char *name)
+{
+	if (bad_name(name) || strchr(name, '/'))
+		return atag_err(-EINVAL);
+	return state_write(st, "instance %s\n", name) ?: set_string(&st->instance, name);
+}
+
+int atag_state_set_recorder(struct atag_state *st, pid_t pid)
+{
+	st->recorder = pid;
+	st->recorder_start = atag_proc_starttime(pid);
+	return state_write(st, "recorder %d %llu\n", (int)pid, st->recorder_start);
+}
+
+int atag_state_add_tag(struct atag_state *st, const struct atag_tag *t)
+{
+	const char *mod = t->modname[0] ? t->modname : "-";
+
+	if (bad_name(mod) || bad_name(t->filename) || bad_name(t->function))
+		return atag_err(-EINVAL);
+	return state_write(st, "tag\t%s\t%s\t%llu\t%s\n", mod, t->filename, t->lineno,
+			   t->function) ?: atag_taglist_add(&st->tags, t);
+}
+
+/* ------------------------------------------------------------------ loading */
+
+/* "tag\tMODULE\tFILE\tLINE\tFUNCTION" */
+static int parse_tag(char *line, struct atag_tag *t)
+{
+	char *f[5], *end;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < 5; i++) {
+		f[i] = strsep(&line, "\t");
+		if (!f[i] || !*f[i])
+			return -EBADMSG;
+	}
+	if (line)
+		return -EBADMSG;
+	t->lineno = strtoull(f[3], &end, 10);
+	if (*end)
+		return -EBADMSG;
+	atag_tag_set_name(t->modname, f[1], strcmp(f[1], "-") ? strlen(f[1]) : 0);
+	atag_tag_set_name(t->filename, f[2], strlen(f[2]));
+	atag_tag_set_name(t->function, f[4], strlen(f[4]));
+	t->traced = 1;
+	return 0;
+}
+
+static int parse_line(struct atag_state *st, char *line, bool first)
+{
+	struct atag_tag t;
+	int pid;
+
+	if (first)
+		return sscanf(line, "owner %d %llu", &pid, &st->owner_start) == 2 &&
+		       (st->owner = pid) > 0 ? 0 : -EBADMSG;
+	if (!strncmp(line, "allocinfo ", 10))
+		return set_string(&st->allocinfo, line + 10);
+	if (!strncmp(line, "instance ", 9))
+		return set_string(&st->instance, line + 9);
+	if (sscanf(line, "recorder %d %llu", &pid, &st->recorder_start) == 2) {
+		st->recorder = pid;
+		return 0;
+	}
+	if (!strncmp(line, "tag\t", 4))
+		return parse_tag(line, &t) ?: atag_taglist_add(&st->tags, &t);
+	return -EBADMSG;
+}
+
+static int parse_state(struct atag_state *st, char *buf)
+{
+	char *line = buf, *nl;
+	bool first = true;
+	int ret;
+
+	/* a line without its newline was cut short by the writer's death: ignored */
+	while ((nl = strchr(line, '\n'))) {
+		*nl = '\0';
+		ret = parse_line(st, line, first);
+		if (ret)
+			return ret;
+		first = false;
+		line = nl + 1;
+	}
+	return first ? -EBADMSG : 0;
+}
+
+static char *read_file(const char *path)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap + 1), *nbuf;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	while (fd >= 0 && buf && (n = read(fd, buf + len, cap - len)) > 0) {
+		len += n;
+		if (len < cap)
+			continue;
+		cap *= 2;
+		nbuf = realloc(buf, cap + 1);
+		if (!nbuf) {
+			n = -1;
+			break;
+		}
+		buf = nbuf;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || !buf || n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+struct atag_state *atag_state_load(const char *path)
+{
+	struct atag_state *st;
+	char *buf = read_file(path);
+	int ret;
+
+	if (!buf)
+		return NULL;
+	st = state_alloc(path);
+	if (!st) {
+		free(buf);
+		return NULL;
+	}
+	ret = parse_state(st, buf);
+	free(buf);
+	if (ret) {
+		atag_state_free(st);
+		errno = -ret;
+		return NULL;
+	}
+	return st;
+}
+
+static int is_state_file(const struct dirent *d)
+{
+	return !fnmatch("record-*.state", d->d_name, 0);
+}
+
+int atag_state_list(const char *dir, char ***paths)
+{
+	struct dirent **names;
+	int n, i, ret = 0;
+
+	*paths = NULL;
+	n = scandir(dir, &names, is_state_file, alphasort);
+	if (n < 0)
+		return errno == ENOENT ? 0 : atag_err(-errno);
+	*paths = calloc(n + 1, sizeof(char *));
+	for (i = 0; i < n; i++) {
+		if (*paths && asprintf(&(*paths)[i], "%s/%s", dir, names[i]->d_name) < 0)
+			ret = -ENOMEM;
+		free(names[i]);
+	}
+	free(names);
+	if (!*paths || ret) {
+		for (i = 0; *paths && i < n; i++)
+			free((*paths)[i]);
+		free(*paths);
+		*paths = NULL;
+		return atag_err(-ENOMEM);
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------ undoing */
+
+bool atag_proc_alive(pid_t pid, unsigned long long start)
+{
+	return pid > 0 && atag_proc_starttime(pid) == start && start;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static bool wait_gone(pid_t pid, unsigned long long start, int timeout_ms)
+{
+	int waited;
+
+	for (waited = 0; waited < timeout_ms; waited += POLL_MS) {
+		if (!atag_proc_alive(pid, start))
+			return true;
+		sleep_ms(POLL_MS);
+	}
+	return !atag_proc_alive(pid, start);
+}
+
+/* SIGINT lets trace-cmd finish the trace.dat; its group is killed if it hangs. */
+static int stop_recorder(const struct atag_state *st, struct atag_undo *u)
+{
+	if (!atag_proc_alive(st->recorder, st->recorder_start))
+		return 0;
+	kill(st->recorder, SIGINT);
+	u->recorder_stopped = true;
+	if (wait_gone(st->recorder, st->recorder_start, STOP_TIMEOUT_MS))
+		return 0;
+	kill(-st->recorder, SIGKILL);
+	return wait_gone(st->recorder, st->recorder_start, KILL_TIMEOUT_MS) ? 0 : -ETIMEDOUT;
+}
+
+static int disable_tags(const struct atag_state *st, struct atag_undo *u)
+{
+	struct atag_allocinfo *ai;
+	size_t i;
+	int ret = 0;
+
+	if (!st->tags.nr)
+		return 0;
+	ai = atag_allocinfo_open(st->allocinfo ? st->allocinfo : ATAG_ALLOCINFO_PATH);
+	if (!ai)
+		return -errno;
+	for (i = 0; i < st->tags.nr && !ret; i++) {
+		ret = atag_allocinfo_toggle_tag(ai, &st->tags.tags[i], false);
+		if (!ret)
+			u->tags_disabled++;
+		else if (ret == -ENOENT)
+			u->tags_gone++;
+		if (ret == -ENOENT)
+			ret = 0;
+	}
+	atag_allocinfo_close(ai);
+	return ret;
+}
+
+static int remove_instance(const struct atag_state *st, struct atag_undo *u)
+{
+	int ret;
+
+	if (!st->instance)
+		return 0;
+	/* only an instance this tool names: never someone else's */
+	if (strncmp(st->instance, ATAG_INSTANCE_PREFIX, strlen(ATAG_INSTANCE_PREFIX)) ||
+	    strchr(st->instance, '/'))
+		return -EINVAL;
+	ret = atag_instance_destroy(st->instance);
+	if (!ret)
+		u->instance_removed = true;
+	return ret == -ENOENT ? 0 : ret;
+}
+
+static void undo_step(struct atag_undo *u, int ret, const char *step)
+{
+	if (ret && !u->error) {
+		u->error = ret;
+		u->failed_step = step;
+	}
+}
+
+int atag_state_undo(struct atag_state *st, struct atag_undo *u)
+{
+	memset(u, 0, sizeof(*u));
+	if (st->owner != getpid() && atag_proc_alive(st->owner, st->owner_start)) {
+		u->owner_alive = true;
+		return 0;
+	}
+	undo_step(u, stop_recorder(st, u), "recorder");
+	undo_step(u, disable_tags(st, u), "allocinfo");
+	undo_step(u, remove_instance(st, u), "instance");
+	return atag_err(u->error);
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A stand-in for `trace-cmd record -d -k -B INSTANCE [-b KB] -e EVENT...` that never
+# reads the buffer: it sets up the instance like trace-cmd, switches it on, and waits
+# for SIGINT. With a small buffer the kernel overwrites events, so record's lost-event
+# report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh).
+TFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+inst= kb= events=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-B) inst=$2; shift ;;
+	-b) kb=$2; shift ;;
+	-e) events="$events $2"; shift ;;
+	esac
+	shift
+done
+I=$TFS/instances/$inst
+[ -d "$I" ] || { echo "fake-trace-cmd: no instance $inst" >&2; exit 1; }
+[ -n "$kb" ] && echo "$kb" > "$I/buffer_size_kb"
+for e in $events; do
+	echo 1 > "$I/events/${e%%:*}/${e#*:}/enable" || exit 1
+done
+trap 'exit 0' INT
+echo 1 > "$I/tracing_on"
+while :; do
+	sleep 0.05
+done

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the tracefs side of lib/atag-record.c on a fake tracefs tree
+ * (libtracefs' tracefs_set_tracing_dir()): lost-event counters, instances, events.
+ * Recording itself needs root and is tested in tests/t-record.sh.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "atag-record.h"
+#include "atag-utest.h"
+
+static char fake[512];
+
+static void put(const char *rel, const char *text)
+{
+	char path[1024], cmd[1100];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fake, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd))
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static int setup_fake(void)
+{
+	snprintf(fake, sizeof(fake), "%s/faketfs", atag_utest_tmpdir());
+	mkdir(fake, 0755);
+	put("instances/trace-cmd-alloc-tag-1/per_cpu/cpu0/stats",
+	    "entries: 3\noverrun: 10\ncommit overrun: 0\nbytes: 96\n"
+	    "dropped events: 1\nread events: 100\n");
+	put("instances/trace-cmd-alloc-tag-1/per_cpu/cpu1/stats",
+	    "entries: 0\noverrun: 5\ncommit overrun: 0\nbytes: 0\n"
+	    "dropped events: 0\nread events: 20\n");
+	put("instances/trace-cmd-alloc-tag-1/tracing_on", "1\n");
+	put("events/alloc_tag/alloc_tag_hit/format", "name: alloc_tag_hit\n");
+	return tracefs_set_tracing_dir(fake);
+}
+
+static int teardown_fake(void)
+{
+	return tracefs_set_tracing_dir(NULL);
+}
+
+static void test_lost_events(void)
+{
+	struct atag_lost lost;
+
+	CU_ASSERT_EQUAL_FATAL(atag_instance_lost_events("trace-cmd-alloc-tag-1", &lost), 0);
+	CU_ASSERT_EQUAL(lost.overrun, 15);
+	CU_ASSERT_EQUAL(lost.dropped, 1);
+	CU_ASSERT_EQUAL(lost.read, 120);
+	CU_ASSERT_EQUAL(lost.nr_cpus, 2);
+	CU_ASSERT_EQUAL(atag_instance_lost_events("nope", &lost), -ENOENT);
+}
+
+static void test_instances_and_events(void)
+{
+	char path[1024];
+
+	CU_ASSERT_STRING_EQUAL(atag_tracefs_dir(), fake);
+	CU_ASSERT_TRUE(atag_event_exists("alloc_tag", "alloc_tag_hit"));
+	CU_ASSERT_FALSE(atag_event_exists("alloc_tag", "alloc_tag_mem_freed"));
+	CU_ASSERT_TRUE(atag_instance_exists("trace-cmd-alloc-tag-1"));
+	CU_ASSERT_FALSE(atag_instance_exists("trace-cmd-alloc-tag-2"));
+	/* never adopts an existing instance */
+	CU_ASSERT_EQUAL(atag_instance_create("trace-cmd-alloc-tag-1"), -EEXIST);
+	/* a plain directory has no tracing_on: the half-made instance is removed */
+	CU_ASSERT_EQUAL(atag_instance_create("trace-cmd-alloc-tag-2"), -ENOENT);
+	CU_ASSERT_FALSE(atag_instance_exists("trace-cmd-alloc-tag-2"));
+	CU_ASSERT_EQUAL(atag_instance_destroy("trace-cmd-alloc-tag-3"), -ENOENT);
+	snprintf(path, sizeof(path), "%s/instances/trace-cmd-alloc-tag-4", fake);
+	mkdir(path, 0755);
+	CU_ASSERT_EQUAL(atag_instance_destroy("trace-cmd-alloc-tag-4"), 0);
+	CU_ASSERT_FALSE(atag_instance_exists("trace-cmd-alloc-tag-4"));
+}
+
+static void test_recorder_exits_early(void)
+{
+	static const char * const events[] = { "alloc_tag:alloc_tag_hit", NULL };
+	struct atag_recorder_opts o = {
+		.instance = "trace-cmd-alloc-tag-9",
+		.output = "/dev/null",
+		.trace_cmd = "false",		/* a writer that fails at once */
+		.events = events,
+		.log_fd = -1,
+	};
+	struct atag_recorder *r = atag_recorder_start(&o);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_TRUE(atag_recorder_pid(r) > 0);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), -ECHILD);
+	CU_ASSERT_FALSE(atag_recorder_running(r));
+	CU_ASSERT_EQUAL(atag_recorder_stop(r, 1000), 1);
+	atag_recorder_free(r);
+
+	o.trace_cmd = "/nonexistent/trace-cmd";
+	r = atag_recorder_start(&o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), -ECHILD);
+	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 127);
+	atag_recorder_free(r);
+}
+
+static void test_recorder_stop_and_ready(void)
+{
+	static const char * const events[] = { "alloc_tag:alloc_tag_hit", NULL };
+	struct atag_recorder_opts o = {
+		.instance = "trace-cmd-alloc-tag-1",
+		.output = "/dev/null",
+		.events = events,
+		.log_fd = -1,
+	};
+	char script[1024], on[1024];
+	struct atag_recorder *r;
+	volatile sig_atomic_t stop = 1;
+	FILE *f;
+
+	snprintf(script, sizeof(script), "%s/fake-writer.sh", atag_utest_tmpdir());
+	f = fopen(script, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	/* like trace-cmd: handles SIGINT, then switches the instance on */
+	fputs("#!/bin/sh\ntrap 'exit 0' INT\necho 1 > \"$FAKE_ON\"\n"
+	      "while :; do sleep 0.02; done\n", f);
+	fclose(f);
+	chmod(script, 0755);
+	snprintf(on, sizeof(on), "%s/instances/trace-cmd-alloc-tag-1/tracing_on", fake);
+	setenv("FAKE_ON", on, 1);
+	put("instances/trace-cmd-alloc-tag-1/tracing_on", "0\n");
+	o.trace_cmd = script;
+	r = atag_recorder_start(&o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, &stop), -EINTR);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), 0);
+	CU_ASSERT_TRUE(atag_recorder_running(r));
+	/* SIGINT lets the writer finish: exit 0 */
+	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 0);
+	atag_recorder_free(r);
+
+	unsetenv("FAKE_ON");
+	o.instance = "trace-cmd-alloc-tag-none";	/* never ready */
+	r = atag_recorder_start(&o);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 100, NULL), -ETIMEDOUT);
+	atag_recorder_free(r);		/* kills it */
+}
+
+static void add_tests(void)
+{
+	CU_pSuite s = CU_add_suite("record", setup_fake, teardown_fake);
+
+	CU_add_test(s, "lost-event counters", test_lost_events);
+	CU_add_test(s, "instances and events", test_instances_and_events);
+	CU_add_test(s, "a writer that exits early", test_recorder_exits_early);
+	CU_add_test(s, "ready, stop, timeout", test_recorder_stop_and_ready);
+}
+
+ATAG_UTEST_SUITE("record", add_tests)

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of lib/atag-state.c (the record state file) and the process helpers
+ * of lib/atag-record.c that need no root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atag-record.h"
+#include "atag-state.h"
+#include "atag-utest.h"
+
+static char state_dir[512];
+
+static int setup_dir(void)
+{
+	snprintf(state_dir, sizeof(state_dir), "%s/state", atag_utest_tmpdir());
+	return 0;
+}
+
+static struct atag_tag tag(const char *mod, const char *func, unsigned long long line)
+{
+	struct atag_tag t;
+
+	memset(&t, 0, sizeof(t));
+	strcpy(t.modname, mod);
+	strcpy(t.function, func);
+	strcpy(t.filename, "mm/x.c");
+	t.lineno = line;
+	return t;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_state_roundtrip(void)
+{
+	struct atag_tag t1 = tag("", "kmalloc_trace", 4100), t2 = tag("foo", "foo_alloc", 12);
+	struct atag_state *st, *ld;
+	char expect[512], *text;
+
+	st = atag_state_create(state_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(access(st->path, R_OK), 0);
+	CU_ASSERT_EQUAL(atag_state_set_allocinfo(st, "/proc/allocinfo"), 0);
+	CU_ASSERT_EQUAL(atag_state_set_instance(st, "trace-cmd-alloc-tag-1"), 0);
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t2), 0);
+	CU_ASSERT_EQUAL(atag_state_set_recorder(st, getpid()), 0);
+	CU_ASSERT_EQUAL(st->tags.nr, 2);
+
+	/* the exact text reset relies on */
+	snprintf(expect, sizeof(expect),
+		 "owner %d %llu\nallocinfo /proc/allocinfo\ninstance trace-cmd-alloc-tag-1\n"
+		 "tag\t-\tmm/x.c\t4100\tkmalloc_trace\ntag\tfoo\tmm/x.c\t12\tfoo_alloc\n"
+		 "recorder %d %llu\n", (int)getpid(), atag_proc_starttime(getpid()),
+		 (int)getpid(), atag_proc_starttime(getpid()));
+	text = atag_utest_read_file(st->path, NULL);
+	CU_ASSERT_STRING_EQUAL(text, expect);
+	free(text);
+
+	/* a second record with the same pid: a leftover, never overwritten */
+	CU_ASSERT_PTR_NULL(atag_state_create(state_dir));
+	CU_ASSERT_EQUAL(errno, EEXIST);
+
+	ld = atag_state_load(st->path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ld);
+	CU_ASSERT_EQUAL(ld->fd, -1);
+	CU_ASSERT_EQUAL(ld->owner, getpid());
+	CU_ASSERT_EQUAL(ld->owner_start, atag_proc_starttime(getpid()));
+	CU_ASSERT_STRING_EQUAL(ld->allocinfo, "/proc/allocinfo");
+	CU_ASSERT_STRING_EQUAL(ld->instance, "trace-cmd-alloc-tag-1");
+	CU_ASSERT_EQUAL(ld->recorder, getpid());
+	CU_ASSERT_EQUAL_FATAL(ld->tags.nr, 2);
+	CU_ASSERT_STRING_EQUAL(ld->tags.tags[0].modname, "");
+	CU_ASSERT_STRING_EQUAL(ld->tags.tags[0].function, "kmalloc_trace");
+	CU_ASSERT_EQUAL(ld->tags.tags[0].lineno, 4100);
+	CU_ASSERT_STRING_EQUAL(ld->tags.tags[1].modname, "foo");
+	CU_ASSERT_STRING_EQUAL(ld->tags.tags[1].filename, "mm/x.c");
+	atag_state_free(ld);
+
+	snprintf(expect, sizeof(expect), "%s", st->path);
+	CU_ASSERT_EQUAL(atag_state_remove(st), 0);
+	CU_ASSERT_NOT_EQUAL(access(expect, F_OK), 0);
+}
+
+static void test_state_rejects_bad_names(void)
+{
+	struct atag_tag t = tag("", "a\tb", 1);
+	struct atag_state *st = atag_state_create(state_dir);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t), -EINVAL);
+	CU_ASSERT_EQUAL(atag_state_set_instance(st, "a/b"), -EINVAL);
+	CU_ASSERT_EQUAL(atag_state_set_allocinfo(st, "x\ny"), -EINVAL);
+	CU_ASSERT_EQUAL(st->tags.nr, 0);
+	atag_state_remove(st);
+}
+
+static void test_state_load_partial_and_bad(void)
+{
+	char path[600];
+	struct atag_state *st;
+
+	/* the writer died in the middle of a line: that line is ignored */
+	snprintf(path, sizeof(path), "%s/record-1.state", state_dir);
+	write_file(path, "owner 1 5\ninstance trace-cmd-alloc-tag-1\ntag\t-\tmm/x.c\t1\tf\n"
+			 "tag\t-\tmm/x.c\t2\tg");
+	st = atag_state_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(st->tags.nr, 1);
+	CU_ASSERT_PTR_NULL(st->allocinfo);
+	CU_ASSERT_EQUAL(st->recorder, 0);
+	atag_state_free(st);
+
+	write_file(path, "hello\n");
+	CU_ASSERT_PTR_NULL(atag_state_load(path));
+	CU_ASSERT_EQUAL(errno, EBADMSG);
+	write_file(path, "owner 1 5\ntag\t-\tmm/x.c\tten\tf\n");
+	CU_ASSERT_PTR_NULL(atag_state_load(path));
+	CU_ASSERT_EQUAL(errno, EBADMSG);
+	write_file(path, "owner 1 5");
+	CU_ASSERT_PTR_NULL(atag_state_load(path));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/none.state", state_dir);
+	CU_ASSERT_PTR_NULL(atag_state_load(path));
+	CU_ASSERT_EQUAL(errno, ENOENT);
+}
+
+static void test_state_list(void)
+{
+	char path[600], **paths, empty[600];
+	int n, i;
+
+	snprintf(path, sizeof(path), "%s/record-20.state", state_dir);
+	write_file(path, "owner 20 1\n");
+	snprintf(path, sizeof(path), "%s/record-10.state", state_dir);
+	write_file(path, "owner 10 1\n");
+	snprintf(path, sizeof(path), "%s/other.txt", state_dir);
+	write_file(path, "x\n");
+	n = atag_state_list(state_dir, &paths);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	snprintf(path, sizeof(path), "%s/record-10.state", state_dir);
+	CU_ASSERT_STRING_EQUAL(paths[0], path);
+	snprintf(path, sizeof(path), "%s/record-20.state", state_dir);
+	CU_ASSERT_STRING_EQUAL(paths[1], path);
+	CU_ASSERT_PTR_NULL(paths[2]);
+	for (i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	snprintf(path, sizeof(path), "%s/other.txt", state_dir);
+	unlink(path);
+	snprintf(empty, sizeof(empty), "%s/does-not-exist", state_dir);
+	CU_ASSERT_EQUAL(atag_state_list(empty, &paths), 0);
+	CU_ASSERT_PTR_NULL(paths);
+}
+
+static void test_state_undo_guards(void)
+{
+	char path[600], text[256];
+	struct atag_state *st;
+	struct atag_undo u;
+
+	/* the owner still runs: nothing is touched */
+	snprintf(path, sizeof(path), "%s/record-2.state", state_dir);
+	snprintf(text, sizeof(text), "owner %d %llu\ninstance trace-cmd-alloc-tag-2\n",
+		 (int)getppid(), atag_proc_starttime(getppid()));
+	write_file(path, text);
+	st = atag_state_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(atag_state_undo(st, &u), 0);
+	CU_ASSERT_TRUE(u.owner_alive);
+	CU_ASSERT_FALSE(u.instance_removed);
+	atag_state_free(st);
+
+	/* an instance name that is not ours is never removed */
+	write_file(path, "owner 999999999 1\ninstance someone-elses\n");
+	st = atag_state_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(atag_state_undo(st, &u), -EINVAL);
+	CU_ASSERT_FALSE(u.owner_alive);
+	CU_ASSERT_STRING_EQUAL(u.failed_step, "instance");
+	CU_ASSERT_FALSE(u.instance_removed);
+	atag_state_free(st);
+
+	/* nothing listed: nothing to do */
+	write_file(path, "owner 999999999 1\n");
+	st = atag_state_load(path);
+	CU_ASSERT_EQUAL(atag_state_undo(st, &u), 0);
+	CU_ASSERT_EQUAL(u.tags_disabled + u.tags_gone, 0);
+	CU_ASSERT_FALSE(u.recorder_stopped);
+	CU_ASSERT_EQUAL(atag_state_remove(st), 0);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+}
+
+static void test_proc_helpers(void)
+{
+	unsigned long long me = atag_proc_starttime(getpid());
+
+	CU_ASSERT_NOT_EQUAL(me, 0);
+	CU_ASSERT_TRUE(atag_proc_alive(getpid(), me));
+	CU_ASSERT_FALSE(atag_proc_alive(getpid(), me + 1));	/* a reused pid */
+	CU_ASSERT_EQUAL(atag_proc_starttime(999999999), 0);
+	CU_ASSERT_FALSE(atag_proc_alive(0, 0));
+	unsetenv(ATAG_STATE_DIR_ENV);
+	CU_ASSERT_STRING_EQUAL(atag_state_dir(), "/run/trace-cmd-alloc-tag");
+	setenv(ATAG_STATE_DIR_ENV, "/tmp/x", 1);
+	CU_ASSERT_STRING_EQUAL(atag_state_dir(), "/tmp/x");
+	unsetenv(ATAG_STATE_DIR_ENV);
+}
+
+static void add_tests(void)
+{
+	CU_pSuite s = CU_add_suite("state", setup_dir, NULL);
+
+	CU_add_test(s, "write, exact text, load", test_state_roundtrip);
+	CU_add_test(s, "names that would break the format", test_state_rejects_bad_names);
+	CU_add_test(s, "partial and malformed files", test_state_load_partial_and_bad);
+	CU_add_test(s, "list state files", test_state_list);
+	CU_add_test(s, "undo: live owner, foreign instance, nothing", test_state_undo_guards);
+	CU_add_test(s, "process identity", test_proc_helpers);
+}
+
+ATAG_UTEST_SUITE("state", add_tests)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace-cmd-alloc-tag reset: undo what a record killed with SIGKILL left behind, from
+ * its state file, and nothing else.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-cmd.h"
+#include "atag-state.h"
+#include "atag-tagopts.h"
+
+static const char reset_usage[] =
+	"usage: trace-cmd-alloc-tag reset\n"
+	"\n"
+	"Undo what a record that could not clean up (killed with SIGKILL, a crash) left\n"
+	"behind, as listed in its state file in $ATAG_STATE_DIR (default\n"
+	"/run/trace-cmd-alloc-tag): stop its trace-cmd record, which then completes the\n"
+	"trace.dat; turn tracing off again on the tags it had turned on; remove its\n"
+	"tracefs instance; delete the state file. Nothing else is touched, and a record\n"
+	"that still runs is left alone.\n"
+	"\n"
+	"  -h, --help          show this help\n";
+
+static void parse_reset_options(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc - 1, argv + 1, "+h", long_options, NULL)) != -1) {
+		if (c == 'h')
+			atag_usage_exit(reset_usage);
+		atag_usage_error(reset_usage, "unknown option");
+	}
+	if (optind + 1 < argc)
+		atag_usage_error(reset_usage, "unexpected argument '%s'", argv[optind + 1]);
+}
+
+static void print_undone(const struct atag_state *st, const struct atag_undo *u)
+{
+	printf("reset: record %d:", (int)st->owner);
+	if (u->recorder_stopped)
+		printf(" stopped trace-cmd record %d,", (int)st->recorder);
+	printf(" turned tracing off on %zu %s", u->tags_disabled,
+	       atag_plural(u->tags_disabled, "tag", "tags"));
+	if (u->tags_gone)
+		printf(" (%zu already off or gone)", u->tags_gone);
+	if (u->instance_removed)
+		printf(", removed tracefs instance %s", st->instance);
+	printf("\n");
+}
+
+/* Undo one state file; returns 0 or 1 when something could not be undone. */
+static int reset_one(const char *path)
+{
+	struct atag_state *st = atag_state_load(path);
+	struct atag_undo u;
+	int ret;
+
+	if (!st) {
+		fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, path,
+			errno == EBADMSG ? "not a record state file: left alone" : strerror(errno));
+		return 1;
+	}
+	ret = atag_state_undo(st, &u);
+	if (u.owner_alive) {
+		printf("reset: record %d still runs (%s): left alone\n", (int)st->owner, path);
+		atag_state_free(st);
+		return 0;
+	}
+	if (ret) {
+		fprintf(stderr, "%s: %s: undoing the %s step failed: %s; state file kept\n",
+			ATAG_PROG, path, u.failed_step, strerror(-ret));
+		atag_state_free(st);
+		return 1;
+	}
+	print_undone(st, &u);
+	if (atag_state_remove(st)) {
+		fprintf(stderr, "%s: %s: cannot remove: %s\n", ATAG_PROG, path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int run_reset(void)
+{
+	const char *dir = atag_state_dir();
+	char **paths;
+	int i, n, failed = 0;
+
+	n = atag_state_list(dir, &paths);
+	if (n < 0)
+		die("%s: %s", dir, strerror(-n));
+	if (!n)
+		printf("reset: nothing to undo (no record state file in %s)\n", dir);
+	for (i = 0; i < n; i++) {
+		failed |= reset_one(paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	return failed ? ATAG_EXIT_FAIL : ATAG_EXIT_OK;
+}
+
+void trace_alloc_tag_reset(int argc, char **argv)
+{
+	parse_reset_options(argc, argv);
+	exit(run_reset());
+}
