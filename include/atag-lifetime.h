@@ -3,9 +3,10 @@
  * atag-lifetime.h - distributions of allocation lifetimes in bounded memory.
  *
  * A log-linear histogram: each power of two [2^e, 2^(e+1)) of nanoseconds is cut
- * into 64 equal buckets, allocated only when a value lands in that power of two,
- * so memory depends on the spread of lifetimes, never on their number. Values
- * below 128 ns are exact. A percentile is the nearest-rank value's bucket
+ * into 64 equal buckets. Only the powers between the shortest and the longest
+ * lifetime seen are allocated, in one block, so memory depends on the spread of
+ * lifetimes, never on their number, and nearby lifetimes share cache lines.
+ * Values below 128 ns are exact. A percentile is the nearest-rank value's bucket
  * midpoint (clamped to the exact minimum and maximum): within 1/128 (0.8%) of the
  * true nearest-rank value.
  */
@@ -21,7 +22,9 @@ struct atag_lifetime {
 	uint64_t	count;
 	uint64_t	min;
 	uint64_t	max;
-	uint64_t	*powers[ATAG_LIFETIME_POWERS];	/* 64 counters each, or NULL */
+	uint64_t	*buckets;	/* powers first_power .. first_power + nr_powers - 1 */
+	uint8_t		first_power;
+	uint8_t		nr_powers;
 };
 
 /* Add one lifetime of @ns nanoseconds. Returns 0 or -ENOMEM. */

@@ -4,10 +4,12 @@
  *
  * Power index p: values below 128 are exact, p = v / 64 (0 or 1) and bucket v % 64;
  * a value v >= 128 whose highest set bit is e goes to p = e - 5 and bucket
- * (v >> (e - 6)) % 64, a bucket 2^(e - 6) ns wide.
+ * (v >> (e - 6)) % 64, a bucket 2^(e - 6) ns wide. The buckets of the powers in
+ * use sit in one array, power first_power first.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atag-lifetime.h"
 
@@ -15,7 +17,7 @@
 #define EXACT_LIMIT	(2ULL * SUB)	/* values below are stored exactly */
 
 /* Power index and bucket of @v. Powers 0 and 1 hold the exact values 0..127. */
-static void locate(uint64_t v, int *p, unsigned int *b)
+static inline void locate(uint64_t v, int *p, unsigned int *b)
 {
 	int e;
 
@@ -42,11 +44,37 @@ static uint64_t bucket_mid(int p, unsigned int b)
 	return lo + width / 2;
 }
 
-static uint64_t *power(struct atag_lifetime *lt, int p)
+/* Make powers @lo..@hi part of the block. */
+static int widen(struct atag_lifetime *lt, int lo, int hi)
 {
-	if (!lt->powers[p])
-		lt->powers[p] = calloc(SUB, sizeof(uint64_t));
-	return lt->powers[p];
+	int first = lt->nr_powers ? lt->first_power : lo;
+	int last = lt->nr_powers ? lt->first_power + lt->nr_powers - 1 : hi;
+	uint64_t *n;
+
+	if (lo < first)
+		first = lo;
+	if (hi > last)
+		last = hi;
+	n = calloc((size_t)(last - first + 1) * SUB, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	if (lt->nr_powers)
+		memcpy(n + (size_t)(lt->first_power - first) * SUB, lt->buckets,
+		       (size_t)lt->nr_powers * SUB * sizeof(*n));
+	free(lt->buckets);
+	lt->buckets = n;
+	lt->first_power = first;
+	lt->nr_powers = last - first + 1;
+	return 0;
+}
+
+static inline uint64_t *bucket(struct atag_lifetime *lt, int p, unsigned int b)
+{
+	if (!lt->nr_powers || p < lt->first_power || p >= lt->first_power + lt->nr_powers) {
+		if (widen(lt, p, p))
+			return NULL;
+	}
+	return &lt->buckets[(size_t)(p - lt->first_power) * SUB + b];
 }
 
 int atag_lifetime_add(struct atag_lifetime *lt, uint64_t ns)
@@ -56,10 +84,10 @@ int atag_lifetime_add(struct atag_lifetime *lt, uint64_t ns)
 	int p;
 
 	locate(ns, &p, &b);
-	c = power(lt, p);
+	c = bucket(lt, p, b);
 	if (!c)
 		return -ENOMEM;
-	c[b]++;
+	(*c)++;
 	if (!lt->count || ns < lt->min)
 		lt->min = ns;
 	if (!lt->count || ns > lt->max)
@@ -70,21 +98,15 @@ int atag_lifetime_add(struct atag_lifetime *lt, uint64_t ns)
 
 int atag_lifetime_merge(struct atag_lifetime *to, const struct atag_lifetime *from)
 {
-	unsigned int b;
-	uint64_t *c;
-	int p;
+	size_t i, off;
 
 	if (!from->count)
 		return 0;
-	for (p = 0; p < ATAG_LIFETIME_POWERS; p++) {
-		if (!from->powers[p])
-			continue;
-		c = power(to, p);
-		if (!c)
-			return -ENOMEM;
-		for (b = 0; b < SUB; b++)
-			c[b] += from->powers[p][b];
-	}
+	if (widen(to, from->first_power, from->first_power + from->nr_powers - 1))
+		return -ENOMEM;
+	off = (size_t)(from->first_power - to->first_power) * SUB;
+	for (i = 0; i < (size_t)from->nr_powers * SUB; i++)
+		to->buckets[off + i] += from->buckets[i];
 	if (!to->count || from->min < to->min)
 		to->min = from->min;
 	if (!to->count || from->max > to->max)
@@ -96,8 +118,7 @@ int atag_lifetime_merge(struct atag_lifetime *to, const struct atag_lifetime *fr
 uint64_t atag_lifetime_percentile(const struct atag_lifetime *lt, double pct)
 {
 	uint64_t rank, seen = 0, v;
-	unsigned int b;
-	int p;
+	size_t i;
 
 	if (!lt->count)
 		return 0;
@@ -108,48 +129,37 @@ uint64_t atag_lifetime_percentile(const struct atag_lifetime *lt, double pct)
 		rank = 1;
 	if (rank > lt->count)
 		rank = lt->count;
-	for (p = 0; p < ATAG_LIFETIME_POWERS; p++) {
-		if (!lt->powers[p])
+	for (i = 0; i < (size_t)lt->nr_powers * SUB; i++) {
+		seen += lt->buckets[i];
+		if (seen < rank)
 			continue;
-		for (b = 0; b < SUB; b++) {
-			seen += lt->powers[p][b];
-			if (seen < rank)
-				continue;
-			v = bucket_mid(p, b);
-			return v < lt->min ? lt->min : v > lt->max ? lt->max : v;
-		}
+		v = bucket_mid(lt->first_power + i / SUB, i % SUB);
+		return v < lt->min ? lt->min : v > lt->max ? lt->max : v;
 	}
 	return lt->max;
 }
 
 uint64_t atag_lifetime_power_count(const struct atag_lifetime *lt, int e)
 {
-	uint64_t n = 0;
-	unsigned int b;
+	uint64_t n = 0, lo;
+	size_t i;
 	int p;
 
 	if (e < 0 || e > 63)
 		return 0;
-	for (p = 0; p < ATAG_LIFETIME_POWERS; p++) {
-		if (!lt->powers[p])
+	for (i = 0; i < (size_t)lt->nr_powers * SUB; i++) {
+		if (!lt->buckets[i])
 			continue;
-		for (b = 0; b < SUB; b++) {
-			uint64_t lo = p < 2 ? bucket_mid(p, b) :
-				      (1ULL << (p + ATAG_LIFETIME_SUB_BITS - 1));
-			int pe = lo ? 63 - __builtin_clzll(lo) : 0;
-
-			if (pe == e)
-				n += lt->powers[p][b];
-		}
+		p = lt->first_power + i / SUB;
+		lo = p < 2 ? bucket_mid(p, i % SUB) : 1ULL << (p + ATAG_LIFETIME_SUB_BITS - 1);
+		if ((lo ? 63 - __builtin_clzll(lo) : 0) == e)
+			n += lt->buckets[i];
 	}
 	return n;
 }
 
 void atag_lifetime_free(struct atag_lifetime *lt)
 {
-	int p;
-
-	for (p = 0; p < ATAG_LIFETIME_POWERS; p++)
-		free(lt->powers[p]);
+	free(lt->buckets);
 	*lt = (struct atag_lifetime){ 0 };
 }
