@@ -193,7 +193,8 @@ install: all doc
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(plugin_dir)
 	install -m 0755 $(CMD) $(DESTDIR)$(bindir)/trace-cmd-alloc-tag
 	install -m 0644 $(PLUGIN) $(DESTDIR)$(plugin_dir)/plugin_alloc_tag.so
-	for m in $(DOC_MAN); do \
+	# the pages, and the aliases xmlto made for pages naming two commands
+	for m in $(O)/Documentation/*.[1-9]; do \
 		s=$${m##*.}; install -d $(DESTDIR)$(mandir)/man$$s; \
 		install -m 0644 $$m $(DESTDIR)$(mandir)/man$$s/; done
 	@if [ "$(plugin_dir)" != "$(SYS_PLUGIN_DIR)" ]; then \
@@ -202,8 +203,8 @@ install: all doc
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/trace-cmd-alloc-tag $(DESTDIR)$(plugin_dir)/plugin_alloc_tag.so
-	for t in $(DOC_TXT); do m=$${t#Documentation/}; m=$${m%.txt}; s=$${m##*.}; \
-		rm -f $(DESTDIR)$(mandir)/man$$s/$$m; done
+	rm -f $(DESTDIR)$(mandir)/man[1-9]/trace-cmd-alloc-tag.[1-9] \
+		$(DESTDIR)$(mandir)/man[1-9]/trace-cmd-alloc-tag-*.[1-9]
 
 clean:
 	rm -rf $(O) $(O)-asan build build-asan

@@ -12,9 +12,15 @@ check "binary in PREFIX/bin" test -x "$D/usr/local/bin/trace-cmd-alloc-tag"
 check "plugin in PREFIX/lib/traceevent/plugins" \
 	test -f "$D/usr/local/lib/traceevent/plugins/plugin_alloc_tag.so"
 check "overview man page" test -f "$D/usr/local/share/man/man1/trace-cmd-alloc-tag.1"
-n_txt=$(ls "$ATAG_SRC"/Documentation/*.[1-9].txt | wc -l)
-n_man=$(find "$D/usr/local/share/man" -type f | wc -l)
-check_eq "every man page installed" "$n_man" "$n_txt"
+for t in "$ATAG_SRC"/Documentation/*.[1-9].txt; do
+	m=$(basename "$t" .txt)
+	check "man page $m installed" test -f "$D/usr/local/share/man/man${m##*.}/$m"
+done
+for alias in disable reset; do
+	check "man page alias for $alias" test -f "$D/usr/local/share/man/man1/trace-cmd-alloc-tag-$alias.1"
+done
+MANWIDTH=80 man -l "$D/usr/local/share/man/man1/trace-cmd-alloc-tag-report.1" > "$T_TMP/man" 2>/dev/null
+check_grep "man -l renders the installed report page" '^TRACE-CMD-ALLOC-TAG-REPORT\(1\)' "$T_TMP/man"
 check_grep "the TRACEEVENT_PLUGIN_DIR hint is printed" \
 	"export TRACEEVENT_PLUGIN_DIR=/usr/local/lib/traceevent/plugins" "$T_TMP/make.log"
 check_eq "the installed binary runs" \
