@@ -20,7 +20,7 @@ for alias in disable reset; do
 	check "man page alias for $alias" test -f "$D/usr/local/share/man/man1/trace-cmd-alloc-tag-$alias.1"
 done
 MANWIDTH=80 man -l "$D/usr/local/share/man/man1/trace-cmd-alloc-tag-report.1" > "$T_TMP/man" 2>/dev/null
-check_grep "man -l renders the installed report page" '^TRACE-CMD-ALLOC-TAG-REPORT\(1\)' "$T_TMP/man"
+check_grep "man -l renders the installed report page" '^ +trace-cmd-alloc-tag report \[OPTIONS\]' "$T_TMP/man"
 check_grep "the TRACEEVENT_PLUGIN_DIR hint is printed" \
 	"export TRACEEVENT_PLUGIN_DIR=/usr/local/lib/traceevent/plugins" "$T_TMP/make.log"
 check_eq "the installed binary runs" \
