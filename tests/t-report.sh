@@ -275,6 +275,21 @@ for src in alloc_tag kmem; do
 		'[.tags[].stacks[] | select(.frames | length == 0)] | length' 0 "$T_TMP/g.json"
 done
 
+# a progress bar on a terminal for a large file, none otherwise
+mkfixture -o "$T_TMP/prog.dat" --generate 700000 --seed 3 --live 100
+json "$T_TMP/prog.dat" > /dev/null
+check_nogrep "no progress bar when stderr is not a terminal" '%' "$T_TMP/json.err"
+if command -v script > /dev/null; then
+	script -qec "'$ATAG_CMD' report -f json -o '$T_TMP/prog.json' '$T_TMP/prog.dat'" /dev/null \
+		> "$T_TMP/tty.out" 2>&1
+	check_grep "a progress bar on a terminal" "prog.dat: \[#+ *\] +[0-9]+%" "$T_TMP/tty.out"
+	script -qec "'$ATAG_CMD' report --no-progress -f json -o '$T_TMP/prog.json' '$T_TMP/prog.dat'" \
+		/dev/null > "$T_TMP/tty2.out" 2>&1
+	check_nogrep "--no-progress" '%' "$T_TMP/tty2.out"
+else
+	skip "a progress bar on a terminal" "script(1) is missing"
+fi
+
 # usage errors
 check_status "unknown option: exit 2" 2 "$ATAG_CMD" report --frobnicate
 check_status "bad -n: exit 2" 2 "$ATAG_CMD" report -n many "$T_TMP/lt.dat"
