@@ -43,6 +43,12 @@ int atag_trace_iterate(struct atag_trace *t, int i,
 				 void *data), void *data);
 
 /*
+ * Whether buffer @i is walked straight from its pages (lib/atag-pages.c) rather
+ * than through libtracecmd: files whose timestamps need no conversion.
+ */
+bool atag_trace_direct(const struct atag_trace *t, int i);
+
+/*
  * What libtracecmd warned about while opening and reading @t ("bad page read,
  * ..."): such a warning means data was skipped. The library's weak
  * tracecmd_warning() is replaced by libatag to collect them.

@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Walking the ring-buffer pages of an uncompressed (version 6) trace.dat directly.
+ * Walking the ring-buffer pages of a trace.dat directly.
  *
  * libtracecmd 1.3.1 allocates and frees a record, and scans every CPU, for each
- * event it hands out; for a reader that looks at every event of a large file that
- * costs more than the looking. Here each CPU's pages are mapped once and walked
- * with libtraceevent's kbuffer, records are merged across CPUs by timestamp into
- * one reused struct tep_record, and a record carries what libtracecmd's would:
- * ts, cpu, data, size and missed_events (on the first record of a flagged page).
+ * event it hands out; for compressed (version 7) files it also keeps every chunk
+ * it decompressed and looks chunks up in a list, so time grows with the square
+ * of the file and memory with its size. Here each CPU's pages are walked with
+ * libtraceevent's kbuffer straight from the file (mapped, or decompressed one
+ * chunk at a time with zstd or zlib), records are merged across CPUs by
+ * timestamp into one reused struct tep_record, and a record carries what
+ * libtracecmd's would: ts, cpu, data, size and missed_events (on the first
+ * record of a flagged page).
  *
  * Only files whose timestamps libtracecmd would not convert are walked here: no
- * DATE, OFFSET, TIME_SHIFT, GUEST, TSC2NSEC or CPUCOUNT option and no option this
- * code does not know. Everything else goes through libtracecmd. A page whose
- * commit size is larger than a page stops its CPU, as in libtracecmd, with the
- * same warning. tests/t-pages.sh compares both walks record by record.
+ * DATE, OFFSET, TIME_SHIFT, GUEST, TSC2NSEC or CPUCOUNT option, no latency
+ * buffer, and no option this code does not know. Everything else goes through
+ * libtracecmd. A page whose commit size is larger than a page stops its CPU, as
+ * in libtracecmd, with the same warning. tests/t-pages.sh compares both walks
+ * record by record.
+ *
+ * Layouts (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)): v6 lists each buffer's CPU
+ * data in "flyrecord" tables; v7 in BUFFER options inside options sections,
+ * which may be compressed ({u32 size, u32 uncompressed size, data}); compressed
+ * CPU data is {u32 chunks, then per chunk u32 size, u32 uncompressed size, data}.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,20 +33,37 @@
 
 #include <event-parse.h>
 #include <kbuffer.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "atag-local.h"
 #include "atag-pages.h"
 
 enum {
 	OPT_DONE, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_HOOK,
-	OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION, OPT_PROCMAPS, OPT_TRACEID,
+	OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION, OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT,
+	OPT_GUEST, OPT_TSC2NSEC, OPT_STRINGS, OPT_HEADER_INFO, OPT_FTRACE_EVENTS,
+	OPT_EVENT_FORMATS, OPT_KALLSYMS, OPT_PRINTK, OPT_CMDLINES,
 };
 
 #define MAX_BUFFERS	64
+#define MAX_SECTIONS	64
+#define SEC_COMPRESSED	1
+#define MAX_CHUNK	(64U << 20)
+
+enum algo { ALGO_NONE, ALGO_ZSTD, ALGO_ZLIB };
 
 struct cpu_region {
+	int		cpu;
 	uint64_t	offset;
 	uint64_t	size;
+};
+
+struct buffer_map {
+	char			*name;
+	int			nr;
+	struct cpu_region	*r;
+	bool			compressed;
 };
 
 struct atag_pages {
@@ -45,16 +71,17 @@ struct atag_pages {
 	int			long_size;
 	bool			big_endian;
 	unsigned int		page_size;
-	int			cpus;
+	enum algo		algo;
 	int			nr_buffers;
-	char			*names[MAX_BUFFERS];
-	struct cpu_region	*regions[MAX_BUFFERS];	/* cpus each */
+	struct buffer_map	buf[MAX_BUFFERS];
 };
 
-/* ------------------------------------------------------------ the v6 header */
+/* ------------------------------------------------------------ reading numbers */
 
 struct reader {
 	int		fd;
+	const char	*mem;		/* or from memory */
+	uint64_t	len;
 	uint64_t	pos;
 	bool		swap;
 	bool		bad;
@@ -62,8 +89,16 @@ struct reader {
 
 static void rd(struct reader *r, void *buf, size_t n)
 {
-	if (r->bad || pread(r->fd, buf, n, r->pos) != (ssize_t)n)
+	if (r->bad)
+		return;
+	if (r->mem) {
+		if (r->pos + n > r->len)
+			r->bad = true;
+		else
+			memcpy(buf, r->mem + r->pos, n);
+	} else if (pread(r->fd, buf, n, r->pos) != (ssize_t)n) {
 		r->bad = true;
+	}
 	r->pos += n;
 }
 
@@ -86,17 +121,43 @@ static uint64_t rd_num(struct reader *r, int size)
 	}
 }
 
-static void skip_str(struct reader *r)
+/* A NUL-terminated string into @buf (truncated to @len); false if unterminated. */
+static bool rd_str(struct reader *r, char *buf, size_t len)
 {
+	size_t i = 0;
 	char c;
 
 	do {
 		rd(r, &c, 1);
-	} while (!r->bad && c);
+		if (r->bad)
+			return false;
+		if (i < len - 1)
+			buf[i++] = c;
+	} while (c);
+	buf[i] = '\0';
+	return true;
 }
 
+static int decompress(enum algo algo, const void *in, size_t in_len, void *out, size_t out_len)
+{
+	uLongf n = out_len;
+	size_t z;
+
+	switch (algo) {
+	case ALGO_ZSTD:
+		z = ZSTD_decompress(out, out_len, in, in_len);
+		return ZSTD_isError(z) || z != out_len ? -EIO : 0;
+	case ALGO_ZLIB:
+		return uncompress(out, &n, in, in_len) == Z_OK && n == out_len ? 0 : -EIO;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* ------------------------------------------------------------ version 6 */
+
 /* Skip the header sections up to the CPU count; returns it. */
-static int skip_sections(struct reader *r)
+static int v6_skip_sections(struct reader *r)
 {
 	uint64_t n, i, j, events;
 
@@ -109,7 +170,9 @@ static int skip_sections(struct reader *r)
 		r->pos += rd_num(r, 8);
 	n = rd_num(r, 4);			/* systems */
 	for (i = 0; i < n && !r->bad; i++) {
-		skip_str(r);
+		char name[256];
+
+		rd_str(r, name, sizeof(name));
 		events = rd_num(r, 4);
 		for (j = 0; j < events && !r->bad; j++)
 			r->pos += rd_num(r, 8);
@@ -120,35 +183,52 @@ static int skip_sections(struct reader *r)
 	return rd_num(r, 4);
 }
 
-/* Read a "flyrecord\0" CPU table at the reader's position. */
-static struct cpu_region *read_table(struct reader *r, int cpus)
+/* A "flyrecord\0" CPU table at the reader's position. */
+static bool v6_table(struct reader *r, struct buffer_map *b, int cpus)
 {
-	struct cpu_region *t;
 	char word[10];
 	int c;
 
 	rd(r, word, 10);
 	if (r->bad || memcmp(word, "flyrecord", 10))
-		return NULL;
-	t = calloc(cpus, sizeof(*t));
-	for (c = 0; t && c < cpus; c++) {
-		t[c].offset = rd_num(r, 8);
-		t[c].size = rd_num(r, 8);
+		return false;
+	b->r = calloc(cpus, sizeof(*b->r));
+	if (!b->r)
+		return false;
+	b->nr = cpus;
+	for (c = 0; c < cpus; c++) {
+		b->r[c].cpu = c;
+		b->r[c].offset = rd_num(r, 8);
+		b->r[c].size = rd_num(r, 8);
 	}
-	if (t && r->bad) {
-		free(t);
-		t = NULL;
-	}
-	return t;
+	return !r->bad;
 }
 
-/* The options: BUFFER offsets into @p, false for any that changes timestamps. */
-static bool read_options(struct reader *r, struct atag_pages *p, uint64_t *buf_off)
+/*
+ * Options after which this walk still reads timestamps and CPU data as libtracecmd
+ * would. CPUCOUNT sets the size of the v6 flyrecord tables (see v6_options());
+ * v7 BUFFER options list their CPUs themselves.
+ */
+static bool harmless_option(unsigned int id, int version)
 {
-	uint64_t next;
+	if (id == OPT_CPUCOUNT)
+		return version == 7;
+	switch (id) {
+	case OPT_CPUSTAT: case OPT_TRACECLOCK: case OPT_UNAME: case OPT_HOOK:
+	case OPT_VERSION: case OPT_PROCMAPS: case OPT_TRACEID: case OPT_STRINGS:
+	case OPT_HEADER_INFO: case OPT_FTRACE_EVENTS: case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS: case OPT_PRINTK: case OPT_CMDLINES:
+		return true;
+	default:
+		return false;	/* DATE, OFFSET, CPUCOUNT, time sync, latency, unknown */
+	}
+}
+
+static bool v6_options(struct reader *r, struct atag_pages *p, uint64_t *buf_off, int cpus)
+{
 	unsigned int id;
 	uint32_t size;
-	char name[256];
+	uint64_t next;
 
 	for (;;) {
 		id = rd_num(r, 2);
@@ -158,35 +238,211 @@ static bool read_options(struct reader *r, struct atag_pages *p, uint64_t *buf_o
 			return true;
 		size = rd_num(r, 4);
 		next = r->pos + size;
-		switch (id) {
-		case OPT_BUFFER:
-			if (p->nr_buffers >= MAX_BUFFERS || size < 9 || size - 8 > sizeof(name))
+		if (id == OPT_BUFFER) {
+			struct buffer_map *b = &p->buf[p->nr_buffers];
+			char name[256];
+
+			if (p->nr_buffers >= MAX_BUFFERS)
 				return false;
 			buf_off[p->nr_buffers] = rd_num(r, 8);
-			rd(r, name, size - 8);
-			name[size - 9] = '\0';
-			p->names[p->nr_buffers++] = strdup(name);
-			break;
-		case OPT_CPUSTAT: case OPT_TRACECLOCK: case OPT_UNAME: case OPT_HOOK:
-		case OPT_VERSION: case OPT_PROCMAPS: case OPT_TRACEID:
-			break;
-		default:
-			return false;	/* DATE, OFFSET, CPUCOUNT, time sync, or unknown */
+			if (!rd_str(r, name, sizeof(name)))
+				return false;
+			b->name = strdup(name);
+			p->nr_buffers++;
+		} else if (id == OPT_CPUCOUNT) {
+			/* the tables have that many CPUs: fine when it is the header's count */
+			if (size != 4 || rd_num(r, 4) != (uint64_t)cpus)
+				return false;
+		} else if (!harmless_option(id, 6)) {
+			return false;
 		}
 		r->pos = next;
 	}
 }
 
-struct atag_pages *atag_pages_open(int fd)
+static bool v6_open(struct reader *r, struct atag_pages *p)
 {
 	uint64_t buf_off[MAX_BUFFERS];
+	char word[10];
+	int cpus, i;
+
+	cpus = v6_skip_sections(r);
+	if (r->bad || cpus < 1 || cpus > 4096)
+		return false;
+	p->buf[0].name = strdup("");
+	p->nr_buffers = 1;
+	rd(r, word, 10);
+	if (!memcmp(word, "options  ", 10)) {
+		if (!v6_options(r, p, buf_off, cpus))
+			return false;
+	} else {
+		r->pos -= 10;
+	}
+	if (!v6_table(r, &p->buf[0], cpus))
+		return false;
+	for (i = 1; i < p->nr_buffers; i++) {
+		r->pos = buf_off[i];
+		if (!v6_table(r, &p->buf[i], cpus))
+			return false;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------ version 7 */
+
+/* A section's content, decompressed if need be (malloc'ed), and its flags. */
+static char *v7_section(struct atag_pages *p, struct reader *r, uint64_t off, uint64_t *len,
+			unsigned int *flags)
+{
+	uint32_t zsize, usize;
+	uint64_t size;
+	char *in, *out;
+
+	r->pos = off;
+	rd_num(r, 2);				/* id */
+	*flags = rd_num(r, 2);
+	rd_num(r, 4);				/* description */
+	size = rd_num(r, 8);
+	if (r->bad || size > MAX_CHUNK)
+		return NULL;
+	if (!(*flags & SEC_COMPRESSED)) {
+		out = malloc(size ? size : 1);
+		if (out)
+			rd(r, out, size);
+		*len = size;
+		return out;
+	}
+	zsize = rd_num(r, 4);
+	usize = rd_num(r, 4);
+	if (r->bad || zsize > MAX_CHUNK || usize > MAX_CHUNK)
+		return NULL;
+	in = malloc(zsize ? zsize : 1);
+	out = malloc(usize ? usize : 1);
+	if (in && out) {
+		rd(r, in, zsize);
+		if (!r->bad && !decompress(p->algo, in, zsize, out, usize)) {
+			free(in);
+			*len = usize;
+			return out;
+		}
+	}
+	free(in);
+	free(out);
+	return NULL;
+}
+
+static bool v7_buffer_option(struct reader *o, struct atag_pages *p)
+{
+	struct buffer_map *b = &p->buf[p->nr_buffers];
+	char name[256], clock[64];
+	uint32_t cpus, c;
+	uint64_t sec;
+
+	if (p->nr_buffers >= MAX_BUFFERS)
+		return false;
+	sec = rd_num(o, 8);
+	if (!rd_str(o, name, sizeof(name)) || !rd_str(o, clock, sizeof(clock)))
+		return false;
+	if (rd_num(o, 4) != p->page_size)
+		return false;
+	cpus = rd_num(o, 4);
+	if (o->bad || cpus > 4096)
+		return false;
+	b->r = calloc(cpus ? cpus : 1, sizeof(*b->r));
+	if (!b->r)
+		return false;
+	b->nr = cpus;
+	b->name = strdup(name);
+	p->nr_buffers++;
+	for (c = 0; c < cpus; c++) {
+		b->r[c].cpu = rd_num(o, 4);
+		b->r[c].offset = rd_num(o, 8);
+		b->r[c].size = rd_num(o, 8);
+	}
+	/* the flyrecord section header says whether the CPU data is compressed */
+	b->compressed = false;
+	if (!o->bad) {
+		struct reader r = { .fd = p->fd, .pos = sec + 2, .swap = o->swap };
+
+		b->compressed = rd_num(&r, 2) & SEC_COMPRESSED;
+		if (r.bad)
+			return false;
+	}
+	return !o->bad;
+}
+
+/* Parse the options of one section; sets *@next to the next section (0: none). */
+static bool v7_options(struct atag_pages *p, const char *data, uint64_t len, bool swap,
+		       uint64_t *next)
+{
+	struct reader o = { .mem = data, .len = len, .swap = swap };
+	unsigned int id;
+	uint64_t end;
+
+	*next = 0;
+	while (o.pos < len) {
+		id = rd_num(&o, 2);
+		end = o.pos + 4 + rd_num(&o, 4);
+		if (o.bad)
+			return false;
+		if (id == OPT_DONE) {
+			*next = rd_num(&o, 8);
+			return !o.bad;
+		}
+		if (id == OPT_BUFFER) {
+			if (!v7_buffer_option(&o, p))
+				return false;
+		} else if (!harmless_option(id, 7)) {
+			return false;
+		}
+		o.pos = end;
+	}
+	return true;
+}
+
+static bool v7_open(struct reader *r, struct atag_pages *p)
+{
+	char name[64], version[64];
+	unsigned int flags;
+	uint64_t off, len;
+	bool ok = true;
+	char *data;
+	int n;
+
+	if (!rd_str(r, name, sizeof(name)) || !rd_str(r, version, sizeof(version)))
+		return false;
+	if (!strcmp(name, "none"))
+		p->algo = ALGO_NONE;
+	else if (!strcmp(name, "zstd"))
+		p->algo = ALGO_ZSTD;
+	else if (!strcmp(name, "zlib"))
+		p->algo = ALGO_ZLIB;
+	else
+		return false;
+	off = rd_num(r, 8);
+	for (n = 0; off && ok && n < MAX_SECTIONS; n++) {
+		data = v7_section(p, r, off, &len, &flags);
+		if (!data)
+			return false;
+		ok = v7_options(p, data, len, r->swap, &off);
+		free(data);
+	}
+	return ok && !off && p->nr_buffers > 0;
+}
+
+/* ------------------------------------------------------------ opening */
+
+struct atag_pages *atag_pages_open(int fd)
+{
 	struct reader r = { .fd = fd };
 	struct atag_pages *p;
-	char head[16], word[10];
-	int i;
+	char head[18];
+	bool ok;
 
-	rd(&r, head, 16);
-	if (r.bad || memcmp(head + 3, "tracing6", 9) || head[12] > 1)
+	rd(&r, head, sizeof(head));
+	if (r.bad || memcmp(head + 3, "tracing", 7) || head[11] || head[12] > 1)
+		return NULL;
+	if (head[10] != '6' && head[10] != '7')
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -197,32 +453,17 @@ struct atag_pages *atag_pages_open(int fd)
 	r.swap = p->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	r.pos = 14;
 	p->page_size = rd_num(&r, 4);
-	p->cpus = skip_sections(&r);
-	if (r.bad || p->cpus < 1 || p->cpus > 4096 || p->page_size < 64 ||
-	    (p->long_size != 4 && p->long_size != 8))
-		goto fail;
-	p->names[0] = strdup("");
-	p->nr_buffers = 1;
-	rd(&r, word, 10);
-	if (!memcmp(word, "options  ", 10)) {
-		if (!read_options(&r, p, buf_off))
-			goto fail;
-	} else {
-		r.pos -= 10;
+	if (r.bad || p->page_size < 64 || p->page_size > MAX_CHUNK ||
+	    (p->long_size != 4 && p->long_size != 8)) {
+		atag_pages_close(p);
+		return NULL;
 	}
-	p->regions[0] = read_table(&r, p->cpus);
-	for (i = 1; i < p->nr_buffers && p->regions[0]; i++) {
-		r.pos = buf_off[i];
-		p->regions[i] = read_table(&r, p->cpus);
-		if (!p->regions[i])
-			goto fail;
+	ok = head[10] == '6' ? v6_open(&r, p) : v7_open(&r, p);
+	if (!ok) {
+		atag_pages_close(p);
+		return NULL;
 	}
-	if (!p->regions[0])
-		goto fail;
 	return p;
-fail:
-	atag_pages_close(p);
-	return NULL;
 }
 
 void atag_pages_close(struct atag_pages *p)
@@ -232,8 +473,8 @@ void atag_pages_close(struct atag_pages *p)
 	if (!p)
 		return;
 	for (i = 0; i < p->nr_buffers; i++) {
-		free(p->names[i]);
-		free(p->regions[i]);
+		free(p->buf[i].name);
+		free(p->buf[i].r);
 	}
 	free(p);
 }
@@ -243,7 +484,7 @@ int atag_pages_find(const struct atag_pages *p, const char *name)
 	int i;
 
 	for (i = 0; i < p->nr_buffers; i++)
-		if (!strcmp(p->names[i], name))
+		if (p->buf[i].name && !strcmp(p->buf[i].name, name))
 			return i;
 	return -1;
 }
@@ -251,52 +492,118 @@ int atag_pages_find(const struct atag_pages *p, const char *name)
 /* ------------------------------------------------------------ walking */
 
 struct cpu_walk {
+	struct atag_pages	*p;
+	const struct cpu_region	*reg;
 	struct kbuffer		*kbuf;
-	char			*map;		/* the CPU's pages */
-	size_t			map_len;
+	/* the pages at hand: a mapping of the whole region, or one decompressed chunk */
+	char			*pages;
 	uint64_t		nr_pages;
-	uint64_t		page;		/* the page loaded in kbuf */
+	uint64_t		page;		/* in pages; loaded in kbuf */
+	uint64_t		done_pages;	/* pages of earlier chunks */
+	bool			mapped;
+	size_t			map_len;
+	/* compressed: what is left of the chunk list */
+	uint32_t		chunks_left;
+	uint64_t		next_chunk;	/* file offset */
+	size_t			chunk_cap;
 	unsigned long long	ts;		/* of the record at hand */
 	void			*data;		/* NULL: this CPU is done */
 };
 
-/* Load the next page with events; false at the end or on a bad page. */
-static bool next_page(struct atag_pages *p, struct cpu_walk *w, int cpu)
+/* Decompress the next chunk of a compressed CPU; false at the end or on error. */
+static bool next_chunk(struct cpu_walk *w)
 {
-	while (++w->page < w->nr_pages) {
-		kbuffer_load_subbuffer(w->kbuf, w->map + w->page * p->page_size);
-		if ((unsigned int)kbuffer_subbuffer_size(w->kbuf) > p->page_size) {
+	struct reader r = { .fd = w->p->fd, .pos = w->next_chunk,
+			    .swap = w->p->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) };
+	uint32_t zsize, usize;
+	char *in;
+
+	if (!w->chunks_left)
+		return false;
+	zsize = rd_num(&r, 4);
+	usize = rd_num(&r, 4);
+	if (r.bad || zsize > MAX_CHUNK || usize > MAX_CHUNK || usize % w->p->page_size) {
+		tracecmd_warning("bad compressed chunk on CPU %d", w->reg->cpu);
+		return false;
+	}
+	if (usize > w->chunk_cap) {
+		free(w->pages);
+		w->pages = malloc(usize);
+		w->chunk_cap = w->pages ? usize : 0;
+		if (!w->pages)
+			return false;
+	}
+	in = malloc(zsize ? zsize : 1);
+	if (!in)
+		return false;
+	rd(&r, in, zsize);
+	if (r.bad || decompress(w->p->algo, in, zsize, w->pages, usize)) {
+		tracecmd_warning("cannot decompress a chunk on CPU %d", w->reg->cpu);
+		free(in);
+		return false;
+	}
+	free(in);
+	w->done_pages += w->nr_pages;
+	w->nr_pages = usize / w->p->page_size;
+	w->page = (uint64_t)-1;
+	w->next_chunk = r.pos;
+	w->chunks_left--;
+	return true;
+}
+
+/* Load the next page with events; false at the end or on a bad page. */
+static bool next_page(struct cpu_walk *w)
+{
+	for (;;) {
+		if (++w->page >= w->nr_pages && (w->mapped || !next_chunk(w) || ++w->page >= w->nr_pages))
+			return false;
+		kbuffer_load_subbuffer(w->kbuf, w->pages + w->page * w->p->page_size);
+		if ((unsigned int)kbuffer_subbuffer_size(w->kbuf) > w->p->page_size) {
 			tracecmd_warning("bad page read, with size of %d on CPU %d",
-					 kbuffer_subbuffer_size(w->kbuf), cpu);
+					 kbuffer_subbuffer_size(w->kbuf), w->reg->cpu);
 			return false;
 		}
 		w->data = kbuffer_read_event(w->kbuf, &w->ts);
 		if (w->data)
 			return true;
 	}
-	return false;
 }
 
-static int walk_init(struct atag_pages *p, const struct cpu_region *reg, struct cpu_walk *w,
-		     int cpu)
+static int walk_init(struct atag_pages *p, bool compressed, const struct cpu_region *reg,
+		     struct cpu_walk *w)
 {
+	struct reader r = { .fd = p->fd, .pos = reg->offset,
+			    .swap = p->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) };
+
+	w->p = p;
+	w->reg = reg;
 	w->page = (uint64_t)-1;
 	w->data = NULL;
-	w->nr_pages = reg->size / p->page_size;
-	if (!w->nr_pages)
+	if (!reg->size)
 		return 0;
 	w->kbuf = kbuffer_alloc(p->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				p->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	if (!w->kbuf)
 		return -ENOMEM;
-	w->map_len = w->nr_pages * p->page_size;
-	w->map = mmap(NULL, w->map_len, PROT_READ, MAP_PRIVATE, p->fd, reg->offset);
-	if (w->map == MAP_FAILED) {
-		w->map = NULL;
-		return -errno;
+	if (compressed) {
+		w->chunks_left = rd_num(&r, 4);
+		w->next_chunk = r.pos;
+		if (r.bad)
+			return -EIO;
+	} else {
+		w->mapped = true;
+		w->nr_pages = reg->size / p->page_size;
+		w->map_len = w->nr_pages * p->page_size;
+		if (!w->map_len)
+			return 0;
+		w->pages = mmap(NULL, w->map_len, PROT_READ, MAP_PRIVATE, p->fd, reg->offset);
+		if (w->pages == MAP_FAILED) {
+			w->pages = NULL;
+			return -errno;
+		}
+		madvise(w->pages, w->map_len, MADV_SEQUENTIAL);
 	}
-	madvise(w->map, w->map_len, MADV_SEQUENTIAL);
-	next_page(p, w, cpu);
+	next_page(w);
 	return 0;
 }
 
@@ -304,8 +611,10 @@ static void walk_free(struct cpu_walk *w)
 {
 	if (w->kbuf)
 		kbuffer_free(w->kbuf);
-	if (w->map)
-		munmap(w->map, w->map_len);
+	if (w->mapped && w->pages)
+		munmap(w->pages, w->map_len);
+	else
+		free(w->pages);
 }
 
 int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *h,
@@ -313,46 +622,44 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 				 void *data), void *data)
 {
 	struct tep_record rec = { .ref_count = 1 };
-	struct cpu_walk *w;
+	const struct buffer_map *b;
 	unsigned long count = 0;
-	int cpu, next, ret = 0;
+	int c, next, ret = 0;
+	struct cpu_walk *w;
 
 	if (buffer < 0 || buffer >= p->nr_buffers)
 		return -EINVAL;
-	w = calloc(p->cpus, sizeof(*w));
+	b = &p->buf[buffer];
+	w = calloc(b->nr ? b->nr : 1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	for (cpu = 0; cpu < p->cpus && !ret; cpu++)
-		ret = walk_init(p, &p->regions[buffer][cpu], &w[cpu], cpu);
+	for (c = 0; c < b->nr && !ret; c++)
+		ret = walk_init(p, b->compressed, &b->r[c], &w[c]);
 	while (!ret) {
 		next = -1;
-		for (cpu = 0; cpu < p->cpus; cpu++)
-			if (w[cpu].data && (next < 0 || w[cpu].ts < w[next].ts))
-				next = cpu;
+		for (c = 0; c < b->nr; c++)
+			if (w[c].data && (next < 0 || w[c].ts < w[next].ts))
+				next = c;
 		if (next < 0)
 			break;
 		rec.ts = w[next].ts;
-		rec.cpu = next;
+		rec.cpu = b->r[next].cpu;
 		rec.data = w[next].data;
 		rec.size = kbuffer_event_size(w[next].kbuf);
-		rec.record_size = kbuffer_curr_size(w[next].kbuf);
 		rec.missed_events = kbuffer_missed_events(w[next].kbuf);
-		rec.offset = p->regions[buffer][next].offset + w[next].page * p->page_size +
-			     kbuffer_curr_offset(w[next].kbuf);
-		if (cb(h, &rec, next, data) < 0)
+		if (cb(h, &rec, rec.cpu, data) < 0)
 			break;
 		w[next].data = kbuffer_next_event(w[next].kbuf, &w[next].ts);
 		if (!w[next].data)
-			next_page(p, &w[next], next);
-		/* let the kernel drop pages read long ago: the resident set stays small */
+			next_page(&w[next]);
+		/* let the kernel drop mapped pages read long ago: the resident set stays small */
 		if (!(++count & 0x3ffff))
-			for (cpu = 0; cpu < p->cpus; cpu++)
-				if (w[cpu].map && w[cpu].page)
-					madvise(w[cpu].map, w[cpu].page * p->page_size,
-						MADV_DONTNEED);
+			for (c = 0; c < b->nr; c++)
+				if (w[c].mapped && w[c].pages && w[c].page && w[c].page != (uint64_t)-1)
+					madvise(w[c].pages, w[c].page * p->page_size, MADV_DONTNEED);
 	}
-	for (cpu = 0; cpu < p->cpus; cpu++)
-		walk_free(&w[cpu]);
+	for (c = 0; c < b->nr; c++)
+		walk_free(&w[c]);
 	free(w);
 	return ret;
 }

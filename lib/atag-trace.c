@@ -499,6 +499,12 @@ static void on_fault(int sig)
 	raise(sig);
 }
 
+bool atag_trace_direct(const struct atag_trace *t, int i)
+{
+	return t->pages && i >= 0 && i < t->nr_buffers &&
+	       atag_pages_find(t->pages, t->name[i]) >= 0;
+}
+
 int atag_trace_iterate(struct atag_trace *t, int i,
 		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 				 void *data), void *data)

@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The direct walk of v6 ring-buffer pages (lib/atag-pages.c) hands out exactly
-# the records libtracecmd does: same order, timestamps, sizes, data, lost events.
+# The direct walk of ring-buffer pages (lib/atag-pages.c), v6 and v7 with or without
+# compression, hands out exactly the records libtracecmd does: same order,
+# timestamps, sizes, data, lost events. ATAG_DEBUG_PAGES makes trace-walk say
+# which walk it took, so a test cannot pass by both taking libtracecmd's.
 . "$(dirname "$0")/lib.sh"
 
 WALK=$ATAG_BUILD/tests/progs/trace-walk
 same() {	# same NAME FILE [BUFFER]
-	"$WALK" "$2" $3 > "$T_TMP/fast" 2>&1
+	"$WALK" -d "$2" $3 > "$T_TMP/fast" 2> "$T_TMP/fast.err"
 	ATAG_PAGES=0 "$WALK" "$2" $3 > "$T_TMP/slow" 2>&1
-	if [ -s "$T_TMP/slow" ] && cmp -s "$T_TMP/fast" "$T_TMP/slow"; then
+	if ! grep -q "^walk: pages" "$T_TMP/fast.err"; then
+		fail "$1: the direct walk was taken" "$(cat "$T_TMP/fast.err")"
+	elif [ -s "$T_TMP/slow" ] && cmp -s "$T_TMP/fast" "$T_TMP/slow"; then
 		ok "$1 ($(wc -l < "$T_TMP/slow") records)"
 	else
 		fail "$1" "$(diff "$T_TMP/slow" "$T_TMP/fast" | head -10)"
@@ -33,6 +37,18 @@ same "three CPUs, time extends, missed events, a long record" "$T_TMP/a.dat"
 same "an instance buffer" "$T_TMP/a.dat" inst1
 mkfixture -o "$T_TMP/g.dat" --generate 200000 --seed 9 --cpus 5 --live 300
 same "a generated 200000-event file on 5 CPUs" "$T_TMP/g.dat"
+for c in zstd none; do
+	if trace-cmd convert -i "$T_TMP/g.dat" -o "$T_TMP/g7-$c.dat" --file-version 7 \
+			--compression $c > /dev/null 2>&1; then
+		same "the same as trace.dat v7, compression $c" "$T_TMP/g7-$c.dat"
+	else
+		skip "the same as trace.dat v7, compression $c" "trace-cmd convert cannot write it"
+	fi
+done
+trace-cmd convert -i "$T_TMP/a.dat" -o "$T_TMP/a7.dat" --file-version 7 --compression zstd \
+	> /dev/null 2>&1
+same "v7 zstd: lost events, time extends" "$T_TMP/a7.dat"
+same "v7 zstd: an instance buffer" "$T_TMP/a7.dat" inst1
 size=$(stat -c %s "$T_TMP/g.dat")
 head -c $((size * 2 / 3)) "$T_TMP/g.dat" > "$T_TMP/cut.dat"
 same "a truncated file" "$T_TMP/cut.dat"
@@ -46,6 +62,7 @@ if is_root && [ -n "$(tracefs_dir)" ] && [ -d "$(tracefs_dir)/events/kmem" ]; th
 		sh -c 'for i in 1 2 3 4 5; do ls /usr > /dev/null; done' > /dev/null 2>&1
 	rmdir "$T/instances/$inst" 2>/dev/null
 	trace-cmd convert -i "$T_TMP/r7.dat" -o "$T_TMP/r6.dat" --file-version 6 > /dev/null 2>&1
+	same "a trace-cmd recording (v7, zstd)" "$T_TMP/r7.dat" "$inst"
 	same "a trace-cmd recording, as v6" "$T_TMP/r6.dat" "$inst"
 else
 	skip "a trace-cmd recording, as v6" "needs root and tracefs with kmem events"

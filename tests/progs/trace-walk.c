@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace-walk FILE [BUFFER]: print every record of a buffer as libatag hands them
- * out: "cpu ts size missed checksum". tests/t-pages.sh runs it with the direct
- * page walk (ATAG_PAGES unset) and with libtracecmd (ATAG_PAGES=0) and compares.
+ * trace-walk [-d] FILE [BUFFER]: print every record of a buffer as libatag hands
+ * them out: "cpu ts size missed checksum". tests/t-pages.sh runs it with the
+ * direct page walk (ATAG_PAGES unset) and with libtracecmd (ATAG_PAGES=0) and
+ * compares. -d says on stderr which walk was taken.
  */
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <event-parse.h>
 
@@ -26,11 +29,17 @@ static int print(struct tracecmd_input *h, struct tep_record *rec, int cpu, void
 int main(int argc, char **argv)
 {
 	struct atag_trace *t;
+	bool say = false;
 	char err[256];
 	int b;
 
+	if (argc > 1 && !strcmp(argv[1], "-d")) {
+		say = true;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s FILE [BUFFER]\n", argv[0]);
+		fprintf(stderr, "usage: trace-walk [-d] FILE [BUFFER]\n");
 		return 2;
 	}
 	if (atag_trace_open(argv[1], &t, err, sizeof(err))) {
@@ -42,6 +51,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "no buffer\n");
 		return 1;
 	}
+	if (say)
+		fprintf(stderr, "walk: %s\n", atag_trace_direct(t, b) ? "pages" : "libtracecmd");
 	atag_trace_iterate(t, b, print, NULL);
 	atag_trace_close(t);
 	return 0;
