@@ -103,7 +103,8 @@ $(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/%.proto
 
 # Keep the generated code: as an intermediate file make would delete it, and then
 # regenerate it (and so rebuild every object) whenever any one source changes.
-.SECONDARY: $(PROTO_GEN) $(PROTO_GEN:.c=.h)
+# keep intermediate files (generated code, objects of programs): no needless rebuilds
+.SECONDARY:
 
 $(O)/gen/fixture-formats.c: tests/fixture/embed-formats.sh $(FIXTURE_FORMATS)
 	$(call quiet,GEN,$@)
