@@ -6,7 +6,9 @@
  * into 64 equal buckets. Only the powers between the shortest and the longest
  * lifetime seen are allocated, in one block, so memory depends on the spread of
  * lifetimes, never on their number, and nearby lifetimes share cache lines.
- * Values below 128 ns are exact. A percentile is the nearest-rank value's bucket
+ * Values below 128 ns are exact. Bucket counters are 32 bits, which halves the
+ * memory the stitching thread touches; a counter stops at 2^32 - 1 (only a trace
+ * with more lifetimes than that in one bucket would notice). A percentile is the nearest-rank value's bucket
  * midpoint (clamped to the exact minimum and maximum): within 1/128 (0.8%) of the
  * true nearest-rank value.
  */
@@ -22,7 +24,7 @@ struct atag_lifetime {
 	uint64_t	count;
 	uint64_t	min;
 	uint64_t	max;
-	uint64_t	*buckets;	/* powers first_power .. first_power + nr_powers - 1 */
+	uint32_t	*buckets;	/* powers first_power .. first_power + nr_powers - 1 */
 	uint8_t		first_power;
 	uint8_t		nr_powers;
 };

@@ -49,7 +49,7 @@ static int widen(struct atag_lifetime *lt, int lo, int hi)
 {
 	int first = lt->nr_powers ? lt->first_power : lo;
 	int last = lt->nr_powers ? lt->first_power + lt->nr_powers - 1 : hi;
-	uint64_t *n;
+	uint32_t *n;
 
 	if (lo < first)
 		first = lo;
@@ -68,7 +68,7 @@ static int widen(struct atag_lifetime *lt, int lo, int hi)
 	return 0;
 }
 
-static inline uint64_t *bucket(struct atag_lifetime *lt, int p, unsigned int b)
+static inline uint32_t *bucket(struct atag_lifetime *lt, int p, unsigned int b)
 {
 	if (!lt->nr_powers || p < lt->first_power || p >= lt->first_power + lt->nr_powers) {
 		if (widen(lt, p, p))
@@ -80,14 +80,15 @@ static inline uint64_t *bucket(struct atag_lifetime *lt, int p, unsigned int b)
 int atag_lifetime_add(struct atag_lifetime *lt, uint64_t ns)
 {
 	unsigned int b;
-	uint64_t *c;
+	uint32_t *c;
 	int p;
 
 	locate(ns, &p, &b);
 	c = bucket(lt, p, b);
 	if (!c)
 		return -ENOMEM;
-	(*c)++;
+	if (*c != UINT32_MAX)
+		(*c)++;
 	if (!lt->count || ns < lt->min)
 		lt->min = ns;
 	if (!lt->count || ns > lt->max)
@@ -106,7 +107,8 @@ int atag_lifetime_merge(struct atag_lifetime *to, const struct atag_lifetime *fr
 		return -ENOMEM;
 	off = (size_t)(from->first_power - to->first_power) * SUB;
 	for (i = 0; i < (size_t)from->nr_powers * SUB; i++)
-		to->buckets[off + i] += from->buckets[i];
+		to->buckets[off + i] = (uint64_t)to->buckets[off + i] + from->buckets[i] > UINT32_MAX ?
+				       UINT32_MAX : to->buckets[off + i] + from->buckets[i];
 	if (!to->count || from->min < to->min)
 		to->min = from->min;
 	if (!to->count || from->max > to->max)
