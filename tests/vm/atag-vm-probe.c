@@ -11,7 +11,7 @@
  *   atag-vm-probe events KIND ARG COUNT  trace the test module's KIND call site
  *   atag-vm-probe events-pipe            trace fs/pipe.c call sites (built-in tags)
  *   atag-vm-probe memusage [CARVEOUT_KB] trace_stats/memory_usage_kb vs the buffers
- *   atag-vm-probe state                  no tag traced
+ *   atag-vm-probe state [INSTANCE...]    no tag traced, no instance but these
  *
  * Each check prints "ok - ..." or "not ok - ..."; the exit status is 0 when all
  * passed, 1 when one failed and 77 when the check cannot run here.
@@ -1456,13 +1456,30 @@ static int cmd_memusage(long carveout_kb)
 
 /* ------------------------------------------------------------------ state */
 
-static int cmd_state(void)
+/* No tag traced, and exactly the instances named on the command line. */
+static int cmd_state(int n_inst, char **inst)
 {
 	int fd = allocinfo_open();
-	int n = count_traced(fd);
+	int n = count_traced(fd), i, extra = 0;
+	struct dirent *de;
+	DIR *d;
 
 	check(n == 0, "no tag traced (%d)", n);
 	close(fd);
+	d = opendir(TRACEFS "/instances");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		for (i = 0; i < n_inst && strcmp(inst[i], de->d_name); i++)
+			;
+		if (i == n_inst) {
+			printf("# instance left: %s\n", de->d_name);
+			extra++;
+		}
+	}
+	if (d)
+		closedir(d);
+	check(d && !extra, "no instance left besides the %d at boot", n_inst);
 	return failures ? 1 : 0;
 }
 
@@ -1504,7 +1521,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "memusage"))
 		return cmd_memusage(argc > 2 ? atol(argv[2]) : 0);
 	if (!strcmp(cmd, "state"))
-		return cmd_state();
+		return cmd_state(argc - 2, argv + 2);
 	fprintf(stderr, "usage: see the comment at the top of %s\n", __FILE__);
 	return 2;
 }

@@ -119,8 +119,9 @@ kmake() { nice -n 19 make -C "$SRC" O="$OUT" CC="$CC" "$@" >>"$LOG" 2>&1; }
 
 msg "configuring (tinyconfig + kernel.config)"
 kmake tinyconfig || die "make tinyconfig failed, see $LOG"
-"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "$VMDIR/kernel.config" \
-	>>"$LOG" 2>&1 || die "merge_config.sh failed, see $LOG"
+# (merge_config.sh leaves its temporary files in the current directory)
+(cd "$OUT" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" \
+	"$VMDIR/kernel.config") >>"$LOG" 2>&1 || die "merge_config.sh failed, see $LOG"
 kmake olddefconfig || die "make olddefconfig failed, see $LOG"
 missing=$(grep -o '^CONFIG_[A-Z0-9_]*=.*' "$VMDIR/kernel.config" | while read -r opt; do
 	grep -qx "$opt" "$OUT/.config" || echo "$opt"

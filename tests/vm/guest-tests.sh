@@ -24,27 +24,27 @@ T=/sys/kernel/tracing
 
 mkdir -p "$R/logs"
 : >"$R/results.txt"
-BASE_INSTANCES=$(ls "$T/instances" 2>/dev/null | sort | tr '\n' ' ')
+BASE_INSTANCES=$(ls "$T/instances")
 npass=0
 nfail=0
 nskip=0
 
-# The state every test must leave behind.
+# The state every test must leave behind: no tag traced, no new instance.
 check_state() {
-	"$PROBE" state || return 1
-	now=$(ls "$T/instances" 2>/dev/null | sort | tr '\n' ' ')
-	if [ "$now" != "$BASE_INSTANCES" ]; then
-		echo "not ok - instances left: '$now', at boot: '$BASE_INSTANCES'"
-		return 1
-	fi
-	echo "ok - no instance left"
+	# shellcheck disable=SC2086
+	"$PROBE" state $BASE_INSTANCES
+}
+
+uptime() {
+	read -r up _ </proc/uptime
+	echo "$up"
 }
 
 run_test() {
 	name=$1
 	shift
 	log=$R/logs/$name.log
-	t0=$(cut -d' ' -f1 /proc/uptime)
+	t0=$(uptime)
 	echo "# $*" >"$log"
 	"$@" >>"$log" 2>&1
 	rc=$?
@@ -52,17 +52,20 @@ run_test() {
 	if ! check_state >>"$log" 2>&1; then
 		rc=1
 	fi
-	t1=$(cut -d' ' -f1 /proc/uptime)
+	t1=$(uptime)
 	case $rc in
 	0) res=PASS npass=$((npass + 1)) ;;
 	77) res=SKIP nskip=$((nskip + 1)) ;;
 	*) res=FAIL nfail=$((nfail + 1)) ;;
 	esac
 	reason=
-	[ $res = SKIP ] && reason=$(grep -m1 '^# SKIP' "$log" | cut -c8-)
+	if [ $res = SKIP ]; then
+		while read -r line; do
+			case "$line" in "# SKIP "*) reason=${line#\# SKIP }; break ;; esac
+		done <"$log"
+	fi
 	echo "$res $name${reason:+ $reason}" >>"$R/results.txt"
 	echo "atag-vm: $res $name ($t0 -> $t1 s)"
-	sync
 }
 
 skip() {
@@ -104,10 +107,14 @@ t_memusage() {
 	ncpu=$(ls -d "$T"/per_cpu/cpu* | wc -l)
 	a=$T/instances/atag-vm-a
 	b=$T/instances/atag-vm-b
-	get() { grep "^$1:" "$T/trace_stats/memory_usage_kb" | cut -d' ' -f2; }
+	get() {
+		while read -r k v; do
+			[ "$k" = "$1:" ] && echo "$v"
+		done <"$T/trace_stats/memory_usage_kb"
+	}
 	fails=0
 	step() {
-		echo "## $*"
+		echo "## $* (uptime $(uptime) s)"
 		"$PROBE" memusage "$co" || fails=$((fails + 1))
 	}
 	step "at boot"

@@ -24,12 +24,6 @@
 set -eu
 
 [ $# = 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$1"
-O=$(cd "$1" && pwd)
-W=$O/tests/vm
-TIMEOUT=${ATAG_VM_TIMEOUT:-600}
-ACCEL=${ATAG_VM_ACCEL:-tcg}
 
 msg() { echo "check-vm: $*"; }
 result() { echo "$1 passed, $2 failed, $3 skipped"; }
@@ -40,6 +34,13 @@ if [ "$(id -u)" != 0 ]; then
 	result 0 0 1
 	exit 0
 fi
+
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$1"
+O=$(cd "$1" && pwd)
+W=$O/tests/vm
+TIMEOUT=${ATAG_VM_TIMEOUT:-600}
+ACCEL=${ATAG_VM_ACCEL:-tcg}
 for c in qemu-system-x86_64 busybox cpio gzip gcc; do
 	command -v $c >/dev/null || { msg "ERROR: $c missing (scripts/deps.sh --vm)"; result 0 1 0; exit 1; }
 done
