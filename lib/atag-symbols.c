@@ -19,7 +19,9 @@ static const char * const tracing_frames[] = {
 	"__ftrace_trace_stack", "ftrace_trace_stack", "stack_trace_save*",
 	"arch_stack_walk", "stacktrace_trigger", "stacktrace_count_trigger",
 	"event_triggers_call", "event_triggers_post_call", "trace_event_buffer_lock_reserve",
-	"*_trace_stack", NULL
+	"*_trace_stack",
+	/* out-of-line helpers of the alloc_tag series that fire its events */
+	"alloc_tag_trace_*", NULL
 };
 
 static const char * const allocator_frames[] = {
