@@ -34,6 +34,8 @@
 
 #include "atag-stitch.h"
 
+struct atag_modules;
+
 #define ATAG_SOURCE_MAX_FIELDS	6
 
 /* A field of an event, found by name: size 0 when the format lacks it. */
@@ -145,5 +147,12 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
 
 /* The page size of the traced machine. */
 unsigned int atag_decoder_page_size(const struct atag_decoder *d);
+
+/* Tell the decoder which module each symbol is in (name_tag uses it); may be NULL. */
+void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods);
+
+/* A name_tag for sources whose tags are code addresses: the symbol, offset, module. */
+void atag_source_name_code(struct atag_decoder *d, uint64_t tag, const char **function,
+			   uint64_t *offset, const char **module);
 
 #endif /* _ATAG_SOURCE_H */

@@ -26,13 +26,28 @@ bool atag_frame_is_allocator(const char *function);
 unsigned int atag_stack_skip(struct tep_handle *tep, const uint64_t *frames, unsigned int nr);
 
 /*
- * Write "function+0xoff" (and " [module]" for a module symbol) for @addr into
- * @buf, or "0x<addr>" when kallsyms does not know it. Returns @buf.
+ * Which module each module symbol of a kallsyms text belongs to (libtraceevent
+ * 1.7 keeps the module of a symbol but has no call to read it back).
  */
-char *atag_symbolize(struct tep_handle *tep, uint64_t addr, char *buf, size_t len);
+struct atag_modules;
 
-/* The function containing @addr and the offset into it; NULL if unknown. */
-const char *atag_function_of(struct tep_handle *tep, uint64_t addr, uint64_t *offset,
-			     const char **module);
+/* From a /proc/kallsyms text of @len bytes ("addr type name [module]" lines). */
+struct atag_modules *atag_modules_parse(const char *text, size_t len);
+void atag_modules_free(struct atag_modules *m);
+
+/*
+ * Write "function+0xoff" (and " [module]" for a module symbol) for @addr into
+ * @buf, or "0x<addr>" when kallsyms does not know it. @mods may be NULL.
+ * Returns @buf.
+ */
+char *atag_symbolize(struct tep_handle *tep, const struct atag_modules *mods, uint64_t addr,
+		     char *buf, size_t len);
+
+/*
+ * The function containing @addr, the offset into it and its module (NULL for
+ * the kernel proper, or when @mods is NULL); NULL if unknown.
+ */
+const char *atag_function_of(struct tep_handle *tep, const struct atag_modules *mods,
+			     uint64_t addr, uint64_t *offset, const char **module);
 
 #endif /* _ATAG_SYMBOLS_H */

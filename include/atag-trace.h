@@ -22,6 +22,7 @@ struct tracecmd_input;
 struct tep_handle;
 struct tep_record;
 struct atag_trace;
+struct atag_modules;
 
 /*
  * Open @path. On failure returns a negative errno and writes a one-line reason
@@ -57,6 +58,9 @@ unsigned int atag_trace_nr_warnings(const struct atag_trace *t);
 const char *atag_trace_warning(const struct atag_trace *t, unsigned int i);
 
 const char *atag_trace_path(const struct atag_trace *t);
+
+/* Which module each module symbol of the file's kallsyms is in; NULL if unknown. */
+const struct atag_modules *atag_trace_modules(const struct atag_trace *t);
 struct tep_handle *atag_trace_tep(const struct atag_trace *t);
 
 /* Buffers: index 0 is the top buffer (name ""), then the instances in file order. */
@@ -69,10 +73,21 @@ int atag_trace_find_buffer(const struct atag_trace *t, const char *name);
 
 /*
  * Whether buffer @i holds at least one record of an event in @ids (nr_ids
- * entries), looking at no more than @limit records per CPU.
+ * entries), looking at no more than @limit records per CPU. Guarded like
+ * atag_trace_iterate(): a fault abandons the trace.
  */
-bool atag_trace_buffer_has(const struct atag_trace *t, int i, const int *ids, int nr_ids,
+bool atag_trace_buffer_has(struct atag_trace *t, int i, const int *ids, int nr_ids,
 			   unsigned int limit);
+
+/* The last timestamp of buffer @i, or 0 when unknown (for progress reports only). */
+uint64_t atag_trace_last_ts(struct atag_trace *t, int i);
+
+/*
+ * During a direct walk (atag_trace_direct()), the fraction of the buffer's data
+ * read so far, from 0 to 1; -1 for walks through libtracecmd, whose progress
+ * the caller measures by timestamps (atag_trace_last_ts()).
+ */
+double atag_trace_progress(const struct atag_trace *t);
 
 /*
  * Drop the file pages libtracecmd has mapped and the reader has gone past.

@@ -74,6 +74,14 @@ struct atag_pages {
 	enum algo		algo;
 	int			nr_buffers;
 	struct buffer_map	buf[MAX_BUFFERS];
+	/* progress of the walk under way, in bytes of the file */
+	uint64_t		done;
+	uint64_t		total;
+	bool			walkable;	/* false: header read, but libtracecmd must walk */
+	/* where the kallsyms text is: v6 plain, v7 a section (maybe compressed) */
+	uint64_t		kallsyms_off;
+	uint64_t		kallsyms_len;
+	bool			kallsyms_section;
 };
 
 /* ------------------------------------------------------------ reading numbers */
@@ -157,7 +165,7 @@ static int decompress(enum algo algo, const void *in, size_t in_len, void *out, 
 /* ------------------------------------------------------------ version 6 */
 
 /* Skip the header sections up to the CPU count; returns it. */
-static int v6_skip_sections(struct reader *r)
+static int v6_skip_sections(struct reader *r, struct atag_pages *p)
 {
 	uint64_t n, i, j, events;
 
@@ -177,7 +185,9 @@ static int v6_skip_sections(struct reader *r)
 		for (j = 0; j < events && !r->bad; j++)
 			r->pos += rd_num(r, 8);
 	}
-	r->pos += rd_num(r, 4);			/* kallsyms */
+	p->kallsyms_len = rd_num(r, 4);
+	p->kallsyms_off = r->pos;
+	r->pos += p->kallsyms_len;
 	r->pos += rd_num(r, 4);			/* printk formats */
 	r->pos += rd_num(r, 8);			/* saved cmdlines */
 	return rd_num(r, 4);
@@ -254,7 +264,7 @@ static bool v6_options(struct reader *r, struct atag_pages *p, uint64_t *buf_off
 			if (size != 4 || rd_num(r, 4) != (uint64_t)cpus)
 				return false;
 		} else if (!harmless_option(id, 6)) {
-			return false;
+			p->walkable = false;
 		}
 		r->pos = next;
 	}
@@ -266,7 +276,7 @@ static bool v6_open(struct reader *r, struct atag_pages *p)
 	char word[10];
 	int cpus, i;
 
-	cpus = v6_skip_sections(r);
+	cpus = v6_skip_sections(r, p);
 	if (r->bad || cpus < 1 || cpus > 4096)
 		return false;
 	p->buf[0].name = strdup("");
@@ -392,8 +402,11 @@ static bool v7_options(struct atag_pages *p, const char *data, uint64_t len, boo
 		if (id == OPT_BUFFER) {
 			if (!v7_buffer_option(&o, p))
 				return false;
+		} else if (id == OPT_KALLSYMS) {
+			p->kallsyms_off = rd_num(&o, 8);
+			p->kallsyms_section = true;
 		} else if (!harmless_option(id, 7)) {
-			return false;
+			p->walkable = false;
 		}
 		o.pos = end;
 	}
@@ -458,6 +471,7 @@ struct atag_pages *atag_pages_open(int fd)
 		atag_pages_close(p);
 		return NULL;
 	}
+	p->walkable = true;
 	ok = head[10] == '6' ? v6_open(&r, p) : v7_open(&r, p);
 	if (!ok) {
 		atag_pages_close(p);
@@ -483,6 +497,8 @@ int atag_pages_find(const struct atag_pages *p, const char *name)
 {
 	int i;
 
+	if (!p->walkable)
+		return -1;
 	for (i = 0; i < p->nr_buffers; i++)
 		if (p->buf[i].name && !strcmp(p->buf[i].name, name))
 			return i;
@@ -499,7 +515,6 @@ struct cpu_walk {
 	char			*pages;
 	uint64_t		nr_pages;
 	uint64_t		page;		/* in pages; loaded in kbuf */
-	uint64_t		done_pages;	/* pages of earlier chunks */
 	bool			mapped;
 	size_t			map_len;
 	/* compressed: what is left of the chunk list */
@@ -543,7 +558,7 @@ static bool next_chunk(struct cpu_walk *w)
 		return false;
 	}
 	free(in);
-	w->done_pages += w->nr_pages;
+	w->p->done += zsize + 8;
 	w->nr_pages = usize / w->p->page_size;
 	w->page = (uint64_t)-1;
 	w->next_chunk = r.pos;
@@ -557,6 +572,8 @@ static bool next_page(struct cpu_walk *w)
 	for (;;) {
 		if (++w->page >= w->nr_pages && (w->mapped || !next_chunk(w) || ++w->page >= w->nr_pages))
 			return false;
+		if (w->mapped)
+			w->p->done += w->p->page_size;
 		kbuffer_load_subbuffer(w->kbuf, w->pages + w->page * w->p->page_size);
 		if ((unsigned int)kbuffer_subbuffer_size(w->kbuf) > w->p->page_size) {
 			tracecmd_warning("bad page read, with size of %d on CPU %d",
@@ -627,12 +644,16 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 	int c, next, ret = 0;
 	struct cpu_walk *w;
 
-	if (buffer < 0 || buffer >= p->nr_buffers)
+	if (!p->walkable || buffer < 0 || buffer >= p->nr_buffers)
 		return -EINVAL;
 	b = &p->buf[buffer];
 	w = calloc(b->nr ? b->nr : 1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	p->done = 0;
+	p->total = 0;
+	for (c = 0; c < b->nr; c++)
+		p->total += b->r[c].size;
 	for (c = 0; c < b->nr && !ret; c++)
 		ret = walk_init(p, b->compressed, &b->r[c], &w[c]);
 	while (!ret) {
@@ -662,4 +683,51 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 		walk_free(&w[c]);
 	free(w);
 	return ret;
+}
+
+
+double atag_pages_progress(const struct atag_pages *p)
+{
+	return p->total ? (double)p->done / p->total : 0;
+}
+
+char *atag_pages_kallsyms(struct atag_pages *p, size_t *len)
+{
+	struct reader r = { .fd = p->fd,
+			    .swap = p->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) };
+	unsigned int flags;
+	uint64_t n;
+	char *text;
+
+	if (p->kallsyms_section) {
+		text = v7_section(p, &r, p->kallsyms_off, &n, &flags);
+		/* the section holds u32 size + text */
+		if (!text || n < 4) {
+			free(text);
+			return NULL;
+		}
+		struct reader m = { .mem = text, .len = n, .swap = r.swap };
+		uint64_t size = rd_num(&m, 4);
+
+		*len = size < n - 4 ? size : n - 4;
+		memmove(text, text + 4, *len);
+		return text;
+	}
+	if (!p->kallsyms_len || p->kallsyms_len > MAX_CHUNK * 4)
+		return NULL;
+	text = malloc(p->kallsyms_len);
+	r.pos = p->kallsyms_off;
+	if (text)
+		rd(&r, text, p->kallsyms_len);
+	if (!text || r.bad) {
+		free(text);
+		return NULL;
+	}
+	*len = p->kallsyms_len;
+	return text;
+}
+
+void atag_pages_set_walkable(struct atag_pages *p, bool walkable)
+{
+	p->walkable = p->walkable && walkable;
 }

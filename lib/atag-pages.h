@@ -6,15 +6,25 @@
 #ifndef _ATAG_PAGES_H
 #define _ATAG_PAGES_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 struct atag_pages;
 struct tracecmd_input;
 struct tep_record;
 
-/* The page map of the v6 file at @fd, or NULL if it must be read through libtracecmd. */
+/*
+ * The layout of the v6 or v7 file at @fd, or NULL if it cannot be read. Files
+ * whose timestamps libtracecmd would convert are described but not walkable:
+ * atag_pages_find() then finds no buffer.
+ */
 struct atag_pages *atag_pages_open(int fd);
 void atag_pages_close(struct atag_pages *p);
 
-/* Index of the buffer called @name ("" = top), or -1. */
+/* Keep libtracecmd as the walker of this file (@walkable false). */
+void atag_pages_set_walkable(struct atag_pages *p, bool walkable);
+
+/* Index of the buffer called @name ("" = top), or -1 (also when not walkable). */
 int atag_pages_find(const struct atag_pages *p, const char *name);
 
 /*
@@ -25,5 +35,11 @@ int atag_pages_find(const struct atag_pages *p, const char *name);
 int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *h,
 		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 				 void *data), void *data);
+
+/* The kallsyms text the file carries (malloc'ed, not NUL-terminated), or NULL. */
+char *atag_pages_kallsyms(struct atag_pages *p, size_t *len);
+
+/* How far the walk under way has got, from 0 to 1, by bytes of the file. */
+double atag_pages_progress(const struct atag_pages *p);
 
 #endif /* _ATAG_PAGES_H */

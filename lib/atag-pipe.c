@@ -70,7 +70,7 @@ struct atag_pipe {
 	_Atomic size_t		tail __attribute__((aligned(CACHELINE)));	/* consumed */
 	_Atomic uint32_t	tail_seq;	/* futex: bumped with each release */
 	_Atomic int		consumer_sleeps;
-	int			error;		/* first error of the consumer */
+	_Atomic int		error;		/* first error of the consumer: the producer stops */
 	/* producer only */
 	size_t			pos __attribute__((aligned(CACHELINE)));
 	size_t			seen_tail;	/* the last tail it read */
@@ -126,11 +126,16 @@ static bool spin(unsigned int *spins)
 	return true;
 }
 
+/*
+ * The sleep/wake handshake is a store-buffering pattern (each side stores its
+ * position, then loads the other's sleep flag; a sleeper stores its flag, then
+ * loads the position), so it takes sequentially consistent operations.
+ */
 static void publish(struct atag_pipe *p)
 {
-	atomic_store_explicit(&p->head, p->pos, memory_order_release);
-	atomic_fetch_add_explicit(&p->head_seq, 1, memory_order_release);
-	if (atomic_load_explicit(&p->consumer_sleeps, memory_order_acquire))
+	atomic_store(&p->head, p->pos);
+	atomic_fetch_add(&p->head_seq, 1);
+	if (atomic_load(&p->consumer_sleeps))
 		futex_wake(&p->head_seq);
 	p->unpublished = 0;
 }
@@ -180,6 +185,12 @@ static size_t align8(size_t n)
 	return (n + 7) & ~7UL;
 }
 
+/* The consumer's error, once it had one: the producer gives up reading. */
+static int stopped(struct atag_pipe *p)
+{
+	return atomic_load_explicit(&p->error, memory_order_relaxed);
+}
+
 static int put_event(void *ctx, const struct atag_event *ev)
 {
 	const char *function = ev->function, *file = ev->file, *module = ev->module;
@@ -188,6 +199,8 @@ static int put_event(void *ctx, const struct atag_event *ev)
 	bool created = false;
 	struct msg *m;
 
+	if (stopped(p))
+		return stopped(p);
 	if (ev->kind == ATAG_EV_HIT && !atag_map_find(&p->described, ev->tag)) {
 		if (!function && ev->site && ev->site(ev, &function, &file, &module))
 			function = NULL;
@@ -226,6 +239,8 @@ static int put_stack(void *ctx, int cpu, int pid, int type, const uint64_t *fram
 	struct atag_pipe *p = ctx;
 	struct msg *m;
 
+	if (stopped(p))
+		return stopped(p);
 	if (n > p->size / 2)
 		return -E2BIG;
 	m = reserve(p, n);
@@ -243,8 +258,11 @@ static int put_stack(void *ctx, int cpu, int pid, int type, const uint64_t *fram
 static int put_missed(void *ctx, int cpu)
 {
 	struct atag_pipe *p = ctx;
-	struct msg *m = reserve(p, sizeof(*m));
+	struct msg *m;
 
+	if (stopped(p))
+		return stopped(p);
+	m = reserve(p, sizeof(*m));
 	m->size = sizeof(*m);
 	m->kind = M_MISSED;
 	m->cpu = cpu;
@@ -313,7 +331,7 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 		head = atomic_load_explicit(&p->head, memory_order_acquire);
 		if (tail == head) {
 			if (closed)
-				return p->error;
+				return atomic_load(&p->error);
 			if (spin(&spins))
 				continue;
 			atomic_store_explicit(&p->consumer_sleeps, 1, memory_order_seq_cst);
@@ -327,16 +345,16 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 		while (tail != head) {
 			m = (const struct msg *)(p->buf + (tail & (p->size - 1)));
 			/* after an error keep draining, so the producer never blocks */
-			if (!p->error) {
+			if (!atomic_load_explicit(&p->error, memory_order_relaxed)) {
 				ret = deliver(m, out);
 				if (ret)
-					p->error = ret;
+					atomic_store(&p->error, ret);
 			}
 			tail += m->size;
 		}
-		atomic_store_explicit(&p->tail, tail, memory_order_release);
-		atomic_fetch_add_explicit(&p->tail_seq, 1, memory_order_release);
-		if (atomic_load_explicit(&p->producer_sleeps, memory_order_acquire))
+		atomic_store(&p->tail, tail);
+		atomic_fetch_add(&p->tail_seq, 1);
+		if (atomic_load(&p->producer_sleeps))
 			futex_wake(&p->tail_seq);
 	}
 }

@@ -163,21 +163,24 @@ static void summary(const struct atag_report *r, FILE *f)
 
 /* ------------------------------------------------------------ call sites */
 
+#define SITE_COLS	12
+
 static void site_row(struct table *tb, const struct atag_report_tag *t)
 {
-	char site[SITE_LEN], *row[12];
+	char site[SITE_LEN], *row[SITE_COLS];
 
 	row[0] = fmt("%llu", (unsigned long long)t->allocs);
-	row[1] = fmt("%llu", (unsigned long long)(t->frees + t->unmatched_frees));
-	row[2] = fmt("%llu", (unsigned long long)t->live);
-	row[3] = size_cell(t->live_bytes);
-	row[4] = size_cell(t->peak_live_bytes);
-	row[5] = size_cell(t->bytes_alloced);
-	row[6] = dur_cell(&t->lifetimes, 50);
-	row[7] = dur_cell(&t->lifetimes, 90);
-	row[8] = dur_cell(&t->lifetimes, 99);
-	row[9] = dur_cell(&t->lifetimes, 101);
-	row[10] = strdup(atag_report_site(t, site, sizeof(site)));
+	row[1] = fmt("%llu", (unsigned long long)t->frees);
+	row[2] = fmt("%llu", (unsigned long long)t->unmatched_frees);
+	row[3] = fmt("%llu", (unsigned long long)t->live);
+	row[4] = size_cell(t->live_bytes);
+	row[5] = size_cell(t->peak_live_bytes);
+	row[6] = size_cell(t->bytes_alloced);
+	row[7] = dur_cell(&t->lifetimes, 50);
+	row[8] = dur_cell(&t->lifetimes, 90);
+	row[9] = dur_cell(&t->lifetimes, 99);
+	row[10] = dur_cell(&t->lifetimes, 101);
+	row[11] = strdup(atag_report_site(t, site, sizeof(site)));
 	table_add(tb, row);
 }
 
@@ -202,13 +205,13 @@ static void print_stacks(const struct atag_report_tag *t, FILE *f)
 
 static void sites(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
-	static const char * const head[] = {
-		"ALLOCS", "FREES", "LIVE", "LIVE BYTES", "PEAK LIVE", "ALLOCATED", "P50", "P90",
-		"P99", "MAX", "CALL SITE",
+	static const char * const head[SITE_COLS] = {
+		"ALLOCS", "FREES", "UNMATCHED", "LIVE", "LIVE BYTES", "PEAK LIVE", "ALLOCATED",
+		"P50", "P90", "P99", "MAX", "CALL SITE",
 	};
-	struct table tb = { .cols = 11, .left = 1u << 10 };
+	struct table tb = { .cols = SITE_COLS, .left = 1u << (SITE_COLS - 1) };
 	size_t i, n = nr_rows(o, r->nr_selected);
-	char *row[11];
+	char *row[SITE_COLS];
 	int c;
 
 	for (c = 0; c < tb.cols; c++)

@@ -254,7 +254,8 @@ static char **symbolize_frames(struct file_run *fr, uint32_t stack_id, unsigned 
 		return NULL;
 	out = calloc(*nr, sizeof(*out));
 	for (i = 0; out && i < *nr; i++)
-		out[i] = strdup(atag_symbolize(fr->tep, frames[skip + i], buf, sizeof(buf)));
+		out[i] = strdup(atag_symbolize(fr->tep, atag_trace_modules(fr->trace),
+					       frames[skip + i], buf, sizeof(buf)));
 	return out;
 }
 
@@ -479,6 +480,17 @@ static void note_missed(struct file_run *fr, const struct tep_record *rec)
 		fr->missed[rec->cpu] += rec->missed_events;
 }
 
+static void show_progress(struct file_run *fr, const struct tep_record *rec)
+{
+	const struct report_priv *p = fr->r->priv;
+	double done = atag_trace_progress(fr->trace);
+
+	if (done < 0 && fr->span_end > fr->span_start)
+		done = (double)(rec->ts - fr->span_start) / (fr->span_end - fr->span_start);
+	if (done >= 0)
+		p->opts.progress(p->opts.progress_ctx, fr->file->path, done);
+}
+
 static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {
 	struct file_run *fr = data;
@@ -503,11 +515,8 @@ static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	if (!(fr->file->records % RELEASE_EVERY))
 		atag_trace_release_pages(fr->trace);
 	fr->file->last_ts = rec->ts;
-	if (p->opts.progress && !(fr->file->records % PROGRESS_EVERY) &&
-	    fr->span_end > fr->span_start)
-		p->opts.progress(p->opts.progress_ctx, fr->file->path,
-				 (double)(rec->ts - fr->span_start) /
-				 (fr->span_end - fr->span_start));
+	if (p->opts.progress && !(fr->file->records % PROGRESS_EVERY))
+		show_progress(fr, rec);
 	ret = atag_decoder_feed(fr->dec, &fr->sink, rec);
 	if (ret)
 		goto nomem;
@@ -517,22 +526,6 @@ nomem:
 	return -1;
 }
 
-/* The last timestamp of buffer @h, for progress (0 if unknown). */
-static uint64_t last_ts(struct tracecmd_input *h)
-{
-	struct tep_record *rec;
-	uint64_t last = 0;
-	int cpu;
-
-	for (cpu = 0; cpu < tracecmd_cpus(h); cpu++) {
-		rec = tracecmd_read_cpu_last(h, cpu);
-		if (rec && rec->ts > last)
-			last = rec->ts;
-		tracecmd_free_record(rec);
-	}
-	tracecmd_set_all_cpus_to_timestamp(h, 0);
-	return last;
-}
 
 static int event_ids(const struct atag_source *src, struct tep_handle *tep, int *ids)
 {
@@ -749,6 +742,8 @@ static int read_file(struct file_run *fr, char *err, size_t errlen)
 		return -ENOENT;
 	fr->file->source = src->name;
 	fr->dec = atag_decoder_alloc(src, fr->tep);
+	if (fr->dec)
+		atag_decoder_set_modules(fr->dec, atag_trace_modules(fr->trace));
 	fr->aggr = atag_aggr_alloc();
 	fr->stacks = atag_stacks_alloc();
 	if (!fr->dec || !fr->aggr || !fr->stacks)
@@ -764,9 +759,9 @@ static int read_file(struct file_run *fr, char *err, size_t errlen)
 	if (!fr->st)
 		return -ENOMEM;
 	h = atag_trace_buffer(fr->trace, fr->buffer);
-	if (p->opts.progress) {
+	if (p->opts.progress && !atag_trace_direct(fr->trace, fr->buffer)) {
 		fr->span_start = tracecmd_get_first_ts(h);
-		fr->span_end = last_ts(h);
+		fr->span_end = atag_trace_last_ts(fr->trace, fr->buffer);
 	}
 	ret = stitch_records(fr);
 	if (ret || fr->error || atag_stitch_finish(fr->st))

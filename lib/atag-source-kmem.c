@@ -36,12 +36,6 @@ static int decode_free(struct atag_decoder *d, const struct atag_field *f,
 	return ev->ptr ? 0 : 1;
 }
 
-static void name_call_site(struct atag_decoder *d, uint64_t tag, const char **function,
-			   uint64_t *offset, const char **module)
-{
-	*function = atag_function_of(atag_decoder_tep(d), tag, offset, module);
-}
-
 #define ALLOC_FIELDS	{ "call_site", "ptr", "bytes_alloc" }
 #define FREE_FIELDS	{ "call_site", "ptr" }
 
@@ -59,5 +53,5 @@ const struct atag_source atag_source_kmem = {
 	.name = "kmem",
 	.description = "kmem:kmalloc, kmem_cache_alloc, kfree, kmem_cache_free",
 	.events = events,
-	.name_tag = name_call_site,
+	.name_tag = atag_source_name_code,
 };

@@ -69,12 +69,6 @@ static uint64_t call_site(struct atag_decoder *d, const uint64_t *frames, unsign
 	return 0;
 }
 
-static void name_call_site(struct atag_decoder *d, uint64_t tag, const char **function,
-			   uint64_t *offset, const char **module)
-{
-	*function = atag_function_of(atag_decoder_tep(d), tag, offset, module);
-}
-
 static const struct atag_source_event events[] = {
 	{ "kmem", "mm_page_alloc", { "pfn|page", "order" }, decode_alloc },
 	{ "kmem", "mm_page_free", { "pfn|page", "order" }, decode_free },
@@ -87,5 +81,5 @@ const struct atag_source atag_source_page = {
 	.description = "kmem:mm_page_alloc, mm_page_free",
 	.events = events,
 	.tag_from_stack = call_site,
-	.name_tag = name_call_site,
+	.name_tag = atag_source_name_code,
 };

@@ -51,6 +51,7 @@ struct atag_decoder {
 	uint64_t			malformed;
 	struct atag_map			stack_tags;	/* stack id -> tag_from_stack() */
 	struct atag_map			frame_kind;	/* frame address -> FRAME_* or event id */
+	const struct atag_modules	*modules;
 	uint64_t			frames[MAX_FRAMES];
 };
 
@@ -220,6 +221,17 @@ bool atag_decoder_has_event(const struct atag_decoder *d, int event_index)
 	const struct atag_source_event *se = &d->src->events[event_index];
 
 	return tep_find_event_by_name(d->tep, se->system, se->name) != NULL;
+}
+
+void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods)
+{
+	d->modules = mods;
+}
+
+void atag_source_name_code(struct atag_decoder *d, uint64_t tag, const char **function,
+			   uint64_t *offset, const char **module)
+{
+	*function = atag_function_of(d->tep, d->modules, tag, offset, module);
 }
 
 unsigned int atag_decoder_page_size(const struct atag_decoder *d)

@@ -5,10 +5,12 @@
  */
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
 
+#include "atag-map.h"
 #include "atag-symbols.h"
 
 #define SKIP_SCAN	16
@@ -73,29 +75,95 @@ unsigned int atag_stack_skip(struct tep_handle *tep, const uint64_t *frames, uns
 	return skip;
 }
 
-const char *atag_function_of(struct tep_handle *tep, uint64_t addr, uint64_t *offset,
-			     const char **module)
+/* ------------------------------------------------------------ modules */
+
+struct atag_modules {
+	struct atag_map	by_addr;	/* symbol address -> index into names */
+	char		**names;	/* one copy of each module name */
+	size_t		nr_names;
+};
+
+static long module_index(struct atag_modules *m, const char *name, size_t n)
+{
+	char **p;
+	size_t i;
+
+	for (i = m->nr_names; i-- > 0;)		/* lines of one module come together */
+		if (!strncmp(m->names[i], name, n) && !m->names[i][n])
+			return i;
+	p = realloc(m->names, (m->nr_names + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	m->names = p;
+	m->names[m->nr_names] = strndup(name, n);
+	return m->names[m->nr_names] ? (long)m->nr_names++ : -1;
+}
+
+struct atag_modules *atag_modules_parse(const char *text, size_t len)
+{
+	const char *line = text, *end = text + len, *nl, *open, *close;
+	struct atag_modules *m = calloc(1, sizeof(*m));
+	unsigned long long addr;
+	long idx;
+
+	for (; m && line < end; line = nl + 1) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			nl = end;
+		open = memchr(line, '[', nl - line);
+		if (!open || sscanf(line, "%llx", &addr) != 1)
+			continue;
+		close = memchr(open, ']', nl - open);
+		if (!close || close == open + 1)
+			continue;
+		idx = module_index(m, open + 1, close - open - 1);
+		if (idx < 0 || !atag_map_get(&m->by_addr, addr, idx, NULL))
+			break;
+	}
+	return m;
+}
+
+void atag_modules_free(struct atag_modules *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_names; i++)
+		free(m->names[i]);
+	free(m->names);
+	atag_map_free(&m->by_addr);
+	free(m);
+}
+
+const char *atag_function_of(struct tep_handle *tep, const struct atag_modules *mods,
+			     uint64_t addr, uint64_t *offset, const char **module)
 {
 	unsigned long long start = 0;
 	const char *name = NULL;
+	uint64_t *idx;
 
 	if (!tep_find_function_info(tep, addr, &name, &start, NULL) || !name)
 		return NULL;
 	if (offset)
 		*offset = addr - start;
-	/* libtraceevent 1.7 keeps the module of a symbol but has no call to read it */
-	if (module)
-		*module = NULL;
+	if (module) {
+		idx = mods ? atag_map_find(&mods->by_addr, start) : NULL;
+		*module = idx ? mods->names[*idx] : NULL;
+	}
 	return name;
 }
 
-char *atag_symbolize(struct tep_handle *tep, uint64_t addr, char *buf, size_t len)
+char *atag_symbolize(struct tep_handle *tep, const struct atag_modules *mods, uint64_t addr,
+		     char *buf, size_t len)
 {
+	const char *f, *mod = NULL;
 	uint64_t off = 0;
-	const char *f;
 
-	f = atag_function_of(tep, addr, &off, NULL);
-	if (f)
+	f = atag_function_of(tep, mods, addr, &off, &mod);
+	if (f && mod)
+		snprintf(buf, len, "%s+0x%llx [%s]", f, (unsigned long long)off, mod);
+	else if (f)
 		snprintf(buf, len, "%s+0x%llx", f, (unsigned long long)off);
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);

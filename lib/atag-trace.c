@@ -21,6 +21,7 @@
 
 #include "atag-local.h"
 #include "atag-pages.h"
+#include "atag-symbols.h"
 #include "atag-trace.h"
 #include "atag-utils.h"
 
@@ -35,7 +36,8 @@ struct atag_trace {
 	uint64_t		needed;		/* > file_size when truncated */
 	int			fd;		/* the file, or its padded copy */
 	bool			abandoned;	/* handles faulted: do not touch them */
-	struct atag_pages	*pages;		/* v6: walked directly, see atag-pages.c */
+	struct atag_pages	*pages;		/* its layout, see atag-pages.c */
+	struct atag_modules	*modules;	/* of its kallsyms */
 	char			**warnings;	/* what libtracecmd said */
 	unsigned int		nr_warnings;
 	unsigned int		lost_warnings;
@@ -115,7 +117,7 @@ static void capture_begin(struct capture *c)
 {
 	fflush(stdout);
 	c->saved = dup(STDOUT_FILENO);
-	c->fd = memfd_create("atag-stdout", 0);
+	c->fd = memfd_create("atag-stdout", MFD_CLOEXEC);
 	if (c->saved < 0 || c->fd < 0 || dup2(c->fd, STDOUT_FILENO) < 0) {
 		if (c->fd >= 0)
 			close(c->fd);
@@ -199,7 +201,7 @@ static int open_buffers(struct atag_trace *t, bool quiet, char *err, size_t errl
 	struct capture cap;
 	int fd, n, i;
 
-	fd = dup(t->fd);
+	fd = fcntl(t->fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	lseek(fd, 0, SEEK_SET);
@@ -240,11 +242,28 @@ static int open_buffers(struct atag_trace *t, bool quiet, char *err, size_t errl
 	return 0;
 }
 
+/* The probe child: 0 if every buffer opens, 3 if the headers do not, 4 if the data does not. */
+static int __attribute__((noreturn)) probe_child(struct atag_trace *t, int out)
+{
+	struct atag_trace probe = { .fd = t->fd, .file_size = t->file_size };
+	char err[256], path[64];
+
+	dup2(out, STDOUT_FILENO);
+	dup2(out, STDERR_FILENO);
+	/* what libtracecmd prints must get out before it may crash */
+	setvbuf(stdout, NULL, _IONBF, 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", t->fd);
+	if (!tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS))
+		_exit(3);
+	_exit(open_buffers(&probe, false, err, sizeof(err)) ? 4 : 0);
+}
+
 /*
  * Open the file in a child first: libtracecmd 1.3.1 crashes in its own cleanup on
  * some truncated or corrupt files, and prints to stdout when a file is cut short.
  * Returns 0 if the child opened every buffer, -EAGAIN with *@need set when the
- * file must first be padded to *@need bytes, else -EINVAL.
+ * file must first be padded to *@need bytes, -EBADMSG if its headers cannot be
+ * read, else -EINVAL (its data cannot).
  */
 static int probe(struct atag_trace *t, uint64_t *need)
 {
@@ -258,18 +277,13 @@ static int probe(struct atag_trace *t, uint64_t *need)
 		return -errno;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
 		return -errno;
-	if (!pid) {
-		struct atag_trace probe = { .fd = t->fd, .file_size = t->file_size };
-		char err[256];
-
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		/* what libtracecmd prints must get out before it may crash */
-		setvbuf(stdout, NULL, _IONBF, 0);
-		_exit(open_buffers(&probe, false, err, sizeof(err)) ? 3 : 0);
 	}
+	if (!pid)
+		probe_child(t, pipefd[1]);
 	close(pipefd[1]);
 	while (got < sizeof(said) - 1 &&
 	       (n = read(pipefd[0], said + got, sizeof(said) - 1 - got)) > 0)
@@ -281,7 +295,9 @@ static int probe(struct atag_trace *t, uint64_t *need)
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
 	*need = needed_size(said);
-	return *need > t->needed ? -EAGAIN : -EINVAL;
+	if (*need > t->needed)
+		return -EAGAIN;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 3 ? -EBADMSG : -EINVAL;
 }
 
 /* Replace t->fd by a copy of the file padded with zeroes to @size bytes. */
@@ -292,7 +308,7 @@ static int pad_copy(struct atag_trace *t, uint64_t size)
 	ssize_t n;
 	int fd;
 
-	fd = memfd_create("atag-truncated", 0);
+	fd = memfd_create("atag-truncated", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while ((n = pread(t->fd, buf, sizeof(buf), off)) > 0) {
@@ -309,6 +325,17 @@ static int pad_copy(struct atag_trace *t, uint64_t size)
 	close(t->fd);
 	t->fd = fd;
 	return 0;
+}
+
+static void load_modules(struct atag_trace *t)
+{
+	size_t len = 0;
+	char *text;
+
+	text = t->pages ? atag_pages_kallsyms(t->pages, &len) : NULL;
+	if (text)
+		t->modules = atag_modules_parse(text, len);
+	free(text);
 }
 
 int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size_t errlen)
@@ -357,8 +384,12 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 			goto fail;
 		}
 	}
-	if (ret) {
+	if (ret == -EBADMSG) {
 		snprintf(err, errlen, "cannot read its headers (corrupt or truncated trace.dat)");
+		goto fail;
+	}
+	if (ret) {
+		snprintf(err, errlen, "corrupt CPU data: libtracecmd cannot read where it starts");
 		goto fail;
 	}
 	warn_sink = t;
@@ -366,9 +397,18 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 	warn_sink = NULL;
 	if (ret)
 		goto fail;
+	if (tep_get_long_size(atag_trace_tep(t)) != 4 && tep_get_long_size(atag_trace_tep(t)) != 8) {
+		snprintf(err, errlen, "corrupt header: a long of %d bytes (4 or 8 expected)",
+			 tep_get_long_size(atag_trace_tep(t)));
+		ret = -EINVAL;
+		goto fail;
+	}
+	t->pages = atag_pages_open(t->fd);
+	load_modules(t);
+	/* ATAG_PAGES=0: walk through libtracecmd only (tests compare both walks) */
 	env = getenv("ATAG_PAGES");
-	if ((!env || strcmp(env, "0")) && !tep_is_old_format(atag_trace_tep(t)))
-		t->pages = atag_pages_open(t->fd);
+	if (t->pages && ((env && !strcmp(env, "0")) || tep_is_old_format(atag_trace_tep(t))))
+		atag_pages_set_walkable(t->pages, false);
 	*trace = t;
 	return 0;
 fail:
@@ -386,6 +426,7 @@ void atag_trace_close(struct atag_trace *t)
 		free(t->warnings[i]);
 	free(t->warnings);
 	atag_pages_close(t->pages);
+	atag_modules_free(t->modules);
 	if (t->abandoned) {
 		free(t->buf);
 		t->buf = NULL;
@@ -395,6 +436,11 @@ void atag_trace_close(struct atag_trace *t)
 		close(t->fd);
 	free(t->path);
 	free(t);
+}
+
+const struct atag_modules *atag_trace_modules(const struct atag_trace *t)
+{
+	return t->modules;
 }
 
 const char *atag_trace_path(const struct atag_trace *t)
@@ -434,33 +480,6 @@ int atag_trace_find_buffer(const struct atag_trace *t, const char *name)
 	return -1;
 }
 
-bool atag_trace_buffer_has(const struct atag_trace *t, int i, const int *ids, int nr_ids,
-			   unsigned int limit)
-{
-	struct tracecmd_input *h = atag_trace_buffer(t, i);
-	struct tep_handle *tep = atag_trace_tep(t);
-	struct tep_record *rec;
-	bool found = false;
-	unsigned int n;
-	int cpu, k, type;
-
-	if (!h)
-		return false;
-	for (cpu = 0; cpu < tracecmd_cpus(h) && !found; cpu++) {
-		rec = tracecmd_read_cpu_first(h, cpu);
-		for (n = 0; rec && n < limit && !found; n++) {
-			type = tep_data_type(tep, rec);
-			for (k = 0; k < nr_ids; k++)
-				found |= type == ids[k];
-			tracecmd_free_record(rec);
-			rec = found ? NULL : tracecmd_read_data(h, cpu);
-		}
-		tracecmd_free_record(rec);
-	}
-	/* leave every CPU at its start for the real iteration */
-	tracecmd_set_all_cpus_to_timestamp(h, 0);
-	return found;
-}
 
 void atag_trace_release_pages(const struct atag_trace *t)
 {
@@ -489,6 +508,13 @@ void atag_trace_release_pages(const struct atag_trace *t)
 
 /* ------------------------------------------------------------ reading, guarded */
 
+/*
+ * libtracecmd and kbuffer trust what a page says (record lengths, time extends),
+ * so a damaged file can make them fault. Every read of ring-buffer data runs
+ * under guarded(): SIGSEGV and SIGBUS are caught while libtracecmd code runs (not
+ * while our own callbacks do: a fault of ours is a bug and must crash), the walk
+ * stops, and the trace is abandoned. The jump buffer is per thread.
+ */
 static __thread sigjmp_buf *fault_jmp;
 
 static void on_fault(int sig)
@@ -499,35 +525,24 @@ static void on_fault(int sig)
 	raise(sig);
 }
 
-bool atag_trace_direct(const struct atag_trace *t, int i)
-{
-	return t->pages && i >= 0 && i < t->nr_buffers &&
-	       atag_pages_find(t->pages, t->name[i]) >= 0;
-}
-
-int atag_trace_iterate(struct atag_trace *t, int i,
-		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
-				 void *data), void *data)
+/* Run @fn(@arg) with faults caught; returns the signal that stopped it, or 0. */
+static int guarded(struct atag_trace *t, void (*fn)(void *arg), void *arg)
 {
 	struct sigaction sa = { .sa_handler = on_fault, .sa_flags = SA_NODEFER };
 	struct sigaction old_segv, old_bus;
-	struct tracecmd_input *h;
 	sigjmp_buf jb;
-	int sig, k;
+	int sig;
 
-	h = atag_trace_buffer(t, i);
-	if (!h)
-		return 0;
+	if (t->abandoned)
+		return SIGSEGV;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, &old_segv);
 	sigaction(SIGBUS, &sa, &old_bus);
 	warn_sink = t;
-	k = t->pages ? atag_pages_find(t->pages, t->name[i]) : -1;
 	sig = sigsetjmp(jb, 1);
 	if (!sig) {
 		fault_jmp = &jb;
-		if (k < 0 || atag_pages_iterate(t->pages, k, h, cb, data))
-			tracecmd_iterate_events(h, NULL, 0, cb, data);
+		fn(arg);
 	} else {
 		t->abandoned = true;
 	}
@@ -536,6 +551,153 @@ int atag_trace_iterate(struct atag_trace *t, int i,
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGBUS, &old_bus, NULL);
 	return sig;
+}
+
+bool atag_trace_direct(const struct atag_trace *t, int i)
+{
+	return t->pages && i >= 0 && i < t->nr_buffers &&
+	       atag_pages_find(t->pages, t->name[i]) >= 0;
+}
+
+struct walk {
+	struct atag_trace	*t;
+	int			buffer;
+	int			(*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+				      void *data);
+	void			*data;
+};
+
+/* The caller's callback runs outside the guard. */
+static int unguarded_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+{
+	struct walk *w = arg;
+	sigjmp_buf *jb = fault_jmp;
+	int ret;
+
+	fault_jmp = NULL;
+	ret = w->cb(h, rec, cpu, w->data);
+	fault_jmp = jb;
+	return ret;
+}
+
+static void walk(void *arg)
+{
+	struct walk *w = arg;
+	struct tracecmd_input *h = w->t->buf[w->buffer];
+	int k = w->t->pages ? atag_pages_find(w->t->pages, w->t->name[w->buffer]) : -1;
+
+	if (k < 0 || atag_pages_iterate(w->t->pages, k, h, unguarded_cb, w))
+		tracecmd_iterate_events(h, NULL, 0, unguarded_cb, w);
+}
+
+int atag_trace_iterate(struct atag_trace *t, int i,
+		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
+				 void *data), void *data)
+{
+	struct walk w = { .t = t, .buffer = i, .cb = cb, .data = data };
+
+	if (!atag_trace_buffer(t, i))
+		return 0;
+	return guarded(t, walk, &w);
+}
+
+struct probe_types {
+	struct atag_trace	*t;
+	int			buffer;
+	const int		*ids;
+	int			nr_ids;
+	unsigned int		limit;
+	bool			found;
+	uint64_t		last_ts;
+};
+
+static bool wanted(const struct probe_types *p, const struct tep_record *rec)
+{
+	int type = tep_data_type(atag_trace_tep(p->t), (struct tep_record *)rec), k;
+
+	for (k = 0; k < p->nr_ids; k++)
+		if (type == p->ids[k])
+			return true;
+	return false;
+}
+
+static int probe_pages_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+{
+	struct probe_types *p = arg;
+
+	p->found = wanted(p, rec);
+	return p->found || !--p->limit ? -1 : 0;
+}
+
+/* The first records of each CPU: any of the wanted types? Rewinds the buffer. */
+static void probe_types(void *arg)
+{
+	struct probe_types *p = arg;
+	struct tracecmd_input *h = p->t->buf[p->buffer];
+	struct tep_record *rec;
+	int k, cpu;
+	unsigned int n;
+
+	k = p->t->pages ? atag_pages_find(p->t->pages, p->t->name[p->buffer]) : -1;
+	if (k >= 0) {
+		p->limit *= tracecmd_cpus(h);
+		if (!atag_pages_iterate(p->t->pages, k, h, probe_pages_cb, p))
+			return;
+	}
+	for (cpu = 0; cpu < tracecmd_cpus(h) && !p->found; cpu++) {
+		rec = tracecmd_read_cpu_first(h, cpu);
+		for (n = 0; rec && n < p->limit && !p->found; n++) {
+			p->found = wanted(p, rec);
+			tracecmd_free_record(rec);
+			rec = p->found ? NULL : tracecmd_read_data(h, cpu);
+		}
+		tracecmd_free_record(rec);
+	}
+	/* leave every CPU at its start for the real iteration */
+	tracecmd_set_all_cpus_to_timestamp(h, 0);
+}
+
+bool atag_trace_buffer_has(struct atag_trace *t, int i, const int *ids, int nr_ids,
+			   unsigned int limit)
+{
+	struct probe_types p = { .t = t, .buffer = i, .ids = ids, .nr_ids = nr_ids,
+				 .limit = limit ? limit : 1 };
+
+	if (!atag_trace_buffer(t, i))
+		return false;
+	guarded(t, probe_types, &p);
+	return p.found;
+}
+
+static void last_ts(void *arg)
+{
+	struct probe_types *p = arg;
+	struct tracecmd_input *h = p->t->buf[p->buffer];
+	struct tep_record *rec;
+	int cpu;
+
+	for (cpu = 0; cpu < tracecmd_cpus(h); cpu++) {
+		rec = tracecmd_read_cpu_last(h, cpu);
+		if (rec && rec->ts > p->last_ts)
+			p->last_ts = rec->ts;
+		tracecmd_free_record(rec);
+	}
+	tracecmd_set_all_cpus_to_timestamp(h, 0);
+}
+
+uint64_t atag_trace_last_ts(struct atag_trace *t, int i)
+{
+	struct probe_types p = { .t = t, .buffer = i };
+
+	if (!atag_trace_buffer(t, i))
+		return 0;
+	guarded(t, last_ts, &p);
+	return p.last_ts;
+}
+
+double atag_trace_progress(const struct atag_trace *t)
+{
+	return t->pages ? atag_pages_progress(t->pages) : -1;
 }
 
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed)

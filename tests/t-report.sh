@@ -62,8 +62,9 @@ check_grep "summary: allocs" '^allocs +6 \(8.75 KiB\)$' "$T_TMP/text"
 check_grep "summary: frees" '^frees +4 \(4.15 KiB\): matched 3, unmatched 1, partial 1$' "$T_TMP/text"
 check_grep "summary: live" '^live at end +2 \(384 B\)$' "$T_TMP/text"
 check_grep "summary: complete" '^data +complete$' "$T_TMP/text"
-check_grep "table header" '^ALLOCS +FREES +LIVE +LIVE BYTES +PEAK LIVE +ALLOCATED +P50 +P90 +P99 +MAX +CALL SITE$' "$T_TMP/text"
-check_grep "sorted by live bytes: bar_open first" '^ +3 +1 +1 +256 B +8.00 KiB +8.50 KiB .*bar_open drivers/bar.c:20 \[bar\]$' "$T_TMP/text"
+check_grep "table header" '^ALLOCS +FREES +UNMATCHED +LIVE +LIVE BYTES +PEAK LIVE +ALLOCATED +P50 +P90 +P99 +MAX +CALL SITE$' "$T_TMP/text"
+check_grep "sorted by live bytes: bar_open first" '^ +3 +1 +0 +1 +256 B +8.00 KiB +8.50 KiB .*bar_open drivers/bar.c:20 \[bar\]$' "$T_TMP/text"
+check_grep "FREES are matched frees, UNMATCHED the others" '^ +3 +2 +1 +1 +128 B .*foo_create mm/foo.c:10$' "$T_TMP/text"
 check_eq "row order" "$(awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' "$T_TMP/text" | head -2 | tr '\n' ' ')" "[bar] mm/foo.c:10 "
 report -s allocs -n 1 "$T_TMP/lt.dat" > "$T_TMP/n1" 2>&1
 check_grep "-n 1 says how many more" '^\.\.\. 1 more call sites' "$T_TMP/n1"
@@ -238,6 +239,36 @@ jq_eq "kmem: the allocation's own -T stack" '.tags[0].stacks[0].frames' \
 	'["__kmalloc_noprof+0x23f","alloc_bprm+0x45","do_execveat_common+0x10"]' "$T_TMP/kmem.json"
 report "$T_TMP/kmem.dat" 2>/dev/null | grep -q 'alloc_bprm+0x45$'
 check_eq "kmem: text shows function+offset" "$?" 0
+
+# kmem call sites and frames in modules: named from the kallsyms [module] column
+cat > "$T_TMP/km.txt" <<'DESC'
+cpus 1
+kallsyms ffffffff81000000 T trace_event_raw_event_kmalloc
+kallsyms ffffffff81001000 T __kmalloc_noprof
+kallsyms ffffffff81002000 T core_fn
+kallsyms ffffffffc0001000 t foo_alloc foo
+kallsyms ffffffffc0002000 t foo_ioctl foo
+kallsyms ffffffffc0010000 T _etext
+ev 0 1000 1 kmalloc 0xffffffffc0001010 0x100 8 8
+ev 0 1001 1 stack 0xffffffff81000010 0xffffffff81001020 0xffffffffc0001010 0xffffffffc0002030 0xffffffff81002040
+ev 0 2000 1 kmalloc 0xffffffff81002044 0x200 8 8
+DESC
+mkfixture -o "$T_TMP/km.dat" "$T_TMP/km.txt"
+json "$T_TMP/km.dat" > "$T_TMP/km.json"
+jq_eq "kmem: a call site in a module names it, a built-in one has null" \
+	'[.tags[] | [.function, .module]] | sort' '[["core_fn",null],["foo_alloc","foo"]]' "$T_TMP/km.json"
+jq_eq "frames in modules say so" '[.tags[] | select(.module == "foo") | .stacks[0].frames[]]' \
+	'["__kmalloc_noprof+0x20","foo_alloc+0x10 [foo]","foo_ioctl+0x30 [foo]","core_fn+0x40"]' "$T_TMP/km.json"
+json --module foo "$T_TMP/km.dat" > "$T_TMP/kmf.json"
+jq_eq "--module selects module call sites of the kmem source" '[.tags[].function]' '["foo_alloc"]' \
+	"$T_TMP/kmf.json"
+if trace-cmd convert -i "$T_TMP/km.dat" -o "$T_TMP/km7.dat" --file-version 7 --compression zstd \
+		> /dev/null 2>&1; then
+	json "$T_TMP/km7.dat" > "$T_TMP/km7.json"
+	check_eq "modules from the kallsyms section of a v7 file" \
+		"$(jq -c '[.tags[] | [.function, .module]] | sort' "$T_TMP/km7.json")" \
+		'[["core_fn",null],["foo_alloc","foo"]]'
+fi
 
 # page source: forced over kmem, call site from the stack
 mkfixture -o "$T_TMP/page.dat" "$D/page.txt"

@@ -309,7 +309,8 @@ static int run_report(struct report_params *p)
 		die("cannot apply the view");
 	out = open_output(p);
 	if (render(r, p, out) || (out != stdout && fclose(out)))
-		die("%s: write error", p->output ? p->output : "stdout");
+		die("%s: %s", p->output ? p->output : "standard output",
+		    errno ? strerror(errno) : "write error");
 out:
 	atag_report_free(r);
 	return ret;

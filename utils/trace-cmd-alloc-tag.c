@@ -5,10 +5,12 @@
  * Named like git's and perf's dashed external commands, so that a trace-cmd with
  * dashed-external dispatch would run it as "trace-cmd alloc-tag".
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atag-cmd.h"
 
@@ -74,9 +76,21 @@ static void __attribute__((noreturn)) run_command(const struct command *c, int a
 	exit(ATAG_EXIT_OK);
 }
 
+/* Output that did not reach its destination (a full disk, /dev/full) is a failure. */
+static void check_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "%s: standard output: %s\n", ATAG_PROG,
+			errno ? strerror(errno) : "write error");
+		_exit(ATAG_EXIT_FAIL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
+
+	atexit(check_stdout);
 
 	if (argc < 2) {
 		print_usage(stderr);
