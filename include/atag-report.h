@@ -138,6 +138,9 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 #define ATAG_SORT_KEYS "live_bytes, live, peak, bytes, allocs, frees, unmatched, " \
 		       "p50, p90, p99, max, site"
 
+/* Whether @name is one of ATAG_SORT_KEYS. */
+bool atag_report_sort_key_known(const char *name);
+
 struct atag_report_view {
 	const char	*sort;		/* one of ATAG_SORT_KEYS; NULL: live_bytes */
 	const char	*function;	/* globs selecting call sites; NULL: all */

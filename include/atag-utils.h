@@ -60,7 +60,11 @@ int atag_parse_duration(const char *str, unsigned long long *ns);
  */
 int atag_parse_timestamp(const char *str, unsigned long long *ns);
 
-/* Parse an unsigned number (decimal, or 0x hex). Returns 0 or -EINVAL. */
+/*
+ * Parse an unsigned decimal number (counts, pids, line numbers: "010" is ten, not
+ * octal eight). Returns 0, or -EINVAL (empty, a sign, trailing text, overflow)
+ * leaving *@val untouched.
+ */
 int atag_parse_u64(const char *str, unsigned long long *val);
 
 /* Shell-style glob match (fnmatch without flags); a NULL pattern matches everything. */

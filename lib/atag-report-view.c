@@ -44,6 +44,22 @@ static const struct {
 	{ "max", v_max }, { "site", NULL },
 };
 
+/* Index of sort key @name in sort_keys[], or -1. */
+static int find_sort_key(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (!strcmp(name, sort_keys[i].name))
+			return i;
+	return -1;
+}
+
+bool atag_report_sort_key_known(const char *name)
+{
+	return name && find_sort_key(name) >= 0;
+}
+
 char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len)
 {
 	int n;
@@ -150,18 +166,15 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 {
 	static const struct atag_report_view none = { 0 };
 	sort_value key_value;
-	const char *sort;
 	size_t i, n;
+	int key;
 
 	if (!view)
 		view = &none;
-	sort = view->sort ? view->sort : "live_bytes";
-	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
-		if (!strcmp(sort, sort_keys[i].name))
-			break;
-	if (i == sizeof(sort_keys) / sizeof(sort_keys[0]))
+	key = find_sort_key(view->sort ? view->sort : "live_bytes");
+	if (key < 0)
 		return atag_err(-EINVAL);
-	key_value = sort_keys[i].value;
+	key_value = sort_keys[key].value;
 
 	memset(&r->totals, 0, sizeof(r->totals));
 	r->nr_selected = 0;

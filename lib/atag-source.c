@@ -427,19 +427,20 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	}
 	if (type == d->stack_id)
 		return feed_stack(d, sink, rec, pid);
+	/* every field set: an event of another type still crosses the pipe whole */
 	ev.kind = ATAG_EV_OTHER;
 	ev.type = type;
 	ev.cpu = rec->cpu;
 	ev.pid = pid;
 	ev.ts = rec->ts;
+	ev.tag = ev.ptr = ev.bytes = 0;
+	ev.stack_follows = false;
+	ev.function = ev.file = ev.module = NULL;
+	ev.site = NULL;
+	ev.line = -1;
 	dp = type < d->nr_ids ? &d->by_id[type] : NULL;
 	if (dp && dp->ev) {
 		d->counts[dp->index]++;
-		ev.stack_follows = false;
-		ev.function = ev.file = ev.module = NULL;
-		ev.site = NULL;
-		ev.line = -1;
-		ev.bytes = 0;
 		ret = dp->ev->decode(d, dp->f, rec, &ev);
 		if (ret < 0) {
 			d->malformed++;

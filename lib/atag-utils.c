@@ -99,7 +99,10 @@ char *atag_format_duration(char *buf, size_t len, unsigned long long ns)
 
 static int parse_double(const char *str, double *val, char **end)
 {
-	if (!str || !*str || isspace((unsigned char)*str) || *str == '-' || *str == '+')
+	/* plain decimal only: no sign, no blanks, no hex floats, no inf/nan */
+	if (!str || (!isdigit((unsigned char)*str) && *str != '.'))
+		return -EINVAL;
+	if (str[0] == '0' && (str[1] == 'x' || str[1] == 'X'))
 		return -EINVAL;
 	errno = 0;
 	*val = strtod(str, end);
@@ -199,14 +202,16 @@ int atag_parse_timestamp(const char *str, unsigned long long *ns)
 
 int atag_parse_u64(const char *str, unsigned long long *val)
 {
+	unsigned long long v;
 	char *end;
 
 	if (!str || !isdigit((unsigned char)*str))
 		return atag_err(-EINVAL);
 	errno = 0;
-	*val = strtoull(str, &end, 0);
+	v = strtoull(str, &end, 10);
 	if (errno || *end)
 		return atag_err(-EINVAL);
+	*val = v;
 	return 0;
 }
 

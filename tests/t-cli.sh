@@ -26,19 +26,39 @@ check_grep "no command: usage on stderr" "^usage:" "$T_TMP/err"
 
 check_status "help for an unknown command exits 2" 2 "$ATAG_CMD" help frobnicate
 
-# every command answers --help (its own usage on stdout, exit 0) or says it is
-# not there yet (exit 2): never a crash, never silence
+# every command answers --help (its own usage on stdout, exit 0), and bad
+# options get one line naming the option (getopt's own message silenced), then
+# the usage, exit 2
 for c in $("$ATAG_CMD" --help | awk '/^commands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
 	"$ATAG_CMD" "$c" --help > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
 	if [ "$rc" = 0 ] && grep -q "$c" "$T_TMP/out"; then
 		ok "$c --help"
-	elif [ "$rc" = 2 ] && grep -q "not yet implemented" "$T_TMP/err"; then
-		ok "$c: not yet implemented, exit 2"
 	else
 		fail "$c --help" "exit $rc" "$(cat "$T_TMP/out" "$T_TMP/err")"
 	fi
 	h=$("$ATAG_CMD" help "$c" 2>&1); hrc=$?
 	check_eq "help $c is $c --help" "$hrc:$h" "$rc:$(cat "$T_TMP/out" "$T_TMP/err")"
+
+	"$ATAG_CMD" "$c" -Q > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+	check_eq "$c -Q: first line names the option, exit 2" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: unknown option '-Q'"
+	check_grep "$c -Q: usage follows" "^(usage:| ) *trace-cmd-alloc-tag $c( |$)" "$T_TMP/err"
+	check_eq "$c -Q: nothing on stdout" "$(cat "$T_TMP/out")" ""
+	"$ATAG_CMD" "$c" --no-such-option > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "$c --no-such-option" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: unknown option '--no-such-option'"
+	"$ATAG_CMD" "$c" --help=yes > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "$c --help=yes" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: option '--help' takes no value"
+done
+
+# an option missing its value, short and long, in each command that has one
+for args in "report -o" "report --output" "report -n" "report --sort" "list -s" "list --sort" \
+	    "stat -B" "stat --watch" "record -o" "record --duration" "enable --function"; do
+	set -- $args
+	"$ATAG_CMD" "$@" > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "$args: needs a value" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: option '$2' needs a value"
 done
 
 done_testing

@@ -321,6 +321,49 @@ else
 	skip "a progress bar on a terminal" "script(1) is missing"
 fi
 
+# reading in a thread of its own (two CPUs or more) gives what one thread gives
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+	mkfixture -o "$T_TMP/thr.dat" --generate 200000 --seed 8 --live 500 --cpus 4 --stacks 64
+	for f in thr cut lost km; do
+		report -f json -n 100000 "$T_TMP/$f.dat" > "$T_TMP/thr2.json" 2> "$T_TMP/thr2.err"
+		ATAG_THREADS=1 "$ATAG_CMD" report -f json -n 100000 "$T_TMP/$f.dat" \
+			> "$T_TMP/thr1.json" 2> "$T_TMP/thr1.err"
+		if cmp -s "$T_TMP/thr1.json" "$T_TMP/thr2.json" && cmp -s "$T_TMP/thr1.err" "$T_TMP/thr2.err" &&
+		   [ -s "$T_TMP/thr1.json" ]; then
+			ok "$f.dat: threaded and ATAG_THREADS=1 reports are identical"
+		else
+			fail "$f.dat: threaded and ATAG_THREADS=1 reports differ" \
+				"$(diff "$T_TMP/thr1.json" "$T_TMP/thr2.json" | head -5)" \
+				"$(diff "$T_TMP/thr1.err" "$T_TMP/thr2.err" | head -5)"
+		fi
+	done
+else
+	skip "threaded and single-threaded reports are identical" "one CPU online"
+fi
+
+# a trace.dat whose header claims a long size other than 4 or 8
+for ls in 0 3; do
+	cp "$T_TMP/lt.dat" "$T_TMP/ls.dat"
+	printf "\\$ls" | dd of="$T_TMP/ls.dat" bs=1 seek=13 conv=notrunc 2>/dev/null
+	report "$T_TMP/ls.dat" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+	check_eq "long size $ls: exit 1, one line naming the file" "$rc:$(wc -l < "$T_TMP/err")" "1:1"
+	check_grep "long size $ls: the reason" "^trace-cmd-alloc-tag: $T_TMP/ls.dat: corrupt header: a long of $ls bytes \\(4 or 8 expected\\)$" "$T_TMP/err"
+done
+
+# output that cannot be written is an error, not a silent short report
+for f in text json csv folded; do
+	if [ -w /dev/full ]; then
+		report -f $f "$T_TMP/lt.dat" > /dev/full 2> "$T_TMP/err"; rc=$?
+		check_eq "-f $f > /dev/full: exit 1, one line" "$rc:$(wc -l < "$T_TMP/err")" "1:1"
+		check_grep "-f $f > /dev/full: says why" "No space left on device" "$T_TMP/err"
+	else
+		skip "-f $f > /dev/full" "no writable /dev/full"
+	fi
+done
+report -f json -o "$T_TMP/nodir/x.json" "$T_TMP/lt.dat" > /dev/null 2> "$T_TMP/err"; rc=$?
+check_eq "-o into a missing directory: exit 1, one line" "$rc:$(wc -l < "$T_TMP/err")" "1:1"
+check_grep "-o into a missing directory: names the file" "$T_TMP/nodir/x.json: No such file" "$T_TMP/err"
+
 # usage errors
 check_status "unknown option: exit 2" 2 "$ATAG_CMD" report --frobnicate
 check_status "bad -n: exit 2" 2 "$ATAG_CMD" report -n many "$T_TMP/lt.dat"

@@ -31,6 +31,14 @@ void trace_alloc_tag_reset(int argc, char **argv);
 void __attribute__((noreturn, format(printf, 2, 3)))
 atag_usage_error(const char *usage, const char *fmt, ...);
 
+/*
+ * Report what getopt_long() returned as @c ('?' or ':', with opterr = 0 and a
+ * ':' after the '+' of @optstring) as one line naming the option, then exit 2.
+ * @argv is the subcommand's unshifted argv.
+ */
+void __attribute__((noreturn))
+atag_option_error(const char *usage, const char *optstring, int c, char **argv);
+
 /* Print @usage (the long help of a subcommand) to stdout and exit 0. */
 void __attribute__((noreturn)) atag_usage_exit(const char *usage);
 

@@ -49,9 +49,11 @@ static void parse_toggle_options(struct toggle_params *p, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const char optstring[] = "+:h";
 	int c;
 
-	while ((c = getopt_long(argc - 1, argv + 1, "+h", long_options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
 		if (atag_tagopts_parse(&p->tagopts, c, optarg, enable_usage))
 			continue;
 		switch (c) {
@@ -64,7 +66,7 @@ static void parse_toggle_options(struct toggle_params *p, int argc, char **argv)
 		case 'h':
 			atag_usage_exit(enable_usage);
 		default:
-			atag_usage_error(enable_usage, "unknown option");
+			atag_option_error(enable_usage, optstring, c, argv);
 		}
 	}
 	if (optind + 1 < argc)

@@ -49,9 +49,11 @@ static void parse_list_options(struct list_params *p, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned int i;
+	static const char optstring[] = "+:hs:n:";
 	int c;
 
-	while ((c = getopt_long(argc - 1, argv + 1, "+hs:n:", long_options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
 		if (atag_tagopts_parse(&p->tagopts, c, optarg, list_usage))
 			continue;
 		switch (c) {
@@ -77,7 +79,7 @@ static void parse_list_options(struct list_params *p, int argc, char **argv)
 		case 'h':
 			atag_usage_exit(list_usage);
 		default:
-			atag_usage_error(list_usage, "unknown option");
+			atag_option_error(list_usage, optstring, c, argv);
 		}
 	}
 	if (optind + 1 < argc)

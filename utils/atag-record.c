@@ -107,9 +107,11 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const char optstring[] = "+:ho:b:";
 	int c;
 
-	while ((c = getopt_long(argc - 1, argv + 1, "+ho:b:", long_options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
 		if (atag_tagopts_parse(&p->tagopts, c, optarg, record_usage))
 			continue;
 		switch (c) {
@@ -128,7 +130,8 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		case OPT_all: p->all = true; break;
 		case OPT_kmem: p->kmem = true; break;
 		case 'h': atag_usage_exit(record_usage);
-		default: atag_usage_error(record_usage, "unknown option");
+		default:
+			atag_option_error(record_usage, optstring, c, argv);
 		}
 	}
 	if (optind + 1 < argc)

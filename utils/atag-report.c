@@ -154,15 +154,15 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const sources[] = { "alloc_tag", "kmem", "page", NULL };
-	static const char *const sorts[] = { "live_bytes", "live", "peak", "bytes", "allocs",
-		"frees", "unmatched", "p50", "p90", "p99", "max", "site", NULL };
 	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", NULL };
 	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
 		"inuse_objects", NULL };
 	unsigned long long v;
+	static const char optstring[] = "+:i:B:s:n:f:o:h";
 	int c;
 
-	while ((c = getopt_long(argc - 1, argv + 1, "+i:B:s:n:f:o:h", long_options,
+	opterr = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'i': add_input(p, optarg); break;
@@ -183,7 +183,8 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		case OPT_comm: add_comm(p, optarg); break;
 		case OPT_raw_stacks: p->opts.raw_stacks = true; break;
 		case 's':
-			check_choice("--sort", optarg, sorts);
+			if (!atag_report_sort_key_known(optarg))
+				atag_usage_error(usage, "--sort: unknown value '%s'", optarg);
 			p->view.sort = optarg;
 			break;
 		case 'n':
@@ -214,7 +215,8 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		case 'o': p->output = optarg; break;
 		case OPT_no_progress: p->no_progress = true; break;
 		case 'h': atag_usage_exit(usage);
-		default: atag_usage_error(usage, "unknown option");
+		default:
+			atag_option_error(usage, optstring, c, argv);
 		}
 	}
 	for (c = optind + 1; c < argc; c++)

@@ -30,12 +30,14 @@ static void parse_reset_options(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const char optstring[] = "+:h";
 	int c;
 
-	while ((c = getopt_long(argc - 1, argv + 1, "+h", long_options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
 		if (c == 'h')
 			atag_usage_exit(reset_usage);
-		atag_usage_error(reset_usage, "unknown option");
+		atag_option_error(reset_usage, optstring, c, argv);
 	}
 	if (optind + 1 < argc)
 		atag_usage_error(reset_usage, "unexpected argument '%s'", argv[optind + 1]);

@@ -854,10 +854,11 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char **names;
+	static const char optstring[] = "+:hB:t";
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc - 1, argv + 1, "+:hB:t", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			names = realloc(p->names, sizeof(*names) * (p->nr_names + 1));
@@ -890,10 +891,8 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 			break;
 		case 'h':
 			atag_usage_exit(stat_usage);
-		case ':':
-			atag_usage_error(stat_usage, "option '%s' needs a value", argv[optind]);
 		default:
-			atag_usage_error(stat_usage, "unknown option '%s'", argv[optind]);
+			atag_option_error(stat_usage, optstring, c, argv);
 		}
 	}
 	if (optind + 1 < argc)

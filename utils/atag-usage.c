@@ -4,7 +4,9 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atag-cmd.h"
 
@@ -18,6 +20,23 @@ void atag_usage_error(const char *usage, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n\n%s", usage);
 	exit(ATAG_EXIT_USAGE);
+}
+
+void atag_option_error(const char *usage, const char *optstring, int c, char **argv)
+{
+	/* argv is the unshifted vector: argv[optind] is the word getopt just read */
+	const char *word = argv[optind] ? argv[optind] : "";
+	int len = strcspn(word, "=");
+
+	if (c == '?' && optopt > 0 && optopt < 128 && !strchr(optstring, optopt))
+		atag_usage_error(usage, "unknown option '-%c'", optopt);
+	if (c == ':' && optopt > 0 && optopt < 128 && strncmp(word, "--", 2))
+		atag_usage_error(usage, "option '-%c' needs a value", optopt);
+	if (c == ':')
+		atag_usage_error(usage, "option '%s' needs a value", word);
+	if (word[len])
+		atag_usage_error(usage, "option '%.*s' takes no value", len, word);
+	atag_usage_error(usage, "unknown option '%s'", word);
 }
 
 void atag_usage_exit(const char *usage)

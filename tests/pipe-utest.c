@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the queue between the reading and the stitching thread
+ * (lib/atag-pipe.c): order and content across ring wraps, call-site strings
+ * sent once per tag, oversized messages, and a consumer error stopping the
+ * producer without a hang.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-utest.h"
+#include "atag-pipe.h"
+
+#define NR_MSGS		200000
+
+/* The i-th message of the stream both sides agree on. */
+static int msg_kind(unsigned int i)
+{
+	return i % 7 == 3 ? 2 : i % 97 == 5 ? 3 : 1;	/* 1 event, 2 stack, 3 missed */
+}
+
+static unsigned int msg_frames(unsigned int i)
+{
+	return (i * 2654435761u >> 16) % 40;	/* 0..39 frames: messages of many sizes */
+}
+
+struct producer {
+	struct atag_pipe	*pipe;
+	unsigned int		count;
+	int			ret;		/* first error a put returned */
+	unsigned int		sent;
+};
+
+static void *produce(void *arg)
+{
+	struct producer *pr = arg;
+	uint64_t frames[64];
+	struct atag_event ev;
+	struct atag_sink in;
+	unsigned int i, j;
+	int ret = 0;
+
+	atag_pipe_sink(pr->pipe, &in);
+	for (i = 0; i < pr->count && !ret; i++) {
+		switch (msg_kind(i)) {
+		case 1:
+			ev = (struct atag_event){
+				.kind = i & 1 ? ATAG_EV_ALLOC : ATAG_EV_FREE, .type = 3,
+				.cpu = i % 5, .pid = i, .ts = 1000ULL + i, .tag = 0xa0 + i % 3,
+				.ptr = 0xffff888000000000ULL + i * 64, .bytes = i * 8,
+				.stack_follows = i % 3 == 0, .line = -1,
+			};
+			ret = in.event(in.ctx, &ev);
+			break;
+		case 2:
+			for (j = 0; j < msg_frames(i); j++)
+				frames[j] = (uint64_t)i << 8 | j;
+			ret = in.stack(in.ctx, i % 5, i, 9, frames, msg_frames(i));
+			break;
+		default:
+			ret = in.missed(in.ctx, i % 5);
+		}
+		if (!ret)
+			pr->sent++;
+	}
+	pr->ret = ret;
+	atag_pipe_close(pr->pipe);
+	return NULL;
+}
+
+struct consumer {
+	unsigned int	next;		/* index of the message expected next */
+	unsigned int	bad;		/* messages that differ from the stream */
+	unsigned int	fail_at;	/* return -EIO at this message (0: never) */
+};
+
+static int check_index(struct consumer *c, int kind)
+{
+	unsigned int i = c->next++;
+
+	if (msg_kind(i) != kind)
+		c->bad++;
+	if (c->fail_at && i == c->fail_at)
+		return -EIO;
+	return 0;
+}
+
+static int got_event(void *ctx, const struct atag_event *ev)
+{
+	struct consumer *c = ctx;
+	unsigned int i = c->next;
+
+	if (ev->kind != (i & 1 ? ATAG_EV_ALLOC : ATAG_EV_FREE) || ev->type != 3 ||
+	    ev->cpu != (int)(i % 5) || ev->pid != (int)i || ev->ts != 1000ULL + i ||
+	    ev->tag != 0xa0 + i % 3 || ev->ptr != 0xffff888000000000ULL + i * 64 ||
+	    ev->bytes != i * 8ULL || ev->stack_follows != (i % 3 == 0) || ev->line != -1 ||
+	    ev->function)
+		c->bad++;
+	return check_index(c, 1);
+}
+
+static int got_stack(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
+		     unsigned int nr)
+{
+	struct consumer *c = ctx;
+	unsigned int i = c->next, j;
+
+	if (cpu != (int)(i % 5) || pid != (int)i || type != 9 || nr != msg_frames(i))
+		c->bad++;
+	for (j = 0; j < nr && nr == msg_frames(i); j++)
+		if (frames[j] != ((uint64_t)i << 8 | j))
+			c->bad++;
+	return check_index(c, 2);
+}
+
+static int got_missed(void *ctx, int cpu)
+{
+	struct consumer *c = ctx;
+
+	if (cpu != (int)(c->next % 5))
+		c->bad++;
+	return check_index(c, 3);
+}
+
+static int run(size_t pipe_bytes, unsigned int count, struct consumer *c, struct producer *pr)
+{
+	struct atag_sink out = { got_event, got_stack, got_missed, c };
+	pthread_t thread;
+	int ret;
+
+	pr->pipe = atag_pipe_alloc(pipe_bytes);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr->pipe);
+	pr->count = count;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, produce, pr), 0);
+	ret = atag_pipe_drain(pr->pipe, &out);
+	pthread_join(thread, NULL);
+	atag_pipe_free(pr->pipe);
+	return ret;
+}
+
+/* A ring of 1 KiB wraps thousands of times; every message arrives intact, in order. */
+static void test_order_across_wraps(void)
+{
+	struct consumer c = { 0 };
+	struct producer pr = { 0 };
+
+	CU_ASSERT_EQUAL(run(1024, NR_MSGS, &c, &pr), 0);
+	CU_ASSERT_EQUAL(pr.ret, 0);
+	CU_ASSERT_EQUAL(pr.sent, NR_MSGS);
+	CU_ASSERT_EQUAL(c.next, NR_MSGS);
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
+/* A large ring (the size report uses) passes the same stream. */
+static void test_large_ring(void)
+{
+	struct consumer c = { 0 };
+	struct producer pr = { 0 };
+
+	CU_ASSERT_EQUAL(run(1 << 20, NR_MSGS, &c, &pr), 0);
+	CU_ASSERT_EQUAL(c.next, NR_MSGS);
+	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
+/* The consumer's first error comes back from drain, and the producer stops. */
+static void test_consumer_error(void)
+{
+	struct consumer c = { .fail_at = 5000 };
+	struct producer pr = { 0 };
+
+	CU_ASSERT_EQUAL(run(1024, NR_MSGS, &c, &pr), -EIO);
+	CU_ASSERT_EQUAL(pr.ret, -EIO);
+	/* nothing is delivered after the error */
+	CU_ASSERT_EQUAL(c.next, 5001);
+	CU_ASSERT_EQUAL(c.bad, 0);
+	/* the producer stopped within what the ring held */
+	CU_ASSERT(pr.sent < 5001 + 1024 / 8);
+}
+
+/* A message larger than half the ring is refused, not deadlocked on. */
+static void test_too_big(void)
+{
+	struct atag_pipe *p = atag_pipe_alloc(512);
+	uint64_t frames[64] = { 0 };
+	struct atag_sink in;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	atag_pipe_sink(p, &in);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, 0, 1, 9, frames, 64), -E2BIG);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, 0, 1, 9, frames, 2), 0);
+	atag_pipe_close(p);
+	atag_pipe_free(p);
+}
+
+static const char *site_function;
+static const char *site_file;
+static const char *site_module;
+static unsigned int site_hits;
+
+static void drop_site(void);
+
+static int site_event(void *ctx, const struct atag_event *ev)
+{
+	(void)ctx;
+	site_hits++;
+	drop_site();
+	site_function = ev->function ? strdup(ev->function) : NULL;
+	site_file = ev->file ? strdup(ev->file) : NULL;
+	site_module = ev->module ? strdup(ev->module) : NULL;
+	return 0;
+}
+
+static int fill_site(const struct atag_event *ev, const char **function, const char **file,
+		     const char **module)
+{
+	(void)ev;
+	*function = "foo_create";
+	*file = "mm/foo.c";
+	*module = NULL;
+	return 0;
+}
+
+static void drop_site(void)
+{
+	free((void *)site_function);
+	free((void *)site_file);
+	free((void *)site_module);
+	site_function = site_file = site_module = NULL;
+}
+
+/* A hit carries its call site the first time its tag goes through, resolved lazily. */
+static void test_site_once(void)
+{
+	struct atag_pipe *p = atag_pipe_alloc(4096);
+	struct atag_sink in, out = { site_event, NULL, NULL, NULL };
+	struct atag_event hit = { .kind = ATAG_EV_HIT, .tag = 0xa0, .line = 10,
+				  .site = fill_site };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	atag_pipe_sink(p, &in);
+	CU_ASSERT_EQUAL(in.event(in.ctx, &hit), 0);
+	CU_ASSERT_EQUAL(in.event(in.ctx, &hit), 0);
+	atag_pipe_close(p);
+
+	site_hits = 0;
+	out.event = site_event;
+	CU_ASSERT_EQUAL(atag_pipe_drain(p, &out), 0);
+	CU_ASSERT_EQUAL(site_hits, 2);
+	/* the second delivery (kept) has no strings: the stitcher knows the tag */
+	CU_ASSERT_PTR_NULL(site_function);
+	drop_site();
+	atag_pipe_free(p);
+
+	p = atag_pipe_alloc(4096);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	atag_pipe_sink(p, &in);
+	CU_ASSERT_EQUAL(in.event(in.ctx, &hit), 0);
+	atag_pipe_close(p);
+	CU_ASSERT_EQUAL(atag_pipe_drain(p, &out), 0);
+	CU_ASSERT_STRING_EQUAL(site_function ? site_function : "", "foo_create");
+	CU_ASSERT_STRING_EQUAL(site_file ? site_file : "", "mm/foo.c");
+	/* a built-in call site: an empty module string */
+	CU_ASSERT_STRING_EQUAL(site_module ? site_module : "(null)", "");
+	drop_site();
+	atag_pipe_free(p);
+}
+
+static void add_pipe_suite(void)
+{
+	CU_pSuite s = CU_add_suite("pipe", NULL, NULL);
+
+	CU_add_test(s, "order and content across ring wraps", test_order_across_wraps);
+	CU_add_test(s, "large ring", test_large_ring);
+	CU_add_test(s, "consumer error stops the producer", test_consumer_error);
+	CU_add_test(s, "message larger than half the ring", test_too_big);
+	CU_add_test(s, "call site sent once per tag", test_site_once);
+}
+ATAG_UTEST_SUITE("pipe", add_pipe_suite);

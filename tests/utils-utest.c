@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the parsing and formatting helpers of include/atag-utils.h: the
+ * numbers every command line option and every text column goes through.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "atag-utest.h"
+#include "atag-utils.h"
+
+#define GOOD(fn, str, want) do {						\
+	unsigned long long __v = 12345;						\
+	CU_ASSERT_EQUAL(fn(str, &__v), 0);					\
+	CU_ASSERT_EQUAL(__v, (unsigned long long)(want));			\
+} while (0)
+
+#define BAD(fn, str) do {							\
+	unsigned long long __v = 12345;						\
+	errno = 0;								\
+	CU_ASSERT_EQUAL(fn(str, &__v), -EINVAL);				\
+	CU_ASSERT_EQUAL(errno, EINVAL);						\
+	CU_ASSERT_EQUAL(__v, 12345);						\
+} while (0)
+
+static void test_parse_u64(void)
+{
+	GOOD(atag_parse_u64, "0", 0);
+	GOOD(atag_parse_u64, "42", 42);
+	GOOD(atag_parse_u64, "010", 10);	/* decimal, not octal */
+	GOOD(atag_parse_u64, "18446744073709551615", 18446744073709551615ULL);
+	BAD(atag_parse_u64, "");
+	BAD(atag_parse_u64, "-1");
+	BAD(atag_parse_u64, "+1");
+	BAD(atag_parse_u64, " 1");
+	BAD(atag_parse_u64, "1 ");
+	BAD(atag_parse_u64, "0x10");
+	BAD(atag_parse_u64, "12k");
+	BAD(atag_parse_u64, "18446744073709551616");
+	BAD(atag_parse_u64, NULL);
+}
+
+static void test_parse_size(void)
+{
+	GOOD(atag_parse_size, "4096", 4096);
+	GOOD(atag_parse_size, "64K", 65536);
+	GOOD(atag_parse_size, "64k", 65536);
+	GOOD(atag_parse_size, "1M", 1048576);
+	GOOD(atag_parse_size, "1MiB", 1048576);
+	GOOD(atag_parse_size, "1MB", 1048576);
+	GOOD(atag_parse_size, "1.5K", 1536);
+	GOOD(atag_parse_size, "2G", 2ULL << 30);
+	GOOD(atag_parse_size, "100B", 100);
+	BAD(atag_parse_size, "");
+	BAD(atag_parse_size, "-1K");
+	BAD(atag_parse_size, "K");
+	BAD(atag_parse_size, "1Q");
+	BAD(atag_parse_size, "1KX");
+	BAD(atag_parse_size, "0x10");
+	BAD(atag_parse_size, "inf");
+	BAD(atag_parse_size, "nan");
+	BAD(atag_parse_size, "16E");	/* 2^64 does not fit */
+}
+
+static void test_parse_duration(void)
+{
+	GOOD(atag_parse_duration, "1", 1000000000ULL);
+	GOOD(atag_parse_duration, "1s", 1000000000ULL);
+	GOOD(atag_parse_duration, "0.5", 500000000ULL);
+	GOOD(atag_parse_duration, "250ms", 250000000ULL);
+	GOOD(atag_parse_duration, "3us", 3000);
+	GOOD(atag_parse_duration, "7ns", 7);
+	GOOD(atag_parse_duration, "2m", 120000000000ULL);
+	GOOD(atag_parse_duration, "2min", 120000000000ULL);
+	GOOD(atag_parse_duration, "1h", 3600000000000ULL);
+	BAD(atag_parse_duration, "");
+	BAD(atag_parse_duration, "-1s");
+	BAD(atag_parse_duration, "1d");
+	BAD(atag_parse_duration, "s");
+	BAD(atag_parse_duration, "1 s");
+	BAD(atag_parse_duration, "1e30h");
+}
+
+static void test_parse_timestamp(void)
+{
+	GOOD(atag_parse_timestamp, "1284.788182", 1284788182000ULL);
+	GOOD(atag_parse_timestamp, "1284", 1284000000000ULL);
+	GOOD(atag_parse_timestamp, "0.000000001", 1);
+	GOOD(atag_parse_timestamp, "1.1234567891", 1123456789ULL);	/* beyond ns: cut */
+	GOOD(atag_parse_timestamp, "123ns", 123);
+	BAD(atag_parse_timestamp, "1.");
+	BAD(atag_parse_timestamp, ".5");
+	BAD(atag_parse_timestamp, "1.5s");
+	BAD(atag_parse_timestamp, "-1");
+	BAD(atag_parse_timestamp, "99999999999999");	/* overflows u64 ns */
+}
+
+static void test_format_size(void)
+{
+	char buf[32];
+
+	CU_ASSERT_STRING_EQUAL(atag_format_size(buf, sizeof(buf), 0), "0 B");
+	CU_ASSERT_STRING_EQUAL(atag_format_size(buf, sizeof(buf), 1023), "1023 B");
+	CU_ASSERT_STRING_EQUAL(atag_format_size(buf, sizeof(buf), 1024), "1.00 KiB");
+	CU_ASSERT_STRING_EQUAL(atag_format_size(buf, sizeof(buf), 1536), "1.50 KiB");
+	/* rounded down: a size never reads larger than it is */
+	CU_ASSERT_STRING_EQUAL(atag_format_size(buf, sizeof(buf), 1048575), "1023 KiB");
+	CU_ASSERT_STRING_EQUAL(atag_format_size(buf, sizeof(buf), 12 << 20 | 512 << 10),
+			       "12.5 MiB");
+}
+
+static void test_format_duration(void)
+{
+	char buf[32];
+
+	CU_ASSERT_STRING_EQUAL(atag_format_duration(buf, sizeof(buf), 850), "850 ns");
+	CU_ASSERT_STRING_EQUAL(atag_format_duration(buf, sizeof(buf), 12300), "12.3 us");
+	CU_ASSERT_STRING_EQUAL(atag_format_duration(buf, sizeof(buf), 4500000), "4.50 ms");
+	CU_ASSERT_STRING_EQUAL(atag_format_duration(buf, sizeof(buf), 2000000000), "2.00 s");
+	CU_ASSERT_STRING_EQUAL(atag_format_duration(buf, sizeof(buf), 62000000000ULL),
+			       "1m02s");
+	CU_ASSERT_STRING_EQUAL(atag_format_duration(buf, sizeof(buf), 3720000000000ULL),
+			       "1h02m");
+}
+
+static void test_glob(void)
+{
+	CU_ASSERT_TRUE(atag_glob_match(NULL, "anything"));
+	CU_ASSERT_TRUE(atag_glob_match("kmalloc*", "kmalloc_node"));
+	CU_ASSERT_TRUE(atag_glob_match("mm/sl?b.c", "mm/slub.c"));
+	CU_ASSERT_FALSE(atag_glob_match("kmalloc", "kmalloc_node"));
+	CU_ASSERT_FALSE(atag_glob_match("x", NULL));
+}
+
+static void add_utils_suite(void)
+{
+	CU_pSuite s = CU_add_suite("utils", NULL, NULL);
+
+	CU_add_test(s, "parse_u64", test_parse_u64);
+	CU_add_test(s, "parse_size", test_parse_size);
+	CU_add_test(s, "parse_duration", test_parse_duration);
+	CU_add_test(s, "parse_timestamp", test_parse_timestamp);
+	CU_add_test(s, "format_size", test_format_size);
+	CU_add_test(s, "format_duration", test_format_duration);
+	CU_add_test(s, "glob", test_glob);
+}
+ATAG_UTEST_SUITE("utils", add_utils_suite);
