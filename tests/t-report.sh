@@ -55,6 +55,44 @@ jq_eq "--raw-stacks keeps the machinery" "[$foo | .stacks[0].frames[0:4][]]" \
 	'["stacktrace_trigger+0x10","event_triggers_call+0x10","trace_event_buffer_commit+0x10","trace_event_raw_event_alloc_tag_hit+0x10"]' \
 	"$T_TMP/raw.json"
 
+# strings from trace records are bytes, not always UTF-8: the JSON must be UTF-8 all the
+# same (RFC 8259), well-formed sequences kept and every other byte \ufffd. jq repairs
+# bad bytes silently, so the raw output is checked, and by strict validators.
+{
+	echo 'kallsyms ffffffff81001000 T ok_fn'
+	printf 'kallsyms ffffffff81002000 T bad\377\376fn\n'
+	echo 'kallsyms ffffffff81010000 T _etext'
+	printf 'comm 100 c\351m\n'
+	printf 'ev 0 1000 100 hit 0xa0 m\300\257 f\355\240\200.c fn\303 7\n'
+	echo 'ev 0 1001 100 stack 0xffffffff81001010 0xffffffff81002020'
+	echo 'ev 0 1002 100 alloced 0x10 0xa0 64'
+	printf 'ev 1 2000 100 hit 0xb0 NONE \364\220\200\200.c x\342\202y\200 9\n'
+	echo 'ev 1 2002 100 alloced 0x20 0xb0 64'
+	printf 'ev 1 3000 100 hit 0xc0 NONE \303\251t\303\251.c caf\303\251_\360\237\230\200 11\n'
+	echo 'ev 1 3002 100 alloced 0x30 0xc0 64'
+} > "$T_TMP/utf8.txt"
+mkfixture -o "$T_TMP/utf8.dat" "$T_TMP/utf8.txt" || fail "fixture with strings not UTF-8"
+json "$T_TMP/utf8.dat" > "$T_TMP/utf8.json"
+check_eq "not UTF-8: exit 0" "$?" 0
+check "not UTF-8: the JSON is strict UTF-8" "$ATAG_BUILD/tests/progs/utf8-check" "$T_TMP/utf8.json"
+check "not UTF-8: jq parses it" jq -e . "$T_TMP/utf8.json"
+if command -v python3 > /dev/null; then
+	check "not UTF-8: python3's json.load accepts it" python3 -c \
+		'import json, sys; json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))' \
+		"$T_TMP/utf8.json"
+else
+	skip "not UTF-8: python3's json.load accepts it" "no python3; utf8-check and jq checked it"
+fi
+raw() { grep -Fo -- "$1" "$T_TMP/utf8.json" | wc -l | tr -d ' '; }
+check_eq "not UTF-8: a \\ufffd for each bad byte of function, file, module" \
+	"$(raw '"function":"fn\ufffd","file":"f\ufffd\ufffd\ufffd.c","line":7,"module":"m\ufffd\ufffd"')" 1
+check_eq "not UTF-8: truncated sequences, code points above U+10FFFF" \
+	"$(raw '"function":"x\ufffd\ufffdy\ufffd","file":"\ufffd\ufffd\ufffd\ufffd.c"')" 1
+check_eq "not UTF-8: frames (tag and live) and comms (3 live)" \
+	"$(raw '"bad\ufffd\ufffdfn+0x20"'):$(raw '"comm":"c\ufffdm"')" "2:3"
+check_eq "UTF-8 passes unescaped" \
+	"$(raw "$(printf '"function":"caf\303\251_\360\237\230\200","file":"\303\251t\303\251.c"')")" 1
+
 # text views
 report "$T_TMP/lt.dat" > "$T_TMP/text" 2>&1
 check_eq "text report exits 0" "$?" 0
