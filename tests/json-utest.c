@@ -2,7 +2,8 @@
 /*
  * The json suite: the writer of lib/atag-json.c. Escaping, control characters,
  * UTF-8 passed through or replaced (checked against GLib's validator too), nesting
- * and commas in both layouts, integers at the 64-bit limits, misuse.
+ * and commas in both layouts, integers at the 64-bit limits, misuse, and the stat
+ * JSON of names that are not UTF-8.
  */
 #include <errno.h>
 #include <glib.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-bufstat.h"
 #include "atag-json.h"
 #include "atag-utest.h"
 
@@ -343,6 +345,60 @@ static void test_write_error(void)
 	fclose(f);
 }
 
+/* stat's JSON of a tree whose names are not UTF-8: the layout, and \ufffd for them */
+static void test_bufstat_json(void)
+{
+	struct atag_bufstat_instance in = {
+		.name = "i\xff\xc3\xa9", .size = { .kb = 7, .expanded_kb = ATAG_BUFSTAT_UNKNOWN },
+		.total = { .kb = ATAG_BUFSTAT_UNKNOWN }, .subbuf_kb = 4, .tracing_on = -1,
+		.snapshot = ATAG_SNAPSHOT_FREED, .buffer_bytes = 12288, .snapshot_bytes = 12288,
+	};
+	struct atag_bufstat bs = {
+		.tracefs = "/t\xe2\x82", .page_size = 4096, .page_hdr = 16, .filtered = true,
+		.nr_instances = 1, .instances = &in,
+	};
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(atag_bufstat_render_json(&bs, f), 0);
+	fclose(f);
+	CU_ASSERT_TRUE(g_utf8_validate(buf, len, NULL));
+	CU_ASSERT_STRING_EQUAL(buf,
+		"\n{\n"
+		"  \"tracefs\": \"/t" FFFD FFFD "\",\n"
+		"  \"page_size_kb\": 4,\n"
+		"  \"subbuf_header_bytes\": 16,\n"
+		"  \"instances\": [\n"
+		"    {\n"
+		"      \"name\": \"i" FFFD "\xc3\xa9\",\n"
+		"      \"top\": false,\n"
+		"      \"buffer_size_kb\": 7,\n"
+		"      \"expanded_kb\": null,\n"
+		"      \"sizes_differ\": false,\n"
+		"      \"buffer_total_size_kb\": null,\n"
+		"      \"subbuf_size_kb\": 4,\n"
+		"      \"tracing_on\": null,\n"
+		"      \"persistent\": false,\n"
+		"      \"last_boot_info\": null,\n"
+		"      \"memory_kind\": \"system\",\n"
+		"      \"memory_kb\": 12,\n"
+		"      \"snapshot\": {\n"
+		"        \"state\": \"freed\",\n"
+		"        \"size_kb\": 12\n"
+		"      },\n"
+		"      \"cpus\": []\n"
+		"    }\n"
+		"  ],\n"
+		"  \"notes\": [\n"
+		"    \"buffer_total_size_kb: not on this kernel; totals are summed from "
+		"per_cpu/cpuN/buffer_size_kb\"\n"
+		"  ]\n"
+		"}\n");
+	free(buf);
+}
+
 static void add_tests(void)
 {
 	CU_pSuite s = CU_add_suite("json", NULL, NULL);
@@ -357,6 +413,7 @@ static void add_tests(void)
 	CU_add_test(s, "integers at the 64-bit limits", test_integers);
 	CU_add_test(s, "misuse", test_misuse);
 	CU_add_test(s, "write error", test_write_error);
+	CU_add_test(s, "stat JSON of names that are not UTF-8", test_bufstat_json);
 }
 
 ATAG_UTEST_SUITE("json", add_tests)
