@@ -89,7 +89,8 @@ struct allocinfo_filter {
 	__u64 min_size;
 	__u64 max_size;
 	__u64 inaccurate;	/* filter criteria only; see allocinfo_counter.accurate */
-	__u64 tracing;		/* tracing series (inferred): match tags whose trace_on == !!tracing */
+	/* tracing series (inferred): match tags whose trace_on == !!tracing */
+	__u64 tracing;
 };
 
 struct allocinfo_get_at {

@@ -7,7 +7,9 @@
  *  - the reader (lib/atag-bufstat-read.c) walks a tracefs directory with plain
  *    open()/read() (no libtracefs: several of its calls ignore tracefs_set_tracing_dir(),
  *    and this way a fake tree in a temporary directory reads like the real mount);
- *  - the computation (lib/atag-bufstat.c) turns what was read into bytes of memory.
+ *  - the computation (lib/atag-bufstat.c) turns what was read into bytes of memory;
+ *  - the renderings of the stat command: text (lib/atag-bufstat-text.c) and JSON
+ *    (lib/atag-bufstat-json.c), with the notes both show (lib/atag-bufstat-notes.c).
  *
  * Files read, per buffer (the top directory and each instances/<name>/):
  *   buffer_size_kb          "N", "N (expanded: M)" (not yet expanded) or "X" (CPUs differ)
@@ -38,6 +40,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define ATAG_BUFSTAT_UNKNOWN		(~0ULL)
 /* Sub-buffer header (u64 timestamp + local_t commit) on 64-bit kernels */
@@ -350,6 +353,14 @@ unsigned int atag_bufstat_diff_reasons(const struct atag_bufstat *bs, enum atag_
 /* One sentence for one reason bit. */
 const char *atag_bufstat_reason_str(enum atag_bufdiff_reason reason);
 
+/**
+ * atag_bufstat_kb - bytes in KiB, rounded up
+ * @bytes: a computed figure
+ *
+ * Return: the KiB, or ATAG_BUFSTAT_UNKNOWN when @bytes is.
+ */
+unsigned long long atag_bufstat_kb(unsigned long long bytes);
+
 /* ------------------------------------------------------------------ reading tracefs */
 
 /**
@@ -379,5 +390,55 @@ struct atag_bufstat *atag_bufstat_read(const char *tracefs, const struct atag_bu
 
 /* Free a bufstat; NULL and half-built ones are fine. */
 void atag_bufstat_free(struct atag_bufstat *bs);
+
+/* ------------------------------------------------------------------ rendering */
+
+#define ATAG_BUFSTAT_MAX_NOTES		32
+
+/*
+ * What a report leaves out or assumes (a file this kernel lacks, a line missing from a
+ * file), a sentence each, each once: printed after the text, "notes" in JSON.
+ */
+struct atag_bufstat_notes {
+	char	*line[ATAG_BUFSTAT_MAX_NOTES];
+	int	nr;
+};
+
+/**
+ * atag_bufstat_notes_collect - the notes about what was read
+ * @bs: computed bufstat
+ * @n: set to the notes (at most ATAG_BUFSTAT_MAX_NOTES; sentences that cannot be
+ *     allocated are left out); free them with atag_bufstat_notes_free()
+ */
+void atag_bufstat_notes_collect(const struct atag_bufstat *bs, struct atag_bufstat_notes *n);
+
+/* Free the sentences of @n and empty it. */
+void atag_bufstat_notes_free(struct atag_bufstat_notes *n);
+
+/**
+ * atag_bufstat_render_text - the stat report for people
+ * @bs: computed bufstat
+ * @f: where to write
+ *
+ * Per buffer its sizes, snapshot, persistence and a row per CPU; then, unless
+ * @bs->filtered, the remotes, the totals beside the kernel's aggregate with the reasons
+ * they may differ, and the kernel's per-CPU figures; then the notes. Sizes are
+ * human-readable, unknown figures "unknown" or "-".
+ * Return: 0, or -EIO when writing failed.
+ */
+int atag_bufstat_render_text(const struct atag_bufstat *bs, FILE *f);
+
+/**
+ * atag_bufstat_render_json - the stat report as one JSON object
+ * @bs: computed bufstat
+ * @f: where to write
+ *
+ * An object per instance and per remote, the aggregate (computed, the kernel's, their
+ * differences with reasons, the kernel's per-CPU figures) unless @bs->filtered, and the
+ * notes. Sizes in exact KiB; unknown figures are null. The layout is
+ * ATAG_JSON_PRETTY | ATAG_JSON_ESCAPE_U (include/atag-json.h).
+ * Return: 0, or -EIO when writing failed.
+ */
+int atag_bufstat_render_json(const struct atag_bufstat *bs, FILE *f);
 
 #endif /* _ATAG_BUFSTAT_H */

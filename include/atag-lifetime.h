@@ -8,9 +8,9 @@
  * lifetimes, never on their number, and nearby lifetimes share cache lines.
  * Values below 128 ns are exact. Bucket counters are 32 bits, which halves the
  * memory the stitching thread touches; a counter stops at 2^32 - 1 (only a trace
- * with more lifetimes than that in one bucket would notice). A percentile is the nearest-rank value's bucket
- * midpoint (clamped to the exact minimum and maximum): within 1/128 (0.8%) of the
- * true nearest-rank value.
+ * with more lifetimes than that in one bucket would notice). A percentile is the
+ * midpoint of the nearest-rank value's bucket (clamped to the exact minimum and
+ * maximum): within 1/128 (0.8%) of the true nearest-rank value.
  */
 #ifndef _ATAG_LIFETIME_H
 #define _ATAG_LIFETIME_H

@@ -108,7 +108,8 @@ struct atag_report {
 
 struct atag_report_opts {
 	const char	*source;	/* NULL: detect */
-	const char	*buffer;	/* NULL: the top buffer if it holds the events, else the first */
+	/* NULL: the top buffer if it holds the events, else the first instance that does */
+	const char	*buffer;
 	bool		raw_stacks;	/* keep the tracing machinery's frames */
 	bool		has_start;
 	uint64_t	start;		/* ns; events before are ignored */

@@ -22,6 +22,11 @@ static void add(unsigned long long *acc, unsigned long long v)
 		*acc += v;
 }
 
+unsigned long long atag_bufstat_kb(unsigned long long bytes)
+{
+	return bytes == UNKNOWN ? UNKNOWN : (bytes + 1023) / 1024;
+}
+
 unsigned long long atag_bufstat_buffer_pages(unsigned long long size_kb, unsigned long long subbuf,
 					     unsigned int hdr)
 {

@@ -106,9 +106,11 @@ int atag_lifetime_merge(struct atag_lifetime *to, const struct atag_lifetime *fr
 	if (widen(to, from->first_power, from->first_power + from->nr_powers - 1))
 		return -ENOMEM;
 	off = (size_t)(from->first_power - to->first_power) * SUB;
-	for (i = 0; i < (size_t)from->nr_powers * SUB; i++)
-		to->buckets[off + i] = (uint64_t)to->buckets[off + i] + from->buckets[i] > UINT32_MAX ?
-				       UINT32_MAX : to->buckets[off + i] + from->buckets[i];
+	for (i = 0; i < (size_t)from->nr_powers * SUB; i++) {
+		uint64_t sum = (uint64_t)to->buckets[off + i] + from->buckets[i];
+
+		to->buckets[off + i] = sum > UINT32_MAX ? UINT32_MAX : sum;
+	}
 	if (!to->count || from->min < to->min)
 		to->min = from->min;
 	if (!to->count || from->max > to->max)

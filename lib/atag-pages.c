@@ -570,7 +570,8 @@ static bool next_chunk(struct cpu_walk *w)
 static bool next_page(struct cpu_walk *w)
 {
 	for (;;) {
-		if (++w->page >= w->nr_pages && (w->mapped || !next_chunk(w) || ++w->page >= w->nr_pages))
+		if (++w->page >= w->nr_pages &&
+		    (w->mapped || !next_chunk(w) || ++w->page >= w->nr_pages))
 			return false;
 		if (w->mapped)
 			w->p->done += w->p->page_size;
@@ -634,6 +635,13 @@ static void walk_free(struct cpu_walk *w)
 		free(w->pages);
 }
 
+/* Let the kernel drop the mapped pages read long ago: the resident set stays small. */
+static void release_read_pages(struct atag_pages *p, struct cpu_walk *w)
+{
+	if (w->mapped && w->pages && w->page && w->page != (uint64_t)-1)
+		madvise(w->pages, w->page * p->page_size, MADV_DONTNEED);
+}
+
 int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *h,
 		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 				 void *data), void *data)
@@ -673,11 +681,9 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 		w[next].data = kbuffer_next_event(w[next].kbuf, &w[next].ts);
 		if (!w[next].data)
 			next_page(&w[next]);
-		/* let the kernel drop mapped pages read long ago: the resident set stays small */
 		if (!(++count & 0x3ffff))
 			for (c = 0; c < b->nr; c++)
-				if (w[c].mapped && w[c].pages && w[c].page && w[c].page != (uint64_t)-1)
-					madvise(w[c].pages, w[c].page * p->page_size, MADV_DONTNEED);
+				release_read_pages(p, &w[c]);
 	}
 	for (c = 0; c < b->nr; c++)
 		walk_free(&w[c]);

@@ -70,7 +70,7 @@ struct atag_pipe {
 	_Atomic size_t		tail __attribute__((aligned(CACHELINE)));	/* consumed */
 	_Atomic uint32_t	tail_seq;	/* futex: bumped with each release */
 	_Atomic int		consumer_sleeps;
-	_Atomic int		error;		/* first error of the consumer: the producer stops */
+	_Atomic int		error;		/* the consumer's first error: producer stops */
 	/* producer only */
 	size_t			pos __attribute__((aligned(CACHELINE)));
 	size_t			seen_tail;	/* the last tail it read */

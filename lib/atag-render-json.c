@@ -7,273 +7,191 @@
  *     "stacks": [...]} ], "live": [...], "files": [...], "notices": [...] }
  *
  * Pointers are "0x..." strings; numbers are exact integers; unknowns are null.
+ * Compact, with a call site or a live allocation a line (lib/atag-json.c writes it).
  */
 #include <stdio.h>
 
+#include "atag-json.h"
 #include "atag-report.h"
 
-static void str(FILE *f, const char *s)
+static void totals(struct atag_json *w, const struct atag_totals *t)
 {
-	const unsigned char *p = (const unsigned char *)s, *run;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	while (*p) {
-		/* write runs that need no escaping in one go */
-		for (run = p; *p >= 0x20 && *p != '"' && *p != '\\'; p++)
-			;
-		fwrite(run, 1, p - run, f);
-		if (!*p)
-			break;
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else
-			fprintf(f, "\\u%04x", *p);
-		p++;
-	}
-	fputc('"', f);
+	atag_json_open_object(w, "totals");
+	atag_json_uint(w, "allocs", t->allocs);
+	atag_json_uint(w, "frees", t->frees);
+	atag_json_uint(w, "matched_frees", t->matched_frees);
+	atag_json_uint(w, "unmatched_frees", t->unmatched_frees);
+	atag_json_uint(w, "partial_frees", t->partial_frees);
+	atag_json_uint(w, "replaced", t->replaced);
+	atag_json_uint(w, "live", t->live);
+	atag_json_uint(w, "live_bytes", t->live_bytes);
+	atag_json_uint(w, "bytes_alloced", t->bytes_alloced);
+	atag_json_uint(w, "bytes_freed", t->bytes_freed);
+	atag_json_close(w);
 }
 
-static void key(FILE *f, const char *k, int *first)
+/* A lifetime figure: null when there is no lifetime. */
+static void ns(struct atag_json *w, const char *key, const struct atag_lifetime *lt,
+	       unsigned long long v)
 {
-	fputs(*first ? "" : ",", f);
-	*first = 0;
-	str(f, k);
-	fputc(':', f);
+	if (lt->count)
+		atag_json_uint(w, key, v);
+	else
+		atag_json_null(w, key);
 }
 
-static void num(FILE *f, const char *k, unsigned long long v, int *first)
-{
-	key(f, k, first);
-	fprintf(f, "%llu", v);
-}
-
-static void hex(FILE *f, const char *k, unsigned long long v, int *first)
-{
-	key(f, k, first);
-	fprintf(f, "\"0x%llx\"", v);
-}
-
-static void totals(FILE *f, const struct atag_totals *t)
-{
-	int first = 1;
-
-	fputc('{', f);
-	num(f, "allocs", t->allocs, &first);
-	num(f, "frees", t->frees, &first);
-	num(f, "matched_frees", t->matched_frees, &first);
-	num(f, "unmatched_frees", t->unmatched_frees, &first);
-	num(f, "partial_frees", t->partial_frees, &first);
-	num(f, "replaced", t->replaced, &first);
-	num(f, "live", t->live, &first);
-	num(f, "live_bytes", t->live_bytes, &first);
-	num(f, "bytes_alloced", t->bytes_alloced, &first);
-	num(f, "bytes_freed", t->bytes_freed, &first);
-	fputc('}', f);
-}
-
-static void lifetimes(FILE *f, const struct atag_lifetime *lt)
+static void lifetimes(struct atag_json *w, const struct atag_lifetime *lt)
 {
 	static const struct { const char *name; double pct; } pcts[] = {
 		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 },
 	};
-	int first = 1;
 	size_t i;
 
-	fputc('{', f);
-	num(f, "count", lt->count, &first);
-	key(f, "min", &first);
-	lt->count ? fprintf(f, "%llu", (unsigned long long)lt->min) : fputs("null", f);
-	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
-		key(f, pcts[i].name, &first);
-		if (lt->count)
-			fprintf(f, "%llu",
-				(unsigned long long)atag_lifetime_percentile(lt, pcts[i].pct));
-		else
-			fputs("null", f);
-	}
-	key(f, "max", &first);
-	lt->count ? fprintf(f, "%llu", (unsigned long long)lt->max) : fputs("null", f);
-	fputc('}', f);
+	atag_json_open_object(w, "lifetime_ns");
+	atag_json_uint(w, "count", lt->count);
+	ns(w, "min", lt, lt->min);
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
+		ns(w, pcts[i].name, lt, lt->count ? atag_lifetime_percentile(lt, pcts[i].pct) : 0);
+	ns(w, "max", lt, lt->max);
+	atag_json_close(w);
 }
 
-static void frames(FILE *f, char * const *fr, unsigned int nr)
+static void strings(struct atag_json *w, const char *key, char * const *s, unsigned int n)
 {
 	unsigned int i;
 
-	fputc('[', f);
-	for (i = 0; i < nr; i++) {
-		fputs(i ? "," : "", f);
-		str(f, fr[i]);
-	}
-	fputc(']', f);
+	atag_json_open_array(w, key);
+	for (i = 0; i < n; i++)
+		atag_json_str(w, NULL, s[i]);
+	atag_json_close(w);
 }
 
-static void stacks(FILE *f, const struct atag_report_tag *t)
+static void stacks(struct atag_json *w, const struct atag_report_tag *t)
 {
 	const struct atag_report_stack *s;
-	int first;
 	size_t i;
 
-	fputc('[', f);
+	atag_json_open_array(w, "stacks");
 	for (i = 0; i < t->nr_stacks; i++) {
 		s = t->stacks[i];
-		first = 1;
-		fputs(i ? ",{" : "{", f);
-		key(f, "frames", &first);
-		frames(f, s->frames, s->nr_frames);
-		num(f, "allocs", s->allocs, &first);
-		num(f, "live", s->live, &first);
-		num(f, "live_bytes", s->live_bytes, &first);
-		num(f, "bytes_alloced", s->bytes_alloced, &first);
-		fputc('}', f);
+		atag_json_open_object(w, NULL);
+		strings(w, "frames", s->frames, s->nr_frames);
+		atag_json_uint(w, "allocs", s->allocs);
+		atag_json_uint(w, "live", s->live);
+		atag_json_uint(w, "live_bytes", s->live_bytes);
+		atag_json_uint(w, "bytes_alloced", s->bytes_alloced);
+		atag_json_close(w);
 	}
-	fputc(']', f);
+	atag_json_close(w);
 }
 
-static void tag(FILE *f, const struct atag_report_tag *t)
+static void tag(struct atag_json *w, const struct atag_report_tag *t)
 {
-	int first = 1;
-
-	fputc('{', f);
-	hex(f, "tag", t->tag, &first);
-	key(f, "function", &first);
-	str(f, t->function);
-	key(f, "file", &first);
-	str(f, t->file);
-	key(f, "line", &first);
-	t->line >= 0 ? fprintf(f, "%ld", t->line) : fputs("null", f);
-	key(f, "module", &first);
-	str(f, t->module);
-	key(f, "offset", &first);
-	t->offset >= 0 ? fprintf(f, "%lld", t->offset) : fputs("null", f);
-	num(f, "allocs", t->allocs, &first);
-	num(f, "frees", t->frees, &first);
-	num(f, "unmatched_frees", t->unmatched_frees, &first);
-	num(f, "partial_frees", t->partial_frees, &first);
-	num(f, "replaced", t->replaced, &first);
-	num(f, "live", t->live, &first);
-	num(f, "live_bytes", t->live_bytes, &first);
-	num(f, "peak_live_bytes", t->peak_live_bytes, &first);
-	num(f, "bytes_alloced", t->bytes_alloced, &first);
-	num(f, "bytes_freed", t->bytes_freed, &first);
-	key(f, "lifetime_ns", &first);
-	lifetimes(f, &t->lifetimes);
-	key(f, "stacks", &first);
-	stacks(f, t);
-	fputc('}', f);
-}
-
-static void live(FILE *f, const struct atag_report *r, const struct atag_report_live *l)
-{
-	int first = 1;
-
-	fputc('{', f);
-	hex(f, "ptr", l->ptr, &first);
-	hex(f, "tag", l->tag->tag, &first);
-	key(f, "function", &first);
-	str(f, l->tag->function);
-	num(f, "bytes", l->bytes, &first);
-	key(f, "pid", &first);
-	fprintf(f, "%d", l->pid);
-	key(f, "comm", &first);
-	str(f, l->comm);
-	num(f, "alloc_ts", l->alloc_ts, &first);
-	num(f, "age_ns", l->age_ns, &first);
-	key(f, "file", &first);
-	str(f, r->files[l->file].path);
-	key(f, "frames", &first);
-	if (l->stack)
-		frames(f, l->stack->frames, l->stack->nr_frames);
+	atag_json_open_object(w, NULL);
+	atag_json_hex(w, "tag", t->tag);
+	atag_json_str(w, "function", t->function);
+	atag_json_str(w, "file", t->file);
+	if (t->line >= 0)
+		atag_json_int(w, "line", t->line);
 	else
-		fputs("[]", f);
-	fputc('}', f);
+		atag_json_null(w, "line");
+	atag_json_str(w, "module", t->module);
+	if (t->offset >= 0)
+		atag_json_int(w, "offset", t->offset);
+	else
+		atag_json_null(w, "offset");
+	atag_json_uint(w, "allocs", t->allocs);
+	atag_json_uint(w, "frees", t->frees);
+	atag_json_uint(w, "unmatched_frees", t->unmatched_frees);
+	atag_json_uint(w, "partial_frees", t->partial_frees);
+	atag_json_uint(w, "replaced", t->replaced);
+	atag_json_uint(w, "live", t->live);
+	atag_json_uint(w, "live_bytes", t->live_bytes);
+	atag_json_uint(w, "peak_live_bytes", t->peak_live_bytes);
+	atag_json_uint(w, "bytes_alloced", t->bytes_alloced);
+	atag_json_uint(w, "bytes_freed", t->bytes_freed);
+	lifetimes(w, &t->lifetimes);
+	stacks(w, t);
+	atag_json_close(w);
 }
 
-static void file(FILE *f, const struct atag_report_file *rf)
+static void live(struct atag_json *w, const struct atag_report *r,
+		 const struct atag_report_live *l)
 {
-	unsigned int i;
-	int first = 1, k;
-
-	fputc('{', f);
-	key(f, "path", &first);
-	str(f, rf->path);
-	key(f, "source", &first);
-	str(f, rf->source);
-	key(f, "buffer", &first);
-	str(f, rf->buffer);
-	key(f, "also_in_buffers", &first);
-	fputc('[', f);
-	for (i = 0; i < rf->nr_also; i++) {
-		fputs(i ? "," : "", f);
-		str(f, rf->also[i]);
-	}
-	fputc(']', f);
-	key(f, "events", &first);
-	fputc('{', f);
-	for (i = 0, k = 1; i < rf->nr_counts; i++)
-		num(f, rf->counts[i].event, rf->counts[i].count, &k);
-	fputc('}', f);
-	num(f, "records", rf->records, &first);
-	num(f, "first_ts", rf->first_ts, &first);
-	num(f, "last_ts", rf->last_ts, &first);
-	key(f, "truncated", &first);
-	fputs(rf->truncated ? "true" : "false", f);
-	fputc('}', f);
+	atag_json_open_object(w, NULL);
+	atag_json_hex(w, "ptr", l->ptr);
+	atag_json_hex(w, "tag", l->tag->tag);
+	atag_json_str(w, "function", l->tag->function);
+	atag_json_uint(w, "bytes", l->bytes);
+	atag_json_int(w, "pid", l->pid);
+	atag_json_str(w, "comm", l->comm);
+	atag_json_uint(w, "alloc_ts", l->alloc_ts);
+	atag_json_uint(w, "age_ns", l->age_ns);
+	atag_json_str(w, "file", r->files[l->file].path);
+	if (l->stack)
+		strings(w, "frames", l->stack->frames, l->stack->nr_frames);
+	else
+		strings(w, "frames", NULL, 0);
+	atag_json_close(w);
 }
 
-static void strings(FILE *f, char * const *s, unsigned int n)
+static void file(struct atag_json *w, const struct atag_report_file *rf)
 {
 	unsigned int i;
 
-	fputc('[', f);
-	for (i = 0; i < n; i++) {
-		fputs(i ? "," : "", f);
-		str(f, s[i]);
-	}
-	fputc(']', f);
+	atag_json_open_object(w, NULL);
+	atag_json_str(w, "path", rf->path);
+	atag_json_str(w, "source", rf->source);
+	atag_json_str(w, "buffer", rf->buffer);
+	strings(w, "also_in_buffers", rf->also, rf->nr_also);
+	atag_json_open_object(w, "events");
+	for (i = 0; i < rf->nr_counts; i++)
+		atag_json_uint(w, rf->counts[i].event, rf->counts[i].count);
+	atag_json_close(w);
+	atag_json_uint(w, "records", rf->records);
+	atag_json_uint(w, "first_ts", rf->first_ts);
+	atag_json_uint(w, "last_ts", rf->last_ts);
+	atag_json_bool(w, "truncated", rf->truncated);
+	atag_json_close(w);
+}
+
+/* How many of @nr rows a list shows: all, or the -n limit. */
+static size_t rows(const struct atag_render_opts *o, size_t nr)
+{
+	return o && o->limit > 0 && (size_t)o->limit < nr ? (size_t)o->limit : nr;
 }
 
 int atag_render_json(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
-	size_t i, n;
-	int first = 1;
+	struct atag_json w;
+	size_t i;
 
-	fputc('{', f);
-	key(f, "complete", &first);
-	fputs(r->complete ? "true" : "false", f);
-	key(f, "totals", &first);
-	totals(f, &r->totals);
-	key(f, "tags", &first);
-	fputc('[', f);
-	n = o && o->limit > 0 && (size_t)o->limit < r->nr_selected ? (size_t)o->limit :
-	    r->nr_selected;
-	for (i = 0; i < n; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		tag(f, r->tags[i]);
+	atag_json_init(&w, f, 0);
+	atag_json_open_object(&w, NULL);
+	atag_json_bool(&w, "complete", r->complete);
+	totals(&w, &r->totals);
+	atag_json_open_array(&w, "tags");
+	for (i = 0; i < rows(o, r->nr_selected); i++) {
+		atag_json_break(&w);
+		tag(&w, r->tags[i]);
 	}
-	fputs("],\n\"live\":[", f);
-	n = o && o->limit > 0 && (size_t)o->limit < r->nr_live ? (size_t)o->limit : r->nr_live;
-	for (i = 0; i < n; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		live(f, r, &r->live[i]);
+	atag_json_close(&w);
+	atag_json_break(&w);
+	atag_json_open_array(&w, "live");
+	for (i = 0; i < rows(o, r->nr_live); i++) {
+		atag_json_break(&w);
+		live(&w, r, &r->live[i]);
 	}
-	fputs("],\n\"files\":[", f);
-	for (i = 0; i < r->nr_files; i++) {
-		fputs(i ? "," : "", f);
-		file(f, &r->files[i]);
-	}
-	fputs("],\n\"notices\":", f);
-	strings(f, r->notices, r->nr_notices);
-	fputs(",\n\"remarks\":", f);
-	strings(f, r->remarks, r->nr_remarks);
-	fputs("}\n", f);
-	return ferror(f) ? -1 : 0;
+	atag_json_close(&w);
+	atag_json_break(&w);
+	atag_json_open_array(&w, "files");
+	for (i = 0; i < r->nr_files; i++)
+		file(&w, &r->files[i]);
+	atag_json_close(&w);
+	atag_json_break(&w);
+	strings(&w, "notices", r->notices, r->nr_notices);
+	atag_json_break(&w);
+	strings(&w, "remarks", r->remarks, r->nr_remarks);
+	atag_json_close(&w);
+	return atag_json_finish(&w);
 }

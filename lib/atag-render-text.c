@@ -87,11 +87,12 @@ static char *size_cell(uint64_t bytes)
 static char *dur_cell(const struct atag_lifetime *lt, double pct)
 {
 	char buf[32];
+	uint64_t ns;
 
 	if (!lt->count)
 		return strdup("-");
-	return strdup(atag_format_duration(buf, sizeof(buf),
-					   pct > 100 ? lt->max : atag_lifetime_percentile(lt, pct)));
+	ns = pct > 100 ? lt->max : atag_lifetime_percentile(lt, pct);
+	return strdup(atag_format_duration(buf, sizeof(buf), ns));
 }
 
 static size_t nr_rows(const struct atag_render_opts *o, size_t n)

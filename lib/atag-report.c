@@ -49,7 +49,7 @@ struct file_run {
 	struct atag_pipe	*pipe;		/* to the stitching thread, if any */
 	int			buffer;
 	int			error;
-	int			fault;		/* signal raised by libtracecmd reading corrupt data */
+	int			fault;		/* signal libtracecmd raised on corrupt data */
 	uint64_t		*missed;	/* per CPU: events lost, or ~0 if unknown */
 	bool			*missed_seen;
 	int			nr_cpus;
@@ -74,7 +74,8 @@ static void add_line(char ***list, unsigned int *nr, const char *fmt, va_list ap
 	*list = p;
 }
 
-static void __attribute__((format(printf, 2, 3))) notice(struct atag_report *r, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+notice(struct atag_report *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -84,7 +85,8 @@ static void __attribute__((format(printf, 2, 3))) notice(struct atag_report *r, 
 	r->complete = false;
 }
 
-static void __attribute__((format(printf, 2, 3))) remark(struct atag_report *r, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+remark(struct atag_report *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -326,6 +328,7 @@ static int fold_stacks(struct file_run *fr, struct folded *fo)
 	struct atag_report_stack *rs;
 	unsigned int nr;
 	char **frames;
+	uint64_t key;
 	size_t i;
 
 	for (i = 0; i < atag_aggr_nr_stacks(fr->aggr); i++) {
@@ -340,9 +343,8 @@ static int fold_stacks(struct file_run *fr, struct folded *fo)
 		rs->live += s->live;
 		rs->live_bytes += s->live_bytes;
 		rs->bytes_alloced += s->bytes_alloced;
-		g_hash_table_insert(fo->by_pair,
-				    g_memdup2(&(uint64_t){ (uint64_t)s->tag_idx << 32 | s->stack_id },
-					      8), rs);
+		key = (uint64_t)s->tag_idx << 32 | s->stack_id;
+		g_hash_table_insert(fo->by_pair, g_memdup2(&key, sizeof(key)), rs);
 	}
 	return 0;
 }
@@ -369,7 +371,8 @@ static int add_live(struct file_run *fr, struct folded *fo, const struct atag_li
 	lv->stack = g_hash_table_lookup(fo->by_pair, &key);
 	lv->bytes = l->bytes;
 	lv->pid = l->pid;
-	comm = tep_is_pid_registered(fr->tep, l->pid) ? tep_data_comm_from_pid(fr->tep, l->pid) : NULL;
+	comm = tep_is_pid_registered(fr->tep, l->pid) ?
+	       tep_data_comm_from_pid(fr->tep, l->pid) : NULL;
 	lv->comm = dup_or_null(comm);
 	lv->alloc_ts = l->ts;
 	lv->age_ns = fr->file->last_ts > l->ts ? fr->file->last_ts - l->ts : 0;

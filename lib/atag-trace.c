@@ -344,7 +344,7 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 	uint64_t need = 0;
 	const char *env;
 	struct stat st;
-	int ret, tries;
+	int ret, tries, long_size;
 
 	*trace = NULL;
 	t = calloc(1, sizeof(*t));
@@ -397,9 +397,10 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 	warn_sink = NULL;
 	if (ret)
 		goto fail;
-	if (tep_get_long_size(atag_trace_tep(t)) != 4 && tep_get_long_size(atag_trace_tep(t)) != 8) {
+	long_size = tep_get_long_size(atag_trace_tep(t));
+	if (long_size != 4 && long_size != 8) {
 		snprintf(err, errlen, "corrupt header: a long of %d bytes (4 or 8 expected)",
-			 tep_get_long_size(atag_trace_tep(t)));
+			 long_size);
 		ret = -EINVAL;
 		goto fail;
 	}

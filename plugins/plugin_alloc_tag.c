@@ -4,7 +4,8 @@
  * (alloc_tag:alloc_tag_hit, alloc_tag_mem_alloced, alloc_tag_mem_freed).
  *
  *   alloc_tag_hit:          kmalloc_trace mm/slub.c:4100 tag=0xffffffff82a0b1c0
- *   alloc_tag_mem_alloced:  ptr=0xffff888004a1c000 bytes=4096 (4.00 KiB) kmalloc_trace mm/slub.c:4100
+ *   alloc_tag_mem_alloced:  ptr=0xffff888004a1c000 bytes=4096 (4.00 KiB)
+ *                           kmalloc_trace mm/slub.c:4100   (on one line)
  *
  * The call site of an alloced/freed event is what the latest alloc_tag_hit of the
  * same tag said, earlier in the same trace; without one the tag pointer is shown.

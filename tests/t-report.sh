@@ -7,44 +7,56 @@
 D=$ATAG_SRC/tests/data
 report() { "$ATAG_CMD" report "$@"; }
 json() { report -f json "$@" 2> "$T_TMP/json.err"; }
-# jq_eq NAME FILTER EXPECTED FILE: the filter's compact output is EXPECTED
-jq_eq() { check_eq "$1" "$(jq -c "$2" "$4" 2>&1)" "$3"; }
+# jq_eq NAME FILTER EXPECTED FILE: the filter's compact output is EXPECTED. FILTER and
+# EXPECTED may span lines: tabs and newlines are dropped from EXPECTED.
+jq_eq() { check_eq "$1" "$(jq -c "$2" "$4" 2>&1)" "$(printf '%s' "$3" | tr -d '\n\t')"; }
+# the call sites of a text report, by the last word of their rows
+sites() { awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' "$@"; }
 
 mkfixture -o "$T_TMP/lt.dat" "$D/lifetimes.txt" || fail "lifetimes fixture"
 json "$T_TMP/lt.dat" > "$T_TMP/lt.json"
 check_eq "report -f json exits 0" "$?" 0
 check "JSON parses" jq -e . "$T_TMP/lt.json"
 jq_eq "complete" .complete true "$T_TMP/lt.json"
-jq_eq "totals" .totals '{"allocs":6,"frees":4,"matched_frees":3,"unmatched_frees":1,"partial_frees":1,"replaced":1,"live":2,"live_bytes":384,"bytes_alloced":8960,"bytes_freed":4256}' "$T_TMP/lt.json"
+jq_eq "totals" .totals \
+	'{"allocs":6,"frees":4,"matched_frees":3,"unmatched_frees":1,"partial_frees":1,"replaced":1,
+	"live":2,"live_bytes":384,"bytes_alloced":8960,"bytes_freed":4256}' "$T_TMP/lt.json"
 foo='.tags[] | select(.function == "foo_create")'
 bar='.tags[] | select(.function == "bar_open")'
 jq_eq "call site learned from hits" "[$foo | .file, .line, .module, .tag]" \
 	'["mm/foo.c",10,null,"0xffffffff82000000"]' "$T_TMP/lt.json"
 jq_eq "module call site" "[$bar | .file, .line, .module]" '["drivers/bar.c",20,"bar"]' \
 	"$T_TMP/lt.json"
-jq_eq "foo_create counts" "[$foo | .allocs, .frees, .unmatched_frees, .partial_frees, .replaced, .live, .live_bytes, .peak_live_bytes, .bytes_alloced, .bytes_freed]" \
-	'[3,2,1,0,0,1,128,256,256,160]' "$T_TMP/lt.json"
-jq_eq "bar_open: partial free, replaced, peak" "[$bar | .allocs, .frees, .unmatched_frees, .partial_frees, .replaced, .live, .live_bytes, .peak_live_bytes, .bytes_alloced, .bytes_freed]" \
+counts='.allocs, .frees, .unmatched_frees, .partial_frees, .replaced, .live, .live_bytes,
+	.peak_live_bytes, .bytes_alloced, .bytes_freed'
+jq_eq "foo_create counts" "[$foo | $counts]" '[3,2,1,0,0,1,128,256,256,160]' "$T_TMP/lt.json"
+jq_eq "bar_open: partial free, replaced, peak" "[$bar | $counts]" \
 	'[3,1,0,1,1,1,256,8192,8704,4096]' "$T_TMP/lt.json"
 jq_eq "lifetimes: count, exact min and max" "$foo | .lifetime_ns | [.count, .min, .max]" \
 	'[2,4000,7000]' "$T_TMP/lt.json"
 jq_eq "lifetime percentiles within 1% (nearest rank)" \
-	"$foo | .lifetime_ns | [(.p50 - 4000 | fabs) <= 40, (.p90 - 7000 | fabs) <= 70, .p99 == 7000]" \
+	"$foo | .lifetime_ns | [(.p50 - 4000 | fabs) <= 40, (.p90 - 7000 | fabs) <= 70,
+		.p99 == 7000]" \
 	'[true,true,true]' "$T_TMP/lt.json"
 jq_eq "the stack of each allocation, machinery frames dropped" \
 	"[$foo | .stacks[] | [.frames, .allocs, .live, .live_bytes]]" \
-	'[[["foo_create+0x10","foo_ioctl+0x20","__x64_sys_ioctl+0x30"],2,0,0],[["foo_create+0x10","bar_open+0x40","do_sys_open+0x50"],1,1,128]]' \
+	'[[["foo_create+0x10","foo_ioctl+0x20","__x64_sys_ioctl+0x30"],2,0,0],
+	[["foo_create+0x10","bar_open+0x40","do_sys_open+0x50"],1,1,128]]' \
 	"$T_TMP/lt.json"
-jq_eq "a hit without a stack gives the empty stack" "[$bar | .stacks[] | [.frames, .allocs, .live]]" \
+jq_eq "a hit without a stack gives the empty stack" \
+	"[$bar | .stacks[] | [.frames, .allocs, .live]]" \
 	'[[[],2,1],[["bar_open+0x10","do_sys_open+0x20"],1,0]]' "$T_TMP/lt.json"
-jq_eq "a hit that allocated nothing is no row" '[.tags[] | select(.function == "baz_alloc")] | length' \
-	0 "$T_TMP/lt.json"
+jq_eq "a hit that allocated nothing is no row" \
+	'[.tags[] | select(.function == "baz_alloc")] | length' 0 "$T_TMP/lt.json"
 jq_eq "live allocations, oldest first, age to the last event" \
 	'[.live[] | [.ptr, .tag, .bytes, .pid, .comm, .alloc_ts, .age_ns, .frames]]' \
-	'[["0xffff888000000300","0xffffffff82000000",128,100,"foo-daemon",3002,6998,["foo_create+0x10","bar_open+0x40","do_sys_open+0x50"]],["0xffff888000002000","0xffffffff82000040",256,200,"bar-tool",8502,1498,[]]]' \
+	'[["0xffff888000000300","0xffffffff82000000",128,100,"foo-daemon",3002,6998,
+	["foo_create+0x10","bar_open+0x40","do_sys_open+0x50"]],
+	["0xffff888000002000","0xffffffff82000040",256,200,"bar-tool",8502,1498,[]]]' \
 	"$T_TMP/lt.json"
 jq_eq "events read per type" '.files[0].events' \
-	'{"alloc_tag:alloc_tag_hit":6,"alloc_tag:alloc_tag_mem_alloced":6,"alloc_tag:alloc_tag_mem_freed":4,"ftrace:kernel_stack":4}' \
+	'{"alloc_tag:alloc_tag_hit":6,"alloc_tag:alloc_tag_mem_alloced":6,
+	"alloc_tag:alloc_tag_mem_freed":4,"ftrace:kernel_stack":4}' \
 	"$T_TMP/lt.json"
 jq_eq "lifetime_ns values null without lifetimes" \
 	'[.tags[] | select(.lifetime_ns.count == 0)] | length' 0 "$T_TMP/lt.json"
@@ -52,31 +64,77 @@ jq_eq "lifetime_ns values null without lifetimes" \
 # --raw-stacks keeps the trigger's frames
 json --raw-stacks "$T_TMP/lt.dat" > "$T_TMP/raw.json"
 jq_eq "--raw-stacks keeps the machinery" "[$foo | .stacks[0].frames[0:4][]]" \
-	'["stacktrace_trigger+0x10","event_triggers_call+0x10","trace_event_buffer_commit+0x10","trace_event_raw_event_alloc_tag_hit+0x10"]' \
+	'["stacktrace_trigger+0x10","event_triggers_call+0x10","trace_event_buffer_commit+0x10",
+	"trace_event_raw_event_alloc_tag_hit+0x10"]' \
 	"$T_TMP/raw.json"
+
+# strings from trace records are bytes, not always UTF-8: the JSON must be UTF-8 all the
+# same (RFC 8259), well-formed sequences kept and every other byte \ufffd. jq repairs
+# bad bytes silently, so the raw output is checked, and by strict validators.
+{
+	echo 'kallsyms ffffffff81001000 T ok_fn'
+	printf 'kallsyms ffffffff81002000 T bad\377\376fn\n'
+	echo 'kallsyms ffffffff81010000 T _etext'
+	printf 'comm 100 c\351m\n'
+	printf 'ev 0 1000 100 hit 0xa0 m\300\257 f\355\240\200.c fn\303 7\n'
+	echo 'ev 0 1001 100 stack 0xffffffff81001010 0xffffffff81002020'
+	echo 'ev 0 1002 100 alloced 0x10 0xa0 64'
+	printf 'ev 1 2000 100 hit 0xb0 NONE \364\220\200\200.c x\342\202y\200 9\n'
+	echo 'ev 1 2002 100 alloced 0x20 0xb0 64'
+	printf 'ev 1 3000 100 hit 0xc0 NONE \303\251t\303\251.c caf\303\251_\360\237\230\200 11\n'
+	echo 'ev 1 3002 100 alloced 0x30 0xc0 64'
+} > "$T_TMP/utf8.txt"
+mkfixture -o "$T_TMP/utf8.dat" "$T_TMP/utf8.txt" || fail "fixture with strings not UTF-8"
+json "$T_TMP/utf8.dat" > "$T_TMP/utf8.json"
+check_eq "not UTF-8: exit 0" "$?" 0
+check "not UTF-8: the JSON is strict UTF-8" "$ATAG_BUILD/tests/progs/utf8-check" "$T_TMP/utf8.json"
+check "not UTF-8: jq parses it" jq -e . "$T_TMP/utf8.json"
+if command -v python3 > /dev/null; then
+	check "not UTF-8: python3's json.load accepts it" python3 -c \
+		'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' \
+		"$T_TMP/utf8.json"
+else
+	skip "not UTF-8: python3's json.load accepts it" "no python3; utf8-check and jq checked it"
+fi
+raw() { grep -Fo -- "$1" "$T_TMP/utf8.json" | wc -l | tr -d ' '; }
+want='"function":"fn\ufffd","file":"f\ufffd\ufffd\ufffd.c","line":7,"module":"m\ufffd\ufffd"'
+check_eq "not UTF-8: a \\ufffd for each bad byte of function, file, module" "$(raw "$want")" 1
+check_eq "not UTF-8: truncated sequences, code points above U+10FFFF" \
+	"$(raw '"function":"x\ufffd\ufffdy\ufffd","file":"\ufffd\ufffd\ufffd\ufffd.c"')" 1
+check_eq "not UTF-8: frames (tag and live) and comms (3 live)" \
+	"$(raw '"bad\ufffd\ufffdfn+0x20"'):$(raw '"comm":"c\ufffdm"')" "2:3"
+want=$(printf '"function":"caf\303\251_\360\237\230\200","file":"\303\251t\303\251.c"')
+check_eq "UTF-8 passes unescaped" "$(raw "$want")" 1
 
 # text views
 report "$T_TMP/lt.dat" > "$T_TMP/text" 2>&1
 check_eq "text report exits 0" "$?" 0
 check_grep "summary: allocs" '^allocs +6 \(8.75 KiB\)$' "$T_TMP/text"
-check_grep "summary: frees" '^frees +4 \(4.15 KiB\): matched 3, unmatched 1, partial 1$' "$T_TMP/text"
+check_grep "summary: frees" '^frees +4 \(4.15 KiB\): matched 3, unmatched 1, partial 1$' \
+	"$T_TMP/text"
 check_grep "summary: live" '^live at end +2 \(384 B\)$' "$T_TMP/text"
 check_grep "summary: complete" '^data +complete$' "$T_TMP/text"
-check_grep "table header" '^ALLOCS +FREES +UNMATCHED +LIVE +LIVE BYTES +PEAK LIVE +ALLOCATED +P50 +P90 +P99 +MAX +CALL SITE$' "$T_TMP/text"
-check_grep "sorted by live bytes: bar_open first" '^ +3 +1 +0 +1 +256 B +8.00 KiB +8.50 KiB .*bar_open drivers/bar.c:20 \[bar\]$' "$T_TMP/text"
-check_grep "FREES are matched frees, UNMATCHED the others" '^ +3 +2 +1 +1 +128 B .*foo_create mm/foo.c:10$' "$T_TMP/text"
-check_eq "row order" "$(awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' "$T_TMP/text" | head -2 | tr '\n' ' ')" "[bar] mm/foo.c:10 "
+check_grep "table header" \
+	'^ALLOCS +FREES +UNMATCHED +LIVE +LIVE BYTES +PEAK LIVE +ALLOCATED +P50 +P90 +P99 +MAX +CALL SITE$' \
+	"$T_TMP/text"
+check_grep "sorted by live bytes: bar_open first" \
+	'^ +3 +1 +0 +1 +256 B +8.00 KiB +8.50 KiB .*bar_open drivers/bar.c:20 \[bar\]$' "$T_TMP/text"
+check_grep "FREES are matched frees, UNMATCHED the others" \
+	'^ +3 +2 +1 +1 +128 B .*foo_create mm/foo.c:10$' "$T_TMP/text"
+check_eq "row order" "$(sites "$T_TMP/text" | head -2 | tr '\n' ' ')" "[bar] mm/foo.c:10 "
 report -s allocs -n 1 "$T_TMP/lt.dat" > "$T_TMP/n1" 2>&1
 check_grep "-n 1 says how many more" '^\.\.\. 1 more call sites' "$T_TMP/n1"
-report -s site "$T_TMP/lt.dat" 2>&1 | awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' > "$T_TMP/site"
+report -s site "$T_TMP/lt.dat" 2>&1 | sites > "$T_TMP/site"
 check_eq "-s site sorts by name" "$(head -1 "$T_TMP/site")" "[bar]"
-report -s frees "$T_TMP/lt.dat" 2>&1 | awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' > "$T_TMP/frees"
+report -s frees "$T_TMP/lt.dat" 2>&1 | sites > "$T_TMP/frees"
 check_eq "-s frees" "$(head -1 "$T_TMP/frees")" "mm/foo.c:10"
 report --stacks "$T_TMP/lt.dat" > "$T_TMP/stacks" 2>&1
-check_grep "--stacks: share of allocs and live bytes" '66.7% of allocs, +0.0% of live bytes \(2 allocs, 0 live\):' "$T_TMP/stacks"
+check_grep "--stacks: share of allocs and live bytes" \
+	'66.7% of allocs, +0.0% of live bytes \(2 allocs, 0 live\):' "$T_TMP/stacks"
 check_grep "--stacks: frames" '^ +foo_ioctl\+0x20$' "$T_TMP/stacks"
 report --live "$T_TMP/lt.dat" > "$T_TMP/live" 2>&1
-check_grep "--live: oldest first with pid and comm" '^7.0 us +0xffff888000000300 +128 +100 +foo-daemon +foo_create mm/foo.c:10$' "$T_TMP/live"
+check_grep "--live: oldest first with pid and comm" \
+	'^7.0 us +0xffff888000000300 +128 +100 +foo-daemon +foo_create mm/foo.c:10$' "$T_TMP/live"
 check_grep "--live: the stack under the row" '^ +do_sys_open\+0x50$' "$T_TMP/live"
 report --live --min-age 5us "$T_TMP/lt.dat" > "$T_TMP/age" 2>&1
 check_nogrep "--min-age drops younger ones" '0xffff888000002000' "$T_TMP/age"
@@ -86,14 +144,16 @@ check_grep "--hist: log2 buckets with bars" '4.1 us \.\. 8.2 us +\|#+ *\| 1$' "$
 
 # filters
 json --function 'bar_*' "$T_TMP/lt.dat" > "$T_TMP/f.json"
-jq_eq "--function glob selects call sites, totals follow" '[.totals.allocs, [.tags[].function], (.live | length)]' \
-	'[3,["bar_open"],1]' "$T_TMP/f.json"
+jq_eq "--function glob selects call sites, totals follow" \
+	'[.totals.allocs, [.tags[].function], (.live | length)]' '[3,["bar_open"],1]' \
+	"$T_TMP/f.json"
 json --module bar "$T_TMP/lt.dat" > "$T_TMP/m.json"
 jq_eq "--module" '[.tags[].function]' '["bar_open"]' "$T_TMP/m.json"
 json --file 'mm/*' "$T_TMP/lt.dat" > "$T_TMP/fi.json"
 jq_eq "--file" '[.tags[].function]' '["foo_create"]' "$T_TMP/fi.json"
 json --pid 200 "$T_TMP/lt.dat" > "$T_TMP/p.json"
-jq_eq "--pid counts only that task's allocations" '[.totals.allocs, .totals.live, [.tags[] | [.function, .allocs]]]' \
+jq_eq "--pid counts only that task's allocations" \
+	'[.totals.allocs, .totals.live, [.tags[] | [.function, .allocs]]]' \
 	'[3,1,[["bar_open",3]]]' "$T_TMP/p.json"
 json --comm 'foo-*' "$T_TMP/lt.dat" > "$T_TMP/c.json"
 jq_eq "--comm glob" '[.totals.allocs, .totals.unmatched_frees]' '[3,1]' "$T_TMP/c.json"
@@ -134,10 +194,12 @@ ev alloc_tag-42:1 2000 1 freed 0x10 0xa0 8
 DESC
 mkfixture -o "$T_TMP/inst.dat" "$T_TMP/inst.txt"
 json "$T_TMP/inst.dat" > "$T_TMP/inst.json"
-jq_eq "the first instance holding the events is read" '[.files[0].buffer, .totals.allocs, .totals.matched_frees]' \
-	'["alloc_tag-42",1,1]' "$T_TMP/inst.json"
+jq_eq "the first instance holding the events is read" \
+	'[.files[0].buffer, .totals.allocs, .totals.matched_frees]' '["alloc_tag-42",1,1]' \
+	"$T_TMP/inst.json"
 json -B top "$T_TMP/inst.dat" > "$T_TMP/top.json"
-jq_eq "-B top reads the (empty) top buffer" '[.files[0].buffer, .totals.allocs]' '["",0]' "$T_TMP/top.json"
+jq_eq "-B top reads the (empty) top buffer" '[.files[0].buffer, .totals.allocs]' '["",0]' \
+	"$T_TMP/top.json"
 report -B nosuch "$T_TMP/inst.dat" > "$T_TMP/out" 2> "$T_TMP/err"
 check_eq "-B with a missing buffer: exit 1" "$?" 1
 check_eq "-B with a missing buffer: one line naming file and buffer" "$(cat "$T_TMP/err")" \
@@ -145,10 +207,11 @@ check_eq "-B with a missing buffer: one line naming file and buffer" "$(cat "$T_
 printf 'ev 0 500 1 alloced 0x90 0xa0 8\n' >> "$T_TMP/inst.txt"
 mkfixture -o "$T_TMP/both.dat" "$T_TMP/inst.txt"
 json "$T_TMP/both.dat" > "$T_TMP/both.json"
-jq_eq "top first when it holds events; the instance is named" '[.files[0].buffer, .files[0].also_in_buffers]' \
-	'["",["alloc_tag-42"]]' "$T_TMP/both.json"
+jq_eq "top first when it holds events; the instance is named" \
+	'[.files[0].buffer, .files[0].also_in_buffers]' '["",["alloc_tag-42"]]' "$T_TMP/both.json"
 report "$T_TMP/both.dat" > "$T_TMP/both.txt" 2>&1
-check_grep "text names the other buffer" 'buffer top \(also in buffer alloc_tag-42\)' "$T_TMP/both.txt"
+check_grep "text names the other buffer" 'buffer top \(also in buffer alloc_tag-42\)' \
+	"$T_TMP/both.txt"
 
 # lost events: reported with buffer, CPU and count; data incomplete
 cat > "$T_TMP/lost.txt" <<'DESC'
@@ -164,7 +227,8 @@ json "$T_TMP/lost.dat" > "$T_TMP/lost.json"
 check_eq "lost events: still exit 0" "$?" 0
 jq_eq "lost events: incomplete" .complete false "$T_TMP/lost.json"
 jq_eq "lost events: buffer, CPU and count" '.notices' \
-	"[\"$T_TMP/lost.dat: buffer top, CPU 0: events were lost (count unknown)\",\"$T_TMP/lost.dat: buffer top, CPU 1: 17 events were lost\"]" \
+	"[\"$T_TMP/lost.dat: buffer top, CPU 0: events were lost (count unknown)\",
+	\"$T_TMP/lost.dat: buffer top, CPU 1: 17 events were lost\"]" \
 	"$T_TMP/lost.json"
 check_grep "lost events: warned on stderr" "warning: .*CPU 1: 17 events were lost" "$T_TMP/json.err"
 report "$T_TMP/lost.dat" > "$T_TMP/lost.text" 2>/dev/null
@@ -179,14 +243,18 @@ size=$(stat -c %s "$T_TMP/big.dat")
 head -c $((size - 300000)) "$T_TMP/big.dat" > "$T_TMP/cut.dat"
 json "$T_TMP/cut.dat" > "$T_TMP/cut.json"
 check_eq "truncated: exit 0" "$?" 0
-jq_eq "truncated: incomplete, flagged" '[.complete, .files[0].truncated]' '[false,true]' "$T_TMP/cut.json"
+jq_eq "truncated: incomplete, flagged" '[.complete, .files[0].truncated]' '[false,true]' \
+	"$T_TMP/cut.json"
 jq_eq "truncated: still read what is there" '.totals.allocs > 1000' true "$T_TMP/cut.json"
-check_grep "truncated: warning names the file" "warning: $T_TMP/cut.dat: truncated \\($((size - 300000)) of $size bytes\\)" "$T_TMP/json.err"
+check_grep "truncated: warning names the file" \
+	"warning: $T_TMP/cut.dat: truncated \\($((size - 300000)) of $size bytes\\)" \
+	"$T_TMP/json.err"
 check_eq "truncated: nothing of libtracecmd's own on stdout" "$(head -c 1 "$T_TMP/cut.json")" "{"
 head -c 2000 "$T_TMP/big.dat" > "$T_TMP/head.dat"
 report "$T_TMP/head.dat" > "$T_TMP/out" 2> "$T_TMP/err"
 check_eq "cut inside the headers: exit 1" "$?" 1
-check_grep "cut inside the headers: one line naming the file" "^trace-cmd-alloc-tag: $T_TMP/head.dat: " "$T_TMP/err"
+check_grep "cut inside the headers: one line naming the file" \
+	"^trace-cmd-alloc-tag: $T_TMP/head.dat: " "$T_TMP/err"
 check_eq "cut inside the headers: one line" "$(wc -l < "$T_TMP/err")" 1
 
 # corrupt, missing, not a trace
@@ -199,19 +267,26 @@ check_eq "missing file" "$(report "$T_TMP/nope.dat" 2>&1)" \
 : > "$T_TMP/empty.dat"
 check_status "empty file: exit 1" 1 "$ATAG_CMD" report "$T_TMP/empty.dat"
 # ring-buffer pages overwritten with noise: no crash, no hang, no silent numbers
-noise() { awk -v seed="$1" 'BEGIN { srand(seed); for (i = 0; i < 122880; i++) printf "%c", int(rand() * 256) }'; }
+noise() {
+	awk -v seed="$1" 'BEGIN { srand(seed)
+		for (i = 0; i < 122880; i++) printf "%c", int(rand() * 256) }'
+}
 for seed in 1 2 3 4 5 6; do
 	cp "$T_TMP/big.dat" "$T_TMP/noise.dat"
-	noise $seed | dd of="$T_TMP/noise.dat" bs=4096 seek=$((12 + seed * 9)) conv=notrunc 2>/dev/null
+	noise $seed |
+		dd of="$T_TMP/noise.dat" bs=4096 seek=$((12 + seed * 9)) conv=notrunc 2>/dev/null
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 60 \
-		"$ATAG_CMD" report -f json "$T_TMP/noise.dat" > "$T_TMP/noise.json" 2> "$T_TMP/noise.err"
+		"$ATAG_CMD" report -f json "$T_TMP/noise.dat" > "$T_TMP/noise.json" \
+		2> "$T_TMP/noise.err"
 	rc=$?
-	if [ $rc = 0 ] && [ "$(jq -c '[.complete, (.notices | length > 0)]' "$T_TMP/noise.json")" = "[false,true]" ]; then
+	if [ $rc = 0 ] && [ "$(jq -c '[.complete, (.notices | length > 0)]' \
+		"$T_TMP/noise.json")" = "[false,true]" ]; then
 		ok "corrupt pages ($seed): read up to the damage, flagged incomplete"
 	elif [ $rc = 1 ] && [ "$(wc -l < "$T_TMP/noise.err")" = 1 ]; then
 		ok "corrupt pages ($seed): a one-line error"
 	else
-		fail "corrupt pages ($seed)" "exit $rc" "$(head -c 300 "$T_TMP/noise.json")" "$(tail -5 "$T_TMP/noise.err")"
+		fail "corrupt pages ($seed)" "exit $rc" "$(head -c 300 "$T_TMP/noise.json")" \
+			"$(tail -5 "$T_TMP/noise.err")"
 	fi
 done
 
@@ -222,18 +297,21 @@ check_eq "no allocation events: the reason" "$(report "$T_TMP/noev.dat" 2>&1)" \
 	"trace-cmd-alloc-tag: $T_TMP/noev.dat: has no allocation events: record alloc_tag:* or kmem:* (trace-cmd-alloc-tag record)"
 check_eq "--source forced but absent" "$(report --source kmem "$T_TMP/lt.dat" 2>&1)" \
 	"trace-cmd-alloc-tag: $T_TMP/lt.dat: has no kmem events (kmem:kmalloc, kmem_cache_alloc, kfree, kmem_cache_free)"
-check_status "--source with an unknown name: usage error" 2 "$ATAG_CMD" report --source nope "$T_TMP/lt.dat"
+check_status "--source with an unknown name: usage error" 2 \
+	"$ATAG_CMD" report --source nope "$T_TMP/lt.dat"
 
 # kmem source
 mkfixture -o "$T_TMP/kmem.dat" "$D/kmem.txt"
 json "$T_TMP/kmem.dat" > "$T_TMP/kmem.json"
 jq_eq "kmem: detected" '.files[0].source' '"kmem"' "$T_TMP/kmem.json"
 jq_eq "kmem: totals (kfree(NULL) and failed allocations ignored)" \
-	'[.totals.allocs, .totals.frees, .totals.matched_frees, .totals.unmatched_frees, .totals.live, .totals.bytes_alloced, .totals.bytes_freed]' \
+	'[.totals.allocs, .totals.frees, .totals.matched_frees, .totals.unmatched_frees,
+		.totals.live, .totals.bytes_alloced, .totals.bytes_freed]' \
 	'[3,2,1,1,2,1280,512]' "$T_TMP/kmem.json"
 jq_eq "kmem: call sites named from kallsyms" \
 	'[.tags[] | [.tag, .function, .offset, .file, .allocs]]' \
-	'[["0xffffffff81002045","alloc_bprm",69,null,2],["0xffffffff81006030","d_alloc",48,null,1],["0xffffffff81005010","free_bprm",16,null,0]]' \
+	'[["0xffffffff81002045","alloc_bprm",69,null,2],["0xffffffff81006030","d_alloc",48,null,1],
+	["0xffffffff81005010","free_bprm",16,null,0]]' \
 	"$T_TMP/kmem.json"
 jq_eq "kmem: the allocation's own -T stack" '.tags[0].stacks[0].frames' \
 	'["__kmalloc_noprof+0x23f","alloc_bprm+0x45","do_execveat_common+0x10"]' "$T_TMP/kmem.json"
@@ -274,23 +352,28 @@ fi
 mkfixture -o "$T_TMP/page.dat" "$D/page.txt"
 json --source page "$T_TMP/page.dat" > "$T_TMP/page.json"
 jq_eq "page: bytes are page size << order, failed allocations ignored" \
-	'[.totals.allocs, .totals.live, .totals.live_bytes, .totals.bytes_alloced, .totals.bytes_freed]' \
+	'[.totals.allocs, .totals.live, .totals.live_bytes, .totals.bytes_alloced,
+		.totals.bytes_freed]' \
 	'[2,1,16384,20480,4096]' "$T_TMP/page.json"
 jq_eq "page: call site is the first frame outside the allocator" \
-	'[.tags[] | [.function, .offset]] | sort' '[["ksys_write",96],["pipe_write",64]]' "$T_TMP/page.json"
+	'[.tags[] | [.function, .offset]] | sort' '[["ksys_write",96],["pipe_write",64]]' \
+	"$T_TMP/page.json"
 
 # the earlier 'ref' key
 sed 's/^cpus 2/cpus 2\nref/' "$D/lifetimes.txt" > "$T_TMP/ref.txt"
 mkfixture -o "$T_TMP/ref.dat" "$T_TMP/ref.txt"
 json "$T_TMP/ref.dat" > "$T_TMP/ref.json"
-check_eq "'ref' key: same totals" "$(jq -c .totals "$T_TMP/ref.json")" "$(jq -c .totals "$T_TMP/lt.json")"
+check_eq "'ref' key: same totals" "$(jq -c .totals "$T_TMP/ref.json")" \
+	"$(jq -c .totals "$T_TMP/lt.json")"
 
 # several files: call sites merged by name
 json "$T_TMP/lt.dat" "$T_TMP/ref.dat" > "$T_TMP/two.json"
-jq_eq "two files: call sites merged" '[(.tags | length), .totals.allocs, (.files | length), (.live | length)]' \
-	'[2,12,2,4]' "$T_TMP/two.json"
+jq_eq "two files: call sites merged" \
+	'[(.tags | length), .totals.allocs, (.files | length), (.live | length)]' '[2,12,2,4]' \
+	"$T_TMP/two.json"
 json -i "$T_TMP/lt.dat" -i "$T_TMP/ref.dat" > "$T_TMP/two-i.json"
-check_eq "-i FILE -i FILE = FILE FILE" "$(jq -c .totals "$T_TMP/two-i.json")" "$(jq -c .totals "$T_TMP/two.json")"
+check_eq "-i FILE -i FILE = FILE FILE" "$(jq -c .totals "$T_TMP/two-i.json")" \
+	"$(jq -c .totals "$T_TMP/two.json")"
 
 # the generator's ground truth, alloc_tag and kmem
 for src in alloc_tag kmem; do
@@ -298,9 +381,11 @@ for src in alloc_tag kmem; do
 		--expect "$T_TMP/g.exp"
 	json "$T_TMP/g.dat" > "$T_TMP/g.json"
 	exp=$(awk '$1 == "allocs" { a = $2 } $1 == "frees" { f = $2 } $1 == "live" { l = $2 }
-		   $1 == "live_bytes" { b = $2 } END { printf "[%s,%s,%s,%s,0]", a, f, l, b }' "$T_TMP/g.exp")
+		   $1 == "live_bytes" { b = $2 }
+		   END { printf "[%s,%s,%s,%s,0]", a, f, l, b }' "$T_TMP/g.exp")
 	jq_eq "$src generator: allocs, frees, live, live bytes as generated" \
-		'[.totals.allocs, .totals.matched_frees, .totals.live, .totals.live_bytes, .totals.unmatched_frees]' \
+		'[.totals.allocs, .totals.matched_frees, .totals.live, .totals.live_bytes,
+			.totals.unmatched_frees]' \
 		"$exp" "$T_TMP/g.json"
 	jq_eq "$src generator: every allocation has its stack" \
 		'[.tags[].stacks[] | select(.frames | length == 0)] | length' 0 "$T_TMP/g.json"
@@ -314,8 +399,8 @@ if command -v script > /dev/null; then
 	script -qec "'$ATAG_CMD' report -f json -o '$T_TMP/prog.json' '$T_TMP/prog.dat'" /dev/null \
 		> "$T_TMP/tty.out" 2>&1
 	check_grep "a progress bar on a terminal" "prog.dat: \[#+ *\] +[0-9]+%" "$T_TMP/tty.out"
-	script -qec "'$ATAG_CMD' report --no-progress -f json -o '$T_TMP/prog.json' '$T_TMP/prog.dat'" \
-		/dev/null > "$T_TMP/tty2.out" 2>&1
+	cmd="'$ATAG_CMD' report --no-progress -f json -o '$T_TMP/prog.json'"
+	script -qec "$cmd '$T_TMP/prog.dat'" /dev/null > "$T_TMP/tty2.out" 2>&1
 	check_nogrep "--no-progress" '%' "$T_TMP/tty2.out"
 else
 	skip "a progress bar on a terminal" "script(1) is missing"
@@ -371,14 +456,17 @@ check_status "bad --sort: exit 2" 2 "$ATAG_CMD" report -s nope "$T_TMP/lt.dat"
 check_status "bad --start: exit 2" 2 "$ATAG_CMD" report --start yesterday "$T_TMP/lt.dat"
 check_status "--min-age without --live: exit 2" 2 "$ATAG_CMD" report --min-age 1s "$T_TMP/lt.dat"
 "$ATAG_CMD" report -s nope "$T_TMP/lt.dat" 2> "$T_TMP/err" > /dev/null
-check_grep "usage errors name the option" "^trace-cmd-alloc-tag: --sort: unknown value 'nope'" "$T_TMP/err"
+check_grep "usage errors name the option" "^trace-cmd-alloc-tag: --sort: unknown value 'nope'" \
+	"$T_TMP/err"
 (cd "$T_TMP" && cp lt.dat trace.dat && "$ATAG_CMD" report -f json > dflt.json 2>/dev/null)
-check_eq "default input is ./trace.dat" "$(jq -c .totals "$T_TMP/dflt.json")" "$(jq -c .totals "$T_TMP/lt.json")"
+check_eq "default input is ./trace.dat" "$(jq -c .totals "$T_TMP/dflt.json")" \
+	"$(jq -c .totals "$T_TMP/lt.json")"
 
 # report never needs root
 if is_root && id nobody > /dev/null 2>&1; then
 	chmod 755 "$T_TMP"; chmod 644 "$T_TMP/lt.dat"
-	out=$(su nobody -s /bin/sh -c "'$ATAG_CMD' report -f json '$T_TMP/lt.dat'" 2>&1 | jq -c .totals.allocs)
+	out=$(su nobody -s /bin/sh -c "'$ATAG_CMD' report -f json '$T_TMP/lt.dat'" 2>&1 |
+		jq -c .totals.allocs)
 	check_eq "report as an unprivileged user" "$out" 6
 else
 	skip "report as an unprivileged user" "needs root to switch to nobody"

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The notes of a stat report: a sentence for each figure left out or assumed (a file
+ * this kernel lacks, a line a file does not have), each said once, for the text and
+ * the JSON renderings alike.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-bufstat.h"
+
+#define UNKNOWN		ATAG_BUFSTAT_UNKNOWN
+
+static void __attribute__((format(printf, 2, 3)))
+note(struct atag_bufstat_notes *n, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int i;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	for (i = 0; s && i < n->nr; i++) {
+		if (!strcmp(n->line[i], s)) {
+			free(s);
+			return;
+		}
+	}
+	if (s && n->nr < ATAG_BUFSTAT_MAX_NOTES)
+		n->line[n->nr++] = s;
+	else
+		free(s);
+}
+
+void atag_bufstat_notes_free(struct atag_bufstat_notes *n)
+{
+	while (n->nr > 0)
+		free(n->line[--n->nr]);
+}
+
+static const char *name_of(const struct atag_bufstat_instance *in)
+{
+	return in->name ? in->name : "top";
+}
+
+static void stats_notes(const struct atag_bufstat_instance *in, struct atag_bufstat_notes *n)
+{
+	static const struct { size_t off; const char *key; } fields[] = {
+		{ offsetof(struct atag_bufstat_cpu_stats, entries), "entries" },
+		{ offsetof(struct atag_bufstat_cpu_stats, overrun), "overrun" },
+		{ offsetof(struct atag_bufstat_cpu_stats, bytes), "bytes" },
+		{ offsetof(struct atag_bufstat_cpu_stats, dropped_events), "dropped events" },
+		{ offsetof(struct atag_bufstat_cpu_stats, read_events), "read events" },
+	};
+	const struct atag_bufstat_cpu *c;
+	const char *p;
+	size_t f;
+	int i;
+
+	for (i = 0; i < in->nr_cpus; i++) {
+		c = &in->cpus[i];
+		if (!c->has_stats) {
+			note(n, "per_cpu/cpuN/stats: missing for some CPUs; their counters are "
+			     "left out ('-')");
+			continue;
+		}
+		for (f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+			p = (const char *)&c->stats + fields[f].off;
+			if (*(const unsigned long long *)p == UNKNOWN)
+				note(n, "per_cpu/cpuN/stats: this kernel's file has no '%s' line; "
+				     "left out ('-')", fields[f].key);
+		}
+		if (!c->stats.oldest_ts[0] || !c->stats.now_ts[0])
+			note(n, "per_cpu/cpuN/stats: this kernel's file has no 'oldest event ts' "
+			     "or 'now ts' line; left out ('-')");
+	}
+}
+
+static void instance_notes(const struct atag_bufstat_instance *in, struct atag_bufstat_notes *n)
+{
+	int i;
+
+	if (in->subbuf_kb == UNKNOWN)
+		note(n, "buffer_subbuf_size_kb: not on this kernel (Linux 6.8 added it); "
+		     "a sub-buffer is counted as one page");
+	if (in->snapshot == ATAG_SNAPSHOT_UNSUPPORTED)
+		note(n, "snapshot: no snapshot file (kernel built without CONFIG_TRACER_SNAPSHOT), "
+		     "so no snapshot buffers");
+	if (in->snapshot == ATAG_SNAPSHOT_SPARE_MIN || in->snapshot == ATAG_SNAPSHOT_SPARE_FULL)
+		note(n, "snapshot: no snapshot file, but latency tracers are built in "
+		     "(CONFIG_TRACER_MAX_TRACE): each buffer keeps a spare, counted as snapshots");
+	if (in->total.kb == UNKNOWN && !in->total.differ)
+		note(n, "buffer_total_size_kb: not on this kernel; totals are summed from "
+		     "per_cpu/cpuN/buffer_size_kb");
+	for (i = 0; in->persistent && i < in->nr_cpus; i++)
+		if (!in->cpus[i].has_meta)
+			note(n, "%s: per_cpu/cpuN/buffer_meta missing; its carve-out is "
+			     "estimated from buffer_size_kb", name_of(in));
+	stats_notes(in, n);
+}
+
+void atag_bufstat_notes_collect(const struct atag_bufstat *bs, struct atag_bufstat_notes *n)
+{
+	int i;
+
+	n->nr = 0;
+	if (bs->page_hdr_assumed)
+		note(n, "events/header_page: not readable; assumed a %u-byte sub-buffer header "
+		     "(64-bit kernel)", bs->page_hdr);
+	for (i = 0; i < bs->nr_instances; i++)
+		instance_notes(&bs->instances[i], n);
+	for (i = 0; i < bs->nr_remotes; i++)
+		if (bs->remotes[i].bytes == UNKNOWN)
+			note(n, "remotes/%s/buffer_size_kb: no size or no (loaded)/(unloaded) "
+			     "state; its memory is unknown", bs->remotes[i].name);
+	if (bs->filtered)
+		return;
+	if (!bs->has_remotes_dir)
+		note(n, "remotes/: absent; trace remotes (Linux 7.1) create it when one "
+		     "registers, such as pKVM's hypervisor");
+	if (bs->kernel.format == ATAG_MEMUSAGE_NONE)
+		note(n, "trace_stats/memory_usage_kb: not on this kernel; the totals are "
+		     "computed from the per-buffer files (the kernel's aggregate comes with "
+		     "\"tracing: add aggregate buffer memory usage statistics\")");
+	else if (bs->kernel.format == ATAG_MEMUSAGE_EMPTY)
+		note(n, "trace_stats/memory_usage_kb: no line this tool knows; kernel figures "
+		     "left out");
+}

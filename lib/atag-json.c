@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The JSON writer of the machine-readable outputs: nesting, commas, the two layouts,
+ * and strings made valid UTF-8 (include/atag-json.h).
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "atag-json.h"
+
+void atag_json_init(struct atag_json *w, FILE *f, unsigned int flags)
+{
+	*w = (struct atag_json){ .f = f, .flags = flags };
+}
+
+/*
+ * The length of the well-formed UTF-8 sequence at @p (RFC 3629, table 3-7 of the
+ * Unicode standard), or 0 when @p starts none. Stops at a NUL.
+ */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	if (p[0] == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (p[0] == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (p[0] == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (p[0] == 0xf4)
+		hi = 0x8f;		/* above U+10FFFF */
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (p[i] < lo || p[i] > hi)
+			return 0;
+	return n;
+}
+
+/* How many bytes at @p go out as they are: 0 when the byte needs an escape. */
+static size_t plain_len(const unsigned char *p)
+{
+	if (*p < 0x20 || *p == '"' || *p == '\\')
+		return 0;
+	return utf8_len(p);
+}
+
+static void put_escape(struct atag_json *w, unsigned char c)
+{
+	bool short_ok = !(w->flags & ATAG_JSON_ESCAPE_U);
+
+	if (c == '"' || c == '\\')
+		fprintf(w->f, "\\%c", c);
+	else if (c == '\n' && short_ok)
+		fputs("\\n", w->f);
+	else if (c == '\t' && short_ok)
+		fputs("\\t", w->f);
+	else if (c < 0x20)
+		fprintf(w->f, "\\u%04x", c);
+	else
+		fputs("\\ufffd", w->f);
+}
+
+static void put_string(struct atag_json *w, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *run;
+	size_t n;
+
+	fputc('"', w->f);
+	while (*p) {
+		/* write runs that need no escaping in one go */
+		for (run = p; (n = plain_len(p)); p += n)
+			;
+		fwrite(run, 1, p - run, w->f);
+		if (!*p)
+			break;
+		put_escape(w, *p++);
+	}
+	fputc('"', w->f);
+}
+
+/* What goes before a value: the comma, the line break and indent, the key. */
+static void begin(struct atag_json *w, const char *key)
+{
+	struct atag_json_level *l = &w->level[w->depth];
+	bool pretty = w->flags & ATAG_JSON_PRETTY;
+
+	if (l->object != (key != NULL) || (!w->depth && l->items))
+		w->misuse = true;
+	if (l->items && w->depth)
+		fputc(',', w->f);
+	if (pretty)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	else if (w->brk)
+		fputc('\n', w->f);
+	w->brk = false;
+	l->items = true;
+	if (key) {
+		put_string(w, key);
+		fputs(pretty ? ": " : ":", w->f);
+	}
+}
+
+static void open_container(struct atag_json *w, const char *key, bool object)
+{
+	if (w->depth == ATAG_JSON_MAX_DEPTH) {
+		w->misuse = true;
+		return;
+	}
+	begin(w, key);
+	fputc(object ? '{' : '[', w->f);
+	w->level[++w->depth] = (struct atag_json_level){ .object = object };
+}
+
+void atag_json_open_object(struct atag_json *w, const char *key)
+{
+	open_container(w, key, true);
+}
+
+void atag_json_open_array(struct atag_json *w, const char *key)
+{
+	open_container(w, key, false);
+}
+
+void atag_json_close(struct atag_json *w)
+{
+	const struct atag_json_level *l = &w->level[w->depth];
+
+	if (!w->depth) {
+		w->misuse = true;
+		return;
+	}
+	w->depth--;
+	if ((w->flags & ATAG_JSON_PRETTY) && l->items)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	fputc(l->object ? '}' : ']', w->f);
+}
+
+void atag_json_break(struct atag_json *w)
+{
+	w->brk = true;
+}
+
+void atag_json_str(struct atag_json *w, const char *key, const char *s)
+{
+	begin(w, key);
+	if (s)
+		put_string(w, s);
+	else
+		fputs("null", w->f);
+}
+
+void atag_json_null(struct atag_json *w, const char *key)
+{
+	begin(w, key);
+	fputs("null", w->f);
+}
+
+void atag_json_bool(struct atag_json *w, const char *key, bool v)
+{
+	begin(w, key);
+	fputs(v ? "true" : "false", w->f);
+}
+
+void atag_json_uint(struct atag_json *w, const char *key, unsigned long long v)
+{
+	begin(w, key);
+	fprintf(w->f, "%llu", v);
+}
+
+void atag_json_int(struct atag_json *w, const char *key, long long v)
+{
+	begin(w, key);
+	fprintf(w->f, "%lld", v);
+}
+
+void atag_json_hex(struct atag_json *w, const char *key, unsigned long long v)
+{
+	begin(w, key);
+	fprintf(w->f, "\"0x%llx\"", v);
+}
+
+void atag_json_fixed(struct atag_json *w, const char *key, double v, int decimals)
+{
+	begin(w, key);
+	if (!isfinite(v))
+		fputs("null", w->f);
+	else
+		fprintf(w->f, "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, v);
+}
+
+int atag_json_finish(struct atag_json *w)
+{
+	int ret = 0;
+
+	fputc('\n', w->f);
+	if (w->misuse || w->depth || !w->level[0].items)
+		ret = -EINVAL;
+	else if (ferror(w->f))
+		ret = -EIO;
+	if (ret)
+		errno = -ret;
+	return ret;
+}
