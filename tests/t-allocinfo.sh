@@ -62,6 +62,14 @@ check_eq "text: \$ATAG_ALLOCINFO selects the file; json source and trace state" 
 check_eq "text: json module null for built-in, accurate false" \
 	"$(jq -c '.tags[] | select(.function == "__its_alloc") | [.module, .accurate]' "$T_TMP/json")" \
 	'[null,false]'
+# names with bytes that are not UTF-8 or need escaping still give valid JSON
+printf 'allocinfo - version: 2.0\n#     <size>  <calls> <tag info>\n' > "$T_TMP/odd.txt"
+printf '  64  1 fs/a\377\\b".c:7 [m\303] func:f\342\202\254_x \n' >> "$T_TMP/odd.txt"
+"$C" list --allocinfo "$T_TMP/odd.txt" --format json > "$T_TMP/odd.json" 2>&1
+check "odd bytes: strict UTF-8" "$ATAG_BUILD/tests/progs/utf8-check" "$T_TMP/odd.json"
+check_eq "odd bytes: escaped, bad bytes replaced" \
+	"$(jq -c '.tags[0] | [.function, .file, .module]' "$T_TMP/odd.json" 2>&1)" \
+	'["f€_x","fs/a�\\b\".c","m�"]'
 ATAG_ALLOCINFO=/nonexistent "$C" list --allocinfo "$T_TMP/v2.txt" > /dev/null 2>&1
 check_eq "--allocinfo overrides \$ATAG_ALLOCINFO" "$?" 0
 

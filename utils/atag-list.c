@@ -3,11 +3,13 @@
  * trace-cmd-alloc-tag list: the allocation call sites (tags) of /proc/allocinfo with
  * their bytes, calls, trace state and accuracy.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atag-cmd.h"
+#include "atag-json.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
 
@@ -157,51 +159,45 @@ static void print_text(const struct atag_taglist *list, size_t rows)
 	}
 }
 
-static void json_string(const char *s)
+static void print_json_tag(struct atag_json *w, const struct atag_tag *t)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
-static void print_json_tag(const struct atag_tag *t)
-{
-	printf("    { \"function\": ");
-	json_string(t->function);
-	printf(", \"file\": ");
-	json_string(t->filename);
-	printf(", \"line\": %llu, \"module\": ", t->lineno);
-	if (t->modname[0])
-		json_string(t->modname);
+	atag_json_break(w);
+	atag_json_open_object(w, NULL);
+	atag_json_str(w, "function", t->function);
+	atag_json_str(w, "file", t->filename);
+	atag_json_uint(w, "line", t->lineno);
+	atag_json_str(w, "module", t->modname[0] ? t->modname : NULL);
+	atag_json_int(w, "bytes", t->bytes);
+	atag_json_uint(w, "calls", t->calls);
+	atag_json_bool(w, "accurate", t->accurate);
+	if (t->traced < 0)
+		atag_json_null(w, "traced");
 	else
-		printf("null");
-	printf(", \"bytes\": %lld, \"calls\": %llu, \"accurate\": %s, \"traced\": %s }",
-	       t->bytes, t->calls, t->accurate ? "true" : "false",
-	       t->traced < 0 ? "null" : t->traced ? "true" : "false");
+		atag_json_bool(w, "traced", t->traced);
+	atag_json_close(w);
 }
 
+/* One document: the source, whether it reports trace state, a tag a line. */
 static void print_json(const struct atag_taglist *list, size_t rows)
 {
 	static const char * const sources[] = {
 		[ATAG_SRC_IOCTL] = "ioctl", [ATAG_SRC_IOCTL_V73] = "ioctl-7.3",
 		[ATAG_SRC_TEXT] = "text",
 	};
+	struct atag_json w;
 	size_t i;
 
-	printf("{ \"source\": \"%s\", \"trace_state\": %s,\n  \"tags\": [\n",
-	       sources[list->source], list->source == ATAG_SRC_IOCTL ? "true" : "false");
-	for (i = 0; i < rows; i++) {
-		print_json_tag(&list->tags[i]);
-		printf("%s\n", i + 1 < rows ? "," : "");
-	}
-	printf("  ] }\n");
+	atag_json_init(&w, stdout, 0);
+	atag_json_open_object(&w, NULL);
+	atag_json_str(&w, "source", sources[list->source]);
+	atag_json_bool(&w, "trace_state", list->source == ATAG_SRC_IOCTL);
+	atag_json_open_array(&w, "tags");
+	for (i = 0; i < rows; i++)
+		print_json_tag(&w, &list->tags[i]);
+	atag_json_close(&w);
+	atag_json_close(&w);
+	if (atag_json_finish(&w))
+		die("writing the JSON output: %s", strerror(errno));
 }
 
 static int run_list(struct list_params *p)
