@@ -68,9 +68,6 @@ static int grow(struct atag_map *m)
 
 uint64_t *atag_map_get_slow(struct atag_map *m, uint64_t key, uint64_t init, bool *created)
 {
-	struct atag_map_entry *e;
-	size_t i;
-
 	if (key == EMPTY) {
 		if (created)
 			*created = !m->has_max;
@@ -81,24 +78,10 @@ uint64_t *atag_map_get_slow(struct atag_map *m, uint64_t key, uint64_t init, boo
 		}
 		return &m->max_val;
 	}
-	if ((m->nr + 1) * 8 > m->cap * 7 && grow(m))	/* load factor <= 7/8 */
+	if (grow(m))	/* the load factor stays <= 7/8 */
 		return NULL;
-	for (i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-		e = &m->e[i];
-		if (e->key == key) {
-			if (created)
-				*created = false;
-			return &e->val;
-		}
-		if (e->key == EMPTY)
-			break;
-	}
-	e->key = key;
-	e->val = init;
-	m->nr++;
-	if (created)
-		*created = true;
-	return &e->val;
+	/* there is room now: the inline path finds or inserts */
+	return atag_map_get(m, key, init, created);
 }
 
 bool atag_map_remove(struct atag_map *m, uint64_t key, uint64_t *val)

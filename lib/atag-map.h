@@ -40,6 +40,7 @@ static inline size_t atag_map_slot(uint64_t key, size_t cap)
 	return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
 }
 
+/* The out-of-line cases of the inline functions: the key ATAG_MAP_EMPTY, a map to grow. */
 uint64_t *atag_map_find_slow(const struct atag_map *m, uint64_t key);
 uint64_t *atag_map_get_slow(struct atag_map *m, uint64_t key, uint64_t init, bool *created);
 
