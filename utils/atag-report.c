@@ -76,11 +76,18 @@ struct report_params {
 	const char			**comms;
 };
 
+/* @arr with room for one more element after its @nr of @size bytes. */
+static void *grow(void *arr, size_t nr, size_t size)
+{
+	arr = realloc(arr, (nr + 1) * size);
+	if (!arr)
+		die("out of memory");
+	return arr;
+}
+
 static void add_input(struct report_params *p, const char *path)
 {
-	p->inputs = realloc(p->inputs, (p->nr_inputs + 1) * sizeof(*p->inputs));
-	if (!p->inputs)
-		die("out of memory");
+	p->inputs = grow(p->inputs, p->nr_inputs, sizeof(*p->inputs));
 	p->inputs[p->nr_inputs++] = path;
 }
 
@@ -89,10 +96,12 @@ static void add_pids(struct report_params *p, const char *list)
 	unsigned long long v;
 	char *copy = strdup(list), *tok, *save = NULL;
 
+	if (!copy)
+		die("out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (atag_parse_u64(tok, &v) || v > 0x7fffffff)
 			atag_usage_error(usage, "--pid: '%s' is not a pid", tok);
-		p->pids = realloc(p->pids, (p->opts.nr_pids + 1) * sizeof(*p->pids));
+		p->pids = grow(p->pids, p->opts.nr_pids, sizeof(*p->pids));
 		p->pids[p->opts.nr_pids++] = v;
 	}
 	free(copy);
@@ -101,7 +110,7 @@ static void add_pids(struct report_params *p, const char *list)
 
 static void add_comm(struct report_params *p, const char *glob)
 {
-	p->comms = realloc(p->comms, (p->opts.nr_comms + 1) * sizeof(*p->comms));
+	p->comms = grow(p->comms, p->opts.nr_comms, sizeof(*p->comms));
 	p->comms[p->opts.nr_comms++] = glob;
 	p->opts.comms = p->comms;
 }
