@@ -300,7 +300,7 @@ static struct atag_report_stack *report_stack(struct atag_report_tag *rt, char *
 	return s;
 }
 
-static void fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
+static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
 {
 	rt->allocs += t->allocs;
 	rt->frees += t->frees;
@@ -313,7 +313,7 @@ static void fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
 		rt->peak_live_bytes = t->peak_live_bytes;
 	rt->bytes_alloced += t->bytes_alloced;
 	rt->bytes_freed += t->bytes_freed;
-	atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
+	return atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
 }
 
 struct folded {
@@ -410,9 +410,8 @@ static int fold_file(struct file_run *fr)
 		if (!t->allocs && !t->unmatched_frees && !t->frees)
 			continue;
 		fo.tags[i] = report_tag(fr, t);
-		if (!fo.tags[i])
+		if (!fo.tags[i] || fold_tag(fo.tags[i], t))
 			goto out;
-		fold_tag(fo.tags[i], t);
 	}
 	ret = fold_stacks(fr, &fo);
 	while (!ret && (l = atag_stitch_live_next(fr->st, &iter)))
