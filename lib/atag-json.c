@@ -56,13 +56,13 @@ static void put_escape(struct atag_json *w, unsigned char c)
 	if (c == '"' || c == '\\')
 		fprintf(w->f, "\\%c", c);
 	else if (c == '\n' && short_ok)
-		fputs("\\n", w->f);
+		fputs_unlocked("\\n", w->f);
 	else if (c == '\t' && short_ok)
-		fputs("\\t", w->f);
+		fputs_unlocked("\\t", w->f);
 	else if (c < 0x20)
 		fprintf(w->f, "\\u%04x", c);
 	else
-		fputs("\\ufffd", w->f);
+		fputs_unlocked("\\ufffd", w->f);
 }
 
 static void put_string(struct atag_json *w, const char *s)
@@ -70,17 +70,23 @@ static void put_string(struct atag_json *w, const char *s)
 	const unsigned char *p = (const unsigned char *)s, *run;
 	size_t n;
 
-	fputc('"', w->f);
+	fputc_unlocked('"', w->f);
 	while (*p) {
-		/* write runs that need no escaping in one go */
-		for (run = p; (n = plain_len(p)); p += n)
-			;
-		fwrite(run, 1, p - run, w->f);
+		/* write runs that need no escaping in one go; printable ASCII first, fast */
+		for (run = p;;) {
+			while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+				p++;
+			n = plain_len(p);
+			if (!n)
+				break;
+			p += n;
+		}
+		fwrite_unlocked(run, 1, p - run, w->f);
 		if (!*p)
 			break;
 		put_escape(w, *p++);
 	}
-	fputc('"', w->f);
+	fputc_unlocked('"', w->f);
 }
 
 /* What goes before a value: the comma, the line break and indent, the key. */
@@ -92,16 +98,16 @@ static void begin(struct atag_json *w, const char *key)
 	if (l->object != (key != NULL) || (!w->depth && l->items))
 		w->misuse = true;
 	if (l->items && w->depth)
-		fputc(',', w->f);
+		fputc_unlocked(',', w->f);
 	if (pretty)
 		fprintf(w->f, "\n%*s", 2 * w->depth, "");
 	else if (w->brk)
-		fputc('\n', w->f);
+		fputc_unlocked('\n', w->f);
 	w->brk = false;
 	l->items = true;
 	if (key) {
 		put_string(w, key);
-		fputs(pretty ? ": " : ":", w->f);
+		fputs_unlocked(pretty ? ": " : ":", w->f);
 	}
 }
 
@@ -112,7 +118,7 @@ static void open_container(struct atag_json *w, const char *key, bool object)
 		return;
 	}
 	begin(w, key);
-	fputc(object ? '{' : '[', w->f);
+	fputc_unlocked(object ? '{' : '[', w->f);
 	w->level[++w->depth] = (struct atag_json_level){ .object = object };
 }
 
@@ -137,7 +143,7 @@ void atag_json_close(struct atag_json *w)
 	w->depth--;
 	if ((w->flags & ATAG_JSON_PRETTY) && l->items)
 		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-	fputc(l->object ? '}' : ']', w->f);
+	fputc_unlocked(l->object ? '}' : ']', w->f);
 }
 
 void atag_json_break(struct atag_json *w)
@@ -151,19 +157,19 @@ void atag_json_str(struct atag_json *w, const char *key, const char *s)
 	if (s)
 		put_string(w, s);
 	else
-		fputs("null", w->f);
+		fputs_unlocked("null", w->f);
 }
 
 void atag_json_null(struct atag_json *w, const char *key)
 {
 	begin(w, key);
-	fputs("null", w->f);
+	fputs_unlocked("null", w->f);
 }
 
 void atag_json_bool(struct atag_json *w, const char *key, bool v)
 {
 	begin(w, key);
-	fputs(v ? "true" : "false", w->f);
+	fputs_unlocked(v ? "true" : "false", w->f);
 }
 
 void atag_json_uint(struct atag_json *w, const char *key, unsigned long long v)
@@ -188,7 +194,7 @@ void atag_json_fixed(struct atag_json *w, const char *key, double v, int decimal
 {
 	begin(w, key);
 	if (!isfinite(v))
-		fputs("null", w->f);
+		fputs_unlocked("null", w->f);
 	else
 		fprintf(w->f, "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, v);
 }
@@ -197,7 +203,7 @@ int atag_json_finish(struct atag_json *w)
 {
 	int ret = 0;
 
-	fputc('\n', w->f);
+	fputc_unlocked('\n', w->f);
 	if (w->misuse || w->depth || !w->level[0].items)
 		ret = -EINVAL;
 	else if (ferror(w->f))
