@@ -75,6 +75,9 @@ skip() {
 
 # ------------------------------------------------------------------ tests
 
+# shellcheck source=tests/vm/guest-commands.sh
+. "$ATAG_VM_SRC/tests/vm/guest-commands.sh"
+
 t_interfaces() {
 	ok=0
 	echo "kernel: $(uname -r)"
@@ -189,7 +192,19 @@ run_test events-builtin-pipe "$PROBE" events-pipe
 run_test memory-usage t_memusage
 run_test content-id-modules "$PROBE" modules "$KO"
 run_test module-unload "$PROBE" modunload
-# Phase 2 (the commands list/enable/disable/record/report/stat) goes here.
+# Phase 2: the project's commands against this kernel (guest-commands.sh)
+run_test cmd-module-load "$PROBE" modload "$KO"
+run_test cmd-list-text t_cmd_list_text
+run_test cmd-list-ioctl t_cmd_list_ioctl
+run_test cmd-enable-disable t_cmd_enable
+run_test cmd-errors t_cmd_errors
+run_test cmd-record-module t_cmd_record_module
+run_test cmd-plugin t_cmd_plugin
+run_test cmd-record-pipe t_cmd_record_pipe
+run_test cmd-record-kmem t_cmd_record_kmem
+run_test cmd-record-signals t_cmd_record_signals
+run_test cmd-stat t_cmd_stat
+run_test cmd-module-unload "$PROBE" modunload
 run_test kernel-log t_kernel_log
 
 echo "DONE $npass passed, $nfail failed, $nskip skipped" >>"$R/results.txt"
