@@ -741,6 +741,11 @@ t_cmd_record_signals() {
 	done 2>/dev/null
 	echo "# record $pid, its command $child"
 	while read -r l; do echo "# state: $l"; done <"$sf"
+	run "$C" reset
+	expect "reset while the record runs: leaves it alone" 0 "reset: record $pid still runs ($sf): left alone"
+	same "reset while the record runs: its tags, instance and state file stay" \
+		"$("$PROBE" traced -c) $([ -d "$T/instances/trace-cmd-alloc-tag-$pid" ] && echo instance) $([ -e "$sf" ] && echo state)" \
+		"6 instance state"
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	same "SIGKILL: the tags stay traced and the instance stays for reset" \
