@@ -29,7 +29,8 @@
  *  - a persistent (range-backed, boot-mapped) buffer lives in reserved memory: its
  *    buffer_meta gives nr_subbufs (reader included) and subbuf_size in bytes;
  *  - an allocated snapshot buffer has the size of its main buffer; a freed one keeps
- *    the minimum, 2 sub-buffers and a reader per CPU;
+ *    the minimum, 2 sub-buffers and a reader per CPU, of one page each whatever the
+ *    main buffer's sub-buffer size (free_snapshot() sets the order back to 0);
  *  - a loaded remote holds max(ceil(S * 1024 / page), 2) + 1 data pages and one meta
  *    page per CPU; an unloaded remote holds nothing.
  *

@@ -11,7 +11,12 @@
 #include "atag-utils.h"
 
 #define UNKNOWN		ATAG_BUFSTAT_UNKNOWN
-/* a freed snapshot buffer is resized to 1 byte: 2 sub-buffers and the reader remain */
+/*
+ * A freed (or never allocated) snapshot buffer is resized to 1 byte: 2 sub-buffers
+ * and the reader remain.  They are pages whatever the main buffer's sub-buffer
+ * size: freeing a snapshot sets its sub-buffer order back to 0, and a sub-buffer
+ * size written while it is not allocated only reaches the main buffer.
+ */
 #define SPARE_MIN_SUBBUFS	3
 
 static void add(unsigned long long *acc, unsigned long long v)
@@ -73,7 +78,7 @@ int atag_bufstat_fill(const struct atag_bufstat_cpu *cpu, double *percent)
 }
 
 static unsigned long long snapshot_bytes(enum atag_snapshot_state state, unsigned long long main,
-					 unsigned long long subbuf)
+					 unsigned long page_size)
 {
 	switch (state) {
 	case ATAG_SNAPSHOT_UNSUPPORTED:
@@ -81,7 +86,7 @@ static unsigned long long snapshot_bytes(enum atag_snapshot_state state, unsigne
 		return 0;
 	case ATAG_SNAPSHOT_FREED:
 	case ATAG_SNAPSHOT_SPARE_MIN:
-		return subbuf == UNKNOWN ? UNKNOWN : SPARE_MIN_SUBBUFS * subbuf;
+		return SPARE_MIN_SUBBUFS * (unsigned long long)page_size;
 	case ATAG_SNAPSHOT_ALLOCATED:
 	case ATAG_SNAPSHOT_BUSY:
 	case ATAG_SNAPSHOT_SPARE_FULL:
@@ -114,7 +119,7 @@ static void compute_instance(const struct atag_bufstat *bs, struct atag_bufstat_
 	for (i = 0; i < in->nr_cpus; i++) {
 		c = &in->cpus[i];
 		c->buffer_bytes = cpu_main_bytes(bs, in, c, subbuf);
-		c->snapshot_bytes = snapshot_bytes(in->snapshot, c->buffer_bytes, subbuf);
+		c->snapshot_bytes = snapshot_bytes(in->snapshot, c->buffer_bytes, bs->page_size);
 		add(&in->buffer_bytes, c->buffer_bytes);
 		add(&in->snapshot_bytes, c->snapshot_bytes);
 	}

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,9 +198,41 @@ static bool in_list(const char * const *list, const char *s)
 	return false;
 }
 
+/*
+ * Where trace-cmd runs.  trace-cmd 3.1 record -B writes (and removes again) empty
+ * "(null).cpuN" files for the top buffer it does not record, in its working
+ * directory, and fails when it cannot.  It runs in the directory of the output
+ * instead (which has to be writable anyway), given the output's base name; a
+ * relative path of trace-cmd itself is made absolute for that.
+ */
+struct recorder_place {
+	char	dir[PATH_MAX];		/* "" when the output is in the working directory */
+	char	tc[PATH_MAX];
+	const char *output;		/* the output relative to @dir */
+};
+
+static int place_recorder(struct recorder_place *pl, const char *output, const char **tc)
+{
+	const char *slash = strrchr(output, '/');
+
+	pl->dir[0] = '\0';
+	pl->output = output;
+	if (slash) {
+		if ((size_t)(slash - output) + 2 > sizeof(pl->dir))
+			return -ENAMETOOLONG;
+		snprintf(pl->dir, sizeof(pl->dir), "%.*s", (int)(slash - output), output);
+		if (!pl->dir[0])
+			strcpy(pl->dir, "/");
+		pl->output = slash + 1;
+	}
+	if (pl->dir[0] && **tc != '/' && strchr(*tc, '/') && realpath(*tc, pl->tc))
+		*tc = pl->tc;
+	return 0;
+}
+
 /* trace-cmd record -d -k -B INSTANCE [-b KB] -e EV [-R stacktrace]... -o OUTPUT */
-static int build_argv(const struct atag_recorder_opts *o, const char *tc, char *kb,
-		      size_t kblen, const char **argv)
+static int build_argv(const struct atag_recorder_opts *o, const char *tc, const char *output,
+		      char *kb, size_t kblen, const char **argv)
 {
 	const char * const *ev;
 	int n = 0;
@@ -226,13 +259,17 @@ static int build_argv(const struct atag_recorder_opts *o, const char *tc, char *
 	if (*ev)
 		return -E2BIG;
 	argv[n++] = "-o";
-	argv[n++] = o->output;
+	argv[n++] = output;
 	argv[n] = NULL;
 	return 0;
 }
 
-/* In the child: own process group, SIGINT when the parent dies, output to the log. */
-static void __attribute__((noreturn)) exec_recorder(const char **argv, int log_fd, pid_t parent)
+/*
+ * In the child: own process group, SIGINT when the parent dies, output to the log,
+ * in the output's directory.
+ */
+static void __attribute__((noreturn)) exec_recorder(const char **argv, const char *dir,
+						    int log_fd, pid_t parent)
 {
 	int null = open("/dev/null", O_RDWR);
 
@@ -240,6 +277,11 @@ static void __attribute__((noreturn)) exec_recorder(const char **argv, int log_f
 	prctl(PR_SET_PDEATHSIG, SIGINT);
 	if (getppid() != parent)
 		_exit(127);	/* the parent died before the line above */
+	if (*dir && chdir(dir)) {
+		dprintf(log_fd >= 0 ? log_fd : STDERR_FILENO, "cannot enter %s: %s\n", dir,
+			strerror(errno));
+		_exit(127);
+	}
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
 	if (log_fd < 0)
@@ -258,6 +300,7 @@ static void __attribute__((noreturn)) exec_recorder(const char **argv, int log_f
 struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 {
 	const char *tc = o->trace_cmd ? o->trace_cmd : getenv(ATAG_TRACE_CMD_ENV);
+	struct recorder_place pl;
 	const char *argv[MAX_ARGS];
 	struct atag_recorder *r;
 	pid_t parent = getpid();
@@ -266,7 +309,9 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 
 	if (!tc || !*tc)
 		tc = "trace-cmd";
-	err = build_argv(o, tc, kb, sizeof(kb), argv);
+	err = place_recorder(&pl, o->output, &tc);
+	if (!err)
+		err = build_argv(o, tc, pl.output, kb, sizeof(kb), argv);
 	r = err ? NULL : calloc(1, sizeof(*r));
 	if (r)
 		r->instance = strdup(o->instance);
@@ -279,7 +324,7 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 	if (r->pid == 0) {
 		free(r->instance);	/* the child keeps nothing of ours */
 		free(r);
-		exec_recorder(argv, o->log_fd, parent);
+		exec_recorder(argv, pl.dir, o->log_fd, parent);
 	}
 	if (r->pid < 0) {
 		err = errno;

@@ -333,6 +333,20 @@ static void test_compute_instances(void)
 	CU_ASSERT_EQUAL(s.rem[1].bytes, 0);
 }
 
+/* A freed snapshot keeps 3 pages per CPU, also beside 8 KiB sub-buffers (6.12 free_snapshot()). */
+static void test_compute_freed_snapshot_pages(void)
+{
+	struct system s;
+
+	build_system(&s);
+	s.in[2].snapshot = ATAG_SNAPSHOT_FREED;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(s.cpus[2][0].snapshot_bytes, 3 * 4096);
+	CU_ASSERT_EQUAL(s.in[2].snapshot_bytes, 2 * 3 * 4096);
+	CU_ASSERT_EQUAL(s.in[2].buffer_bytes, 2 * 130 * 8192ULL);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_SNAPSHOTS], 24576 + 4227072 + 24576);
+}
+
 static void test_compute_rows(void)
 {
 	struct system s;
@@ -574,6 +588,8 @@ static void add_tests(void)
 	CU_add_test(s, "sub-buffers and bytes", test_pages);
 	CU_add_test(s, "fill rate", test_fill);
 	CU_add_test(s, "compute per buffer", test_compute_instances);
+	CU_add_test(s, "compute a freed snapshot beside large sub-buffers",
+		    test_compute_freed_snapshot_pages);
 	CU_add_test(s, "compute rows", test_compute_rows);
 	CU_add_test(s, "compute with unknowns", test_compute_unknown);
 	CU_add_test(s, "difference reasons", test_diff_reasons);

@@ -5,6 +5,7 @@
  * Recording itself needs root and is tested in tests/t-record.sh.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,50 @@ static void test_recorder_stop_and_ready(void)
 	atag_recorder_free(r);		/* kills it */
 }
 
+/*
+ * The writer runs in the output's directory, given its base name: trace-cmd 3.1
+ * writes files into its working directory, which may not be writable.
+ */
+static void test_recorder_output_dir(void)
+{
+	static const char * const events[] = { "alloc_tag:alloc_tag_hit", NULL };
+	struct atag_recorder_opts o = {
+		.instance = "trace-cmd-alloc-tag-5",
+		.events = events,
+		.log_fd = -1,
+	};
+	char script[1024], dir[1024], out[1200], seen[1024], want[PATH_MAX + 16], real[PATH_MAX];
+	const char *tmp = atag_utest_tmpdir();
+	struct atag_recorder *r;
+	char *text;
+	FILE *f;
+	int i;
+
+	snprintf(script, sizeof(script), "%s/pwd-writer.sh", tmp);
+	snprintf(seen, sizeof(seen), "%s/pwd-seen", tmp);
+	snprintf(dir, sizeof(dir), "%s/out-dir", tmp);
+	snprintf(out, sizeof(out), "%s/x.dat", dir);
+	mkdir(dir, 0755);
+	f = fopen(script, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "#!/bin/sh\nfor a; do last=$a; done\necho \"$(pwd -P) $last\" > '%s'\n", seen);
+	fclose(f);
+	chmod(script, 0755);
+	o.output = out;
+	o.trace_cmd = script;
+	r = atag_recorder_start(&o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	for (i = 0; i < 500 && atag_recorder_running(r); i++)
+		usleep(10000);		/* it exits by itself */
+	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 0);
+	atag_recorder_free(r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(dir, real));
+	snprintf(want, sizeof(want), "%s x.dat\n", real);
+	text = atag_utest_read_file(seen, NULL);
+	CU_ASSERT_STRING_EQUAL(text ? text : "", want);
+	free(text);
+}
+
 static void add_tests(void)
 {
 	CU_pSuite s = CU_add_suite("record", setup_fake, teardown_fake);
@@ -164,6 +209,7 @@ static void add_tests(void)
 	CU_add_test(s, "instances and events", test_instances_and_events);
 	CU_add_test(s, "a writer that exits early", test_recorder_exits_early);
 	CU_add_test(s, "ready, stop, timeout", test_recorder_stop_and_ready);
+	CU_add_test(s, "the writer runs in the output's directory", test_recorder_output_dir);
 }
 
 ATAG_UTEST_SUITE("record", add_tests)

@@ -10,8 +10,14 @@
  *   atag-vm-probe formats                the three event format files
  *   atag-vm-probe events KIND ARG COUNT  trace the test module's KIND call site
  *   atag-vm-probe events-pipe            trace fs/pipe.c call sites (built-in tags)
+ *   atag-vm-probe pipes N FILE           workload: N pipes, two 4 KiB writes into each;
+ *                                        writes the fs/pipe.c lines of /proc/allocinfo
+ *                                        into FILE while they are open, then closes them
  *   atag-vm-probe memusage [CARVEOUT_KB] trace_stats/memory_usage_kb vs the buffers
  *   atag-vm-probe state [INSTANCE...]    no tag traced, no instance but these
+ *   atag-vm-probe traced [-c]            the traced tags, "function file:line [module]",
+ *                                        sorted (with -c: how many)
+ *   atag-vm-probe untrace                turn tracing off on every tag (cleanup)
  *
  * Each check prints "ok - ..." or "not ok - ..."; the exit status is 0 when all
  * passed, 1 when one failed and 77 when the check cannot run here.
@@ -1341,6 +1347,42 @@ static int cmd_events_pipe(void)
 	return failures ? 1 : 0;
 }
 
+/* A workload with known allocations on fs/pipe.c call sites, for the commands' checks. */
+static int cmd_pipes(int n, const char *out)
+{
+	int (*p)[2] = calloc(n, sizeof(*p));
+	char buf[4096], *text, *line, *save = NULL;
+	FILE *f = fopen(out, "w");
+	int i;
+
+	/* not to stdout: a write into a pipe would allocate through pipe_write */
+	if (!f)
+		die("open %s", out);
+	if (!p || n <= 0)
+		return 2;
+	memset(buf, 'x', sizeof(buf));
+	for (i = 0; i < n; i++) {
+		if (pipe(p[i]))
+			die("pipe");
+		if (write(p[i][1], buf, sizeof(buf)) != sizeof(buf) ||
+		    write(p[i][1], buf, sizeof(buf)) != sizeof(buf))
+			die("write pipe");
+	}
+	text = read_file(ALLOCINFO);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, " fs/pipe.c:"))
+			fprintf(f, "%s\n", line);
+	free(text);
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+	free(p);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ memusage */
 
 static const char *const mem_keys[] = {
@@ -1483,6 +1525,59 @@ static int cmd_state(int n_inst, char **inst)
 	return failures ? 1 : 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/* The traced tags as the kernel reports them, sorted by strcmp (or just how many). */
+static int cmd_traced(bool count)
+{
+	struct allocinfo_filter f = { .mask = ALLOCINFO_FILTER_MASK_TRACE_ON, .tracing = 1 };
+	int fd = allocinfo_open(), ret;
+	struct taglist l;
+	char **lines;
+	size_t i;
+
+	ret = walk(fd, &f, &l);
+	if (ret)
+		l.n = 0;
+	lines = calloc(l.n + 1, sizeof(*lines));
+	for (i = 0; lines && i < l.n; i++)
+		if (asprintf(&lines[i], "%s %s:%llu%s%s%s", l.v[i].tag.function,
+			     l.v[i].tag.filename, (unsigned long long)l.v[i].tag.lineno,
+			     l.v[i].tag.modname[0] ? " [" : "", l.v[i].tag.modname,
+			     l.v[i].tag.modname[0] ? "]" : "") < 0)
+			exit(2);
+	if (!lines)
+		exit(2);
+	qsort(lines, l.n, sizeof(*lines), cmp_str);
+	if (count)
+		printf("%zu\n", l.n);
+	for (i = 0; i < l.n; i++) {
+		if (!count)
+			printf("%s\n", lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+	free(l.v);
+	close(fd);
+	return ret && ret != -ENOENT ? 1 : 0;
+}
+
+/* Tracing off on every traced tag; prints how many there were. */
+static int cmd_untrace(void)
+{
+	struct allocinfo_filter f = { .mask = ALLOCINFO_FILTER_MASK_TRACE_ON, .tracing = 1 };
+	int fd = allocinfo_open(), n = count_traced(fd), ret = 0;
+
+	if (n > 0)
+		ret = toggle(fd, &f, 0);
+	printf("# %d tags were traced%s\n", n, ret ? ", turning them off failed" : "");
+	close(fd);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -1518,8 +1613,14 @@ int main(int argc, char **argv)
 		return cmd_events(argv[2], argv[3], argv[4]);
 	if (!strcmp(cmd, "events-pipe"))
 		return cmd_events_pipe();
+	if (!strcmp(cmd, "pipes") && argc == 4)
+		return cmd_pipes(atoi(argv[2]), argv[3]);
 	if (!strcmp(cmd, "memusage"))
 		return cmd_memusage(argc > 2 ? atol(argv[2]) : 0);
+	if (!strcmp(cmd, "traced"))
+		return cmd_traced(argc > 2 && !strcmp(argv[2], "-c"));
+	if (!strcmp(cmd, "untrace"))
+		return cmd_untrace();
 	if (!strcmp(cmd, "state"))
 		return cmd_state(argc - 2, argv + 2);
 	fprintf(stderr, "usage: see the comment at the top of %s\n", __FILE__);

@@ -12,68 +12,20 @@
 #
 # To add a test: write a function (or use a command line) and call
 #   run_test NAME COMMAND [ARGS...]
-# Its exit status decides: 0 passed, 77 skipped, anything else failed.  After
-# every test the kernel state is checked: no tag left traced, no tracefs
-# instance left besides those present at boot.
+# (guest-lib.sh).  Its exit status decides: 0 passed, 77 skipped, anything
+# else failed.  After every test the kernel state is checked: no tag left
+# traced, no tracefs instance left besides those present at boot.  Phase 1
+# checks the kernel's interfaces with the probe (atag-vm-probe.c), phase 2
+# the project's commands (guest-commands.sh).
 set -u
 
-R=$ATAG_VM_RESULTS
-PROBE=$ATAG_VM_PROBE
-KO=$ATAG_VM_MODULE
-T=/sys/kernel/tracing
-
-mkdir -p "$R/logs"
-: >"$R/results.txt"
-BASE_INSTANCES=$(ls "$T/instances")
-npass=0
-nfail=0
-nskip=0
-
-# The state every test must leave behind: no tag traced, no new instance.
-check_state() {
-	# shellcheck disable=SC2086
-	"$PROBE" state $BASE_INSTANCES
-}
-
-uptime() {
-	read -r up _ </proc/uptime
-	echo "$up"
-}
-
-run_test() {
-	name=$1
-	shift
-	log=$R/logs/$name.log
-	t0=$(uptime)
-	echo "# $*" >"$log"
-	"$@" >>"$log" 2>&1
-	rc=$?
-	echo "# exit status $rc; state after the test:" >>"$log"
-	if ! check_state >>"$log" 2>&1; then
-		rc=1
-	fi
-	t1=$(uptime)
-	case $rc in
-	0) res=PASS npass=$((npass + 1)) ;;
-	77) res=SKIP nskip=$((nskip + 1)) ;;
-	*) res=FAIL nfail=$((nfail + 1)) ;;
-	esac
-	reason=
-	if [ $res = SKIP ]; then
-		while read -r line; do
-			case "$line" in "# SKIP "*) reason=${line#\# SKIP }; break ;; esac
-		done <"$log"
-	fi
-	echo "$res $name${reason:+ $reason}" >>"$R/results.txt"
-	echo "atag-vm: $res $name ($t0 -> $t1 s)"
-}
-
-skip() {
-	echo "# SKIP $*"
-	return 77
-}
+# shellcheck source=tests/vm/guest-lib.sh
+. "$ATAG_VM_SRC/tests/vm/guest-lib.sh"
 
 # ------------------------------------------------------------------ tests
+
+# shellcheck source=tests/vm/guest-commands.sh
+. "$ATAG_VM_SRC/tests/vm/guest-commands.sh"
 
 t_interfaces() {
 	ok=0
@@ -189,9 +141,19 @@ run_test events-builtin-pipe "$PROBE" events-pipe
 run_test memory-usage t_memusage
 run_test content-id-modules "$PROBE" modules "$KO"
 run_test module-unload "$PROBE" modunload
-# Phase 2 (the commands list/enable/disable/record/report/stat) goes here.
+# Phase 2: the project's commands against this kernel (guest-commands.sh)
+run_test cmd-module-load "$PROBE" modload "$KO"
+run_test cmd-list-text t_cmd_list_text
+run_test cmd-list-ioctl t_cmd_list_ioctl
+run_test cmd-enable-disable t_cmd_enable
+run_test cmd-errors t_cmd_errors
+run_test cmd-record-module t_cmd_record_module
+run_test cmd-plugin t_cmd_plugin
+run_test cmd-record-pipe t_cmd_record_pipe
+run_test cmd-record-kmem t_cmd_record_kmem
+run_test cmd-record-signals t_cmd_record_signals
+run_test cmd-stat t_cmd_stat
+run_test cmd-module-unload "$PROBE" modunload
 run_test kernel-log t_kernel_log
 
-echo "DONE $npass passed, $nfail failed, $nskip skipped" >>"$R/results.txt"
-sync
-[ $nfail = 0 ]
+finish

@@ -21,6 +21,9 @@
 #   ATAG_VM_APPEND   extra kernel command line
 #   ATAG_VM_KDIR     use the bzImage and atag_test.ko in this directory instead
 #                    of building (kernel development)
+#   ATAG_VM_SCRIPT   the guest script to run instead of tests/vm/guest-tests.sh
+#                    (tests/vm/record-sample.sh uses it; it must be visible in
+#                    the guest, so not under /tmp or /run unless in the checkout)
 set -eu
 
 [ $# = 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
@@ -40,6 +43,8 @@ mkdir -p "$1"
 O=$(cd "$1" && pwd)
 W=$O/tests/vm
 TIMEOUT=${ATAG_VM_TIMEOUT:-600}
+SCRIPT=${ATAG_VM_SCRIPT:-$SRC/tests/vm/guest-tests.sh}
+case "$SCRIPT" in /*) ;; *) SCRIPT=$(pwd)/$SCRIPT ;; esac
 ACCEL=${ATAG_VM_ACCEL:-tcg}
 for c in qemu-system-x86_64 busybox cpio gzip gcc; do
 	command -v $c >/dev/null || { msg "ERROR: $c missing (scripts/deps.sh --vm)"; result 0 1 0; exit 1; }
@@ -84,7 +89,7 @@ export ATAG_VM_BUILD='$O'
 export ATAG_VM_PROBE='$W/atag-vm-probe'
 export ATAG_VM_MODULE=/run/atag-vm/atag_test.ko
 export ATAG_VM_RESULTS=/run/atag-vm
-exec /bin/sh "\$ATAG_VM_SRC/tests/vm/guest-tests.sh"
+exec /bin/sh '$SCRIPT'
 EOF
 
 # /tmp and /run are tmpfs in the guest: a checkout there is shared on its own

@@ -1,0 +1,861 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Phase 2 of the guest checks: the project's commands (list, enable, disable,
+# record, reset, report, stat) and the libtraceevent plugin, run from the host's
+# build tree against the real kernel.  Sourced by guest-tests.sh, which runs each
+# t_cmd_* function with run_test; they use its $PROBE, $KO, $T and
+# $BASE_INSTANCES.  The working directory is the guest's read-only /.
+#
+# Every check prints "ok - ..." or "not ok - ..."; a t_cmd_* function returns
+# non-zero when one failed.  After every command that must leave the kernel as it
+# found it, the state is checked (no tag traced, no instance left), not only after
+# the whole function.  What is compared with what:
+#   list      its JSON with /proc/allocinfo parsed here (awk), through the ioctls
+#             and through the text of a copy (--allocinfo, $ATAG_ALLOCINFO)
+#   enable    the trace state read back through list --traced and through the
+#             probe's own ioctl walk
+#   record    report --format json on the trace.dat, with the numbers of the
+#             workload, /proc/allocinfo's counters and /proc/atag_test's addresses
+#   plugin    stock trace-cmd report's lines, with report's numbers
+#   stat      its JSON, with trace_stats/memory_usage_kb and the buffer files
+#
+# Starting a process costs 0.1 to 0.5 s under TCG, so the checks compare with
+# shell built-ins and do their parsing in one awk or jq per command output.
+
+C=$ATAG_VM_BUILD/trace-cmd-alloc-tag
+CW=/tmp/atag-cmds		# scratch, on the guest's tmpfs
+ATP=/proc/atag_test
+STATE_DIR=/run/trace-cmd-alloc-tag
+E=trace-cmd-alloc-tag		# the prefix of the commands' error lines
+NPERCPU=6			# percpu allocations: some land in the first chunk
+# frames of the tracing machinery, which report drops from the top of stacks
+MACHINERY='trace_event_raw_event_|alloc_tag_trace_|event_triggers_call|__trace_stack|__ftrace_trace_stack|stack_trace_save'
+export LC_ALL=C
+NL='
+'
+mkdir -p "$CW"
+
+bad=0
+ok() { echo "ok - $*"; }
+nok() {
+	echo "not ok - $*"
+	bad=$((bad + 1))
+}
+
+# same NAME GOT WANT
+same() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		nok "$1"
+		printf '#   got:\n%s\n#   want:\n%s\n' "$2" "$3"
+	fi
+}
+
+# run CMD...: its output (stdout and stderr) in $out, its exit status in $st
+run() {
+	read -r t_start _ </proc/uptime
+	echo "\$ $*   [at $t_start s]"
+	out=$("$@" 2>&1)
+	st=$?
+	if [ ${#out} -lt 6000 ]; then
+		printf '%s\n' "$out" | while IFS= read -r l; do echo "  | $l"; done
+	else
+		echo "  | (${#out} characters)"
+	fi
+	read -r t_end _ </proc/uptime
+	echo "  | (exit $st, until $t_end s)"
+}
+
+# expect NAME STATUS PATTERN: the last run exited with STATUS and printed a line
+# matching the shell PATTERN
+expect() {
+	# shellcheck disable=SC2254
+	case "$NL$out$NL" in
+	*"$NL"$3"$NL"*) [ "$st" = "$2" ] && ok "$1" && return ;;
+	esac
+	nok "$1 (exit $st, want $2 and a line matching '$3')"
+}
+
+# After a command: no tag traced, no instance but those at boot.  A leftover is
+# a failure; it is cleaned up then, so that the next checks start clean.
+clean() {
+	# shellcheck disable=SC2086
+	if s=$("$PROBE" state $BASE_INSTANCES 2>&1); then
+		ok "$1: no tag traced, no instance left"
+		return 0
+	fi
+	nok "$1: the kernel state is not clean"
+	printf '%s\n' "$s"
+	"$PROBE" untrace
+	for i in "$T"/instances/*; do
+		case " $BASE_INSTANCES " in *" ${i##*/} "*) continue ;; esac
+		rmdir "$i" && echo "# removed $i"
+	done
+	return 1
+}
+
+# machinery FILE: how many lines of report's JSON (a call site, a live
+# allocation) have a stack that starts with a frame of the tracing machinery
+machinery() {
+	grep -cE "\"frames\":\[\"($MACHINERY)" "$1"
+}
+
+# pick PREFIX: the lines of $sum that start with "PREFIX ", without it
+pick() {
+	r=
+	while IFS= read -r l; do
+		case "$l" in "$1 "*) r="$r${r:+$NL}${l#"$1 "}" ;; esac
+	done <<-EOF
+	$sum
+	EOF
+	printf '%s' "$r"
+}
+
+# The test module's tags from /proc/allocinfo as shell variables: MF its source
+# file, L_kind the line, S_kind the site as list and the probe print it
+# ("function file:line [atag_test]", the long name cut to 63 characters), and
+# NTAGS the number of tags.
+module_facts() {
+	MF= NTAGS=0
+	for k in slab large long page split percpu; do eval "L_$k= S_$k="; done
+	eval "$(awk '
+	NR > 2 { n++ }
+	/\[atag_test\]/ {
+		f = $5; sub(/^func:/, "", f); k = f; sub(/^atag_test_/, "", k); sub(/_alloc$/, "", k)
+		if (length(f) > 63) { k = "long"; f = substr(f, length(f) - 62) }
+		m = split($3, a, ":"); file = substr($3, 1, length($3) - length(a[m]) - 1)
+		printf "MF=%s L_%s=%s S_%s=\"%s %s [atag_test]\"\n", file, k, a[m], k, f, $3
+	}
+	END { print "NTAGS=" n }' /proc/allocinfo)"
+	# sorted as the probe prints them
+	MOD_SITES="$S_large$NL$S_page$NL$S_percpu$NL$S_slab$NL$S_split$NL$S_long"
+}
+
+# ------------------------------------------------------------------ list
+
+# check_filters LABEL ALLOCINFO CUT COUNTERS [LIST ARGS...] <<SPEC
+# SPEC lines are "FILTER WORDS|AWK CONDITION[|ORDER]".  Each filter is listed
+# (list --format json LIST ARGS... FILTER WORDS), and its tags must be exactly
+# the rows of the ALLOCINFO text the condition selects (it sees fn, file, line,
+# mod, bytes, calls), with their counters when COUNTERS is 1, with the function
+# names cut to their last 63 characters (as the ioctls return them) when CUT is 1.
+# ORDER "calls5": instead, five of the selected rows, the largest call counts,
+# most first; "bytes": all of them, largest first.
+check_filters() {
+	label=$1 ai=$2 cut=$3 counters=$4
+	shift 4
+	base=
+	for a in "$@"; do base="$base '$a'"; done
+	prog= i=0 outs= specs=
+	while IFS='|' read -r what cond order; do
+		i=$((i + 1))
+		eval "set -- $base $what"
+		echo "\$ $E list --format json $* > $CW/filter.$i"
+		"$C" list --format json "$@" >"$CW/filter.$i" 2>&1
+		prog="$prog
+		if (n == $i) return ($cond)"
+		outs="$outs $CW/filter.$i"
+		specs="$specs$order;$what$NL"
+	done
+	# shellcheck disable=SC2086
+	res=$(awk -v cut="$cut" -v counters="$counters" -v specs="$specs" -v label="$label" '
+	function sel(n, fn, file, line, mod, bytes, calls) {'"$prog"'
+		return 0
+	}
+	function key(k) {
+		return F[k] "|" FILE[k] "|" LINE[k] "|" MOD[k] (counters ? "|" BYTES[k] "|" CALLS[k] : "")
+	}
+	function jstr(s, name,    v) {
+		if (!match(s, "\"" name "\": (\"[^\"]*\"|[-0-9a-z]+)"))
+			return ""
+		v = substr(s, RSTART + length(name) + 4, RLENGTH - length(name) - 4)
+		if (v == "null")
+			return ""
+		gsub(/"/, "", v)
+		return v
+	}
+	function finish(n,    k, want, nwant, miss, extra, i, o, lo, ok) {
+		o = ORD[n]
+		nwant = 0; miss = ""; extra = ""
+		for (k = 1; k <= nr; k++) {
+			if (!sel(n, F[k], FILE[k], LINE[k], MOD[k], BYTES[k] + 0, CALLS[k] + 0))
+				continue
+			want[key(k)]++; nwant++
+			if (o != "calls5" && !(key(k) in got) && miss == "")
+				miss = key(k)
+		}
+		for (k in got)
+			if (!(k in want) && extra == "")
+				extra = k
+		for (i = 2; i <= nseq && o != ""; i++)
+			if (SEQ[i] > SEQ[i - 1] && extra == "")
+				extra = "out of order at row " i
+		if (o == "calls5") {
+			nwant = 5
+			for (k = 1; k <= nr; k++)
+				if (CALLS[k] + 0 > SEQ[nseq] && !(key(k) in got) && miss == "")
+					miss = "larger " key(k)
+		}
+		ok = ngot == nwant && miss == "" && extra == "" && bad_line == ""
+		printf "%s - %s: list %s (%d tags)", ok ? "ok" : "not ok", label, WHAT[n], ngot
+		if (!ok)
+			printf ", want %d; missing: %s; extra: %s; %s", nwant, miss, extra, bad_line
+		printf "\n"
+	}
+	BEGIN {
+		n = split(specs, sl, "\n")
+		for (i = 1; i <= n; i++) {
+			ORD[i] = sl[i]; sub(/;.*/, "", ORD[i])
+			WHAT[i] = sl[i]; sub(/^[^;]*;/, "", WHAT[i])
+		}
+	}
+	FNR == NR {
+		if (FNR <= 2 && /^(allocinfo|#)/)
+			next
+		nr++
+		fn = $4; mod = ""
+		if ($4 ~ /^\[.*\]$/) { mod = substr($4, 2, length($4) - 2); fn = $5 }
+		sub(/^func:/, "", fn)
+		if (cut && length(fn) > 63)
+			fn = substr(fn, length(fn) - 62)
+		m = split($3, a, ":")
+		F[nr] = fn; FILE[nr] = substr($3, 1, length($3) - length(a[m]) - 1); LINE[nr] = a[m]
+		MOD[nr] = mod; BYTES[nr] = $1; CALLS[nr] = $2
+		next
+	}
+	FNR == 1 {
+		if (file_no)
+			finish(file_no)
+		file_no++
+		split("", got); ngot = 0; nseq = 0; bad_line = ""
+	}
+	/"function":/ {
+		k = jstr($0, "function") "|" jstr($0, "file") "|" jstr($0, "line") "|" jstr($0, "module")
+		if (counters)
+			k = k "|" jstr($0, "bytes") "|" jstr($0, "calls")
+		got[k]++; ngot++
+		SEQ[++nseq] = jstr($0, ORD[file_no] == "calls5" ? "calls" : "bytes") + 0
+		next
+	}
+	!/^(\{ "source"|  "tags": \[|  \] \})/ { if (bad_line == "") bad_line = "output: " $0 }
+	END { finish(file_no) }' "$ai" $outs)
+	printf '%s\n' "$res"
+	case "$res" in *"not ok"*) bad=$((bad + 1)) ;; esac
+}
+
+# The text format: a copy read through --allocinfo and $ATAG_ALLOCINFO must give
+# exactly the tags and counters of the file; each filter exactly awk's selection.
+t_cmd_list_text() {
+	bad=0
+	echo "slab 128 3" >"$ATP" && echo "page 2 1" >"$ATP"
+	A=$CW/allocinfo.txt
+	cp /proc/allocinfo "$A"
+	echo free >"$ATP"
+
+	check_filters text "$A" 0 1 --allocinfo "$A" <<-'EOF'
+	|1
+	--module atag_test|mod == "atag_test"
+	--module ''|mod == ""
+	--function 'alloc_*' --accurate|fn ~ /^alloc_/
+	--function st_function_with_a_deliberately_long_name_to_check_suffix_match|fn ~ /long_name_to_check_suffix_match$/
+	--file fs/pipe.c --line 800|file == "fs/pipe.c" && line == 800
+	--file 'mm/*' --min-size 4K --max-size 64K|file ~ /^mm\// && bytes >= 4096 && bytes <= 65536
+	--module atag_test --min-size 300 --max-size 400|mod == "atag_test" && bytes >= 300 && bytes <= 400
+	--inaccurate|0
+	-s calls -n 5|1|calls5
+	-s bytes --max-size 0|bytes == 0|bytes
+	EOF
+	run "$C" list --allocinfo "$A" --format json --module atag_test
+	first=$out
+	expect "text: JSON source text, no trace state" 0 '{ "source": "text", "trace_state": false,'
+	expect "text: the slab tag, traced null" 0 \
+		'    { "function": "atag_test_slab_alloc", "file": "*/atag_test.c", "line": *, "module": "atag_test", "bytes": 384, "calls": 3, "accurate": true, "traced": null },'
+	run env ATAG_ALLOCINFO="$A" "$C" list --format json --module atag_test
+	same "ATAG_ALLOCINFO=COPY: the same output" "$out" "$first"
+	run env ATAG_ALLOCINFO=/nonexistent "$C" list --allocinfo "$A" --format json --module atag_test
+	same "--allocinfo wins over ATAG_ALLOCINFO" "$out" "$first"
+	run "$C" list --allocinfo "$A" --module atag_test
+	expect "text: the trace state shows as '-'" 0 \
+		'       384 B          3  -       yes       atag_test_slab_alloc /*/atag_test.c:* \[atag_test\]'
+	expect "text: the long function name in full" 0 \
+		'* atag_test_function_with_a_deliberately_long_name_to_check_suffix_match /*/atag_test.c:* \[atag_test\]'
+	run "$C" list --allocinfo "$A" --traced
+	expect "text: --traced needs the trace state: exit 1" 1 \
+		"$E: $A: --traced/--untraced need the per-tag trace state, which this kernel does not report;*"
+	run "$C" list --allocinfo /nonexistent
+	expect "a missing allocinfo file: exit 1, one line" 1 "$E: /nonexistent: no such file*"
+	echo "not allocinfo" >"$CW/garbage.txt"
+	run "$C" list --allocinfo "$CW/garbage.txt"
+	expect "a file in another format: exit 1, file and line named" 1 \
+		"$E: $CW/garbage.txt:1: not in the /proc/allocinfo text format"
+	clean "list (text)"
+	[ $bad = 0 ]
+}
+
+# The ioctls: the call sites of the text (read just before), the filters the
+# kernel applies and the globs applied here, the counters of quiet tags, JSON.
+t_cmd_list_ioctl() {
+	bad=0
+	module_facts
+	echo "slab 128 3" >"$ATP" && echo "page 2 1" >"$ATP"
+	A=$CW/allocinfo-now.txt
+	cp /proc/allocinfo "$A"
+
+	check_filters ioctl "$A" 1 0 <<-'EOF'
+	|1
+	--module ''|mod == ""
+	--function 'atag_test_*_alloc'|fn ~ /^atag_test_.*_alloc$/
+	--function atag_test_function_with_a_deliberately_long_name_to_check_suffix_match|fn ~ /long_name/
+	--file fs/pipe.c --line 800|file == "fs/pipe.c" && line == 800
+	--file 'mm/sl?b.c' --module ''|file ~ /^mm\/sl.b\.c$/
+	--module atag_test --min-size 300 --max-size 400|mod == "atag_test" && bytes >= 300 && bytes <= 400
+	--module atag_test --min-size 16K --accurate|mod == "atag_test" && bytes >= 16384
+	--inaccurate|0
+	--module atag_test --traced|0
+	EOF
+	check_filters "ioctl, counters" "$A" 1 1 --module atag_test <<-'EOF'
+	|mod == "atag_test"
+	EOF
+	run "$C" list --format json --line "$L_slab" --module atag_test
+	expect "ioctl: JSON source ioctl with the trace state" 0 '{ "source": "ioctl", "trace_state": true,'
+	expect "ioctl: the slab tag, traced false" 0 \
+		"    { \"function\": \"atag_test_slab_alloc\", \"file\": \"$MF\", \"line\": $L_slab, \"module\": \"atag_test\", \"bytes\": 384, \"calls\": 3, \"accurate\": true, \"traced\": false }"
+	run "$C" list -s function --module atag_test
+	same "ioctl: list -s function: the text columns, by function" "$out" \
+		"$(printf '%12s %10s  %-6s  %-8s  %s\n' BYTES CALLS TRACED ACCURATE "CALL SITE" \
+			"0 B" 0 no yes "$S_large" "16.0 KiB" 1 no yes "$S_page" "0 B" 0 no yes "$S_percpu" \
+			"384 B" 3 no yes "$S_slab" "0 B" 0 no yes "$S_split" "0 B" 0 no yes "$S_long")"
+	run "$C" list -n 2 -s calls --min-size 1K
+	same "ioctl: list -n 2: two rows" "$(printf '%s\n' "$out" | wc -l)" 3
+	echo free >"$ATP"
+	clean "list (ioctl)"
+	[ $bad = 0 ]
+}
+
+# ------------------------------------------------------------------ enable / disable
+
+t_cmd_enable() {
+	bad=0
+	module_facts
+	traced() { "$PROBE" traced; }
+
+	run "$C" enable --dry-run --module atag_test
+	expect "enable --dry-run: 6 would change" 0 '6 tags would change state (tracing on), 0 already on'
+	same "enable --dry-run: the module's tags, none traced" "$out$NL$(traced)" \
+		"would enable: $S_percpu${NL}would enable: $S_split${NL}would enable: $S_page${NL}would enable: $S_long${NL}would enable: $S_large${NL}would enable: $S_slab${NL}6 tags would change state (tracing on), 0 already on$NL"
+
+	run "$C" enable --module atag_test
+	same "enable --module atag_test: 6 changed" "$out" "6 tags changed state (tracing on), 0 already on"
+	same "enable: the probe reads the module's tags traced" "$(traced)" "$MOD_SITES"
+	run "$C" list --traced
+	same "enable: list --traced shows them, traced yes" "$out" \
+		"$(printf '%12s %10s  %-6s  %-8s  %s\n' BYTES CALLS TRACED ACCURATE "CALL SITE" \
+			"0 B" 0 yes yes "$S_slab" "0 B" 0 yes yes "$S_large" "0 B" 0 yes yes "$S_long" \
+			"0 B" 0 yes yes "$S_page" "0 B" 0 yes yes "$S_split" "0 B" 0 yes yes "$S_percpu")"
+	run "$C" enable --module atag_test
+	same "enable again: 0 changed, 6 already on" "$out" "0 tags changed state (tracing on), 6 already on"
+	run "$C" disable --dry-run
+	expect "disable --dry-run: 6 would change" 0 \
+		"6 tags would change state (tracing off), $((NTAGS - 6)) already off"
+	same "disable --dry-run: changes nothing" "$(traced)" "$MOD_SITES"
+	run "$C" disable --function 'atag_test_p*'
+	same "disable --function 'atag_test_p*' (glob): 2 changed" "$out" \
+		"2 tags changed state (tracing off), 0 already off"
+	same "disable glob: page and percpu off, the others still on" "$(traced)" \
+		"$S_large$NL$S_slab$NL$S_split$NL$S_long"
+	run "$C" disable
+	same "disable: the other 4 changed" "$out" \
+		"4 tags changed state (tracing off), $((NTAGS - 4)) already off"
+	clean "enable/disable --module"
+
+	# the kernel's filter (function + line), a glob over built-in tags, --traced
+	run "$C" enable --function atag_test_slab_alloc --line "$L_slab"
+	same "enable --function F --line N: 1 changed" "$out" "1 tag changed state (tracing on), 0 already on"
+	run "$C" enable --file 'fs/pip?.c' --module ''
+	same "enable --file 'fs/pip?.c' --module '' (glob): 4 changed" "$out" \
+		"4 tags changed state (tracing on), 0 already on"
+	run "$C" list --traced -s file --format json
+	same "enable: list --traced: the 4 pipe tags and the slab tag" \
+		"$(printf '%s\n' "$out" | awk -F'"' '/"function"/ { print $4, $8 ":" substr($11, 3, length($11) - 4) }')" \
+		"${S_slab% \[atag_test\]}$NL$(awk '$3 ~ /^fs\/pipe\.c:/ { f = $4; sub(/^func:/, "", f); l[n++] = f " " $3 }
+			END { while (n--) print l[n] }' /proc/allocinfo)"
+	same "the probe reads 5 traced" "$("$PROBE" traced -c)" 5
+	run "$C" disable --module atag_test --traced
+	same "disable --module atag_test --traced: 1 changed" "$out" \
+		"1 tag changed state (tracing off), 0 already off"
+	run "$C" disable --file fs/pipe.c
+	same "disable --file fs/pipe.c: 4 changed" "$out" "4 tags changed state (tracing off), 0 already off"
+	clean "enable/disable by function, line, glob"
+
+	run "$C" enable --all
+	same "enable --all: every tag" "$out" "$NTAGS tags changed state (tracing on), 0 already on"
+	same "enable --all: the probe reads every tag traced" "$("$PROBE" traced -c)" "$NTAGS"
+	run "$C" disable
+	same "disable: every tag back" "$out" "$NTAGS tags changed state (tracing off), 0 already off"
+	clean "enable --all / disable"
+	[ $bad = 0 ]
+}
+
+# Errors: no match, no permission (as a user, and as root without CAP_SYS_ADMIN),
+# no per-tag tracing (the text format), usage.  Nothing may change.
+t_cmd_errors() {
+	bad=0
+	nobody="setpriv --reuid 65534 --regid 65534 --clear-groups"
+	nocap="setpriv --bounding-set -sys_admin"
+
+	run "$C" enable --function no_such_function
+	same "enable, no tag matches: exit 1, one line" "$st $out" \
+		"1 $E: /proc/allocinfo: no tag matches the filter (--function no_such_function)"
+	run "$C" disable --module atag_test --line 99999
+	same "disable, no tag matches: exit 1" "$st $out" \
+		"1 $E: /proc/allocinfo: no tag matches the filter (--module atag_test --line 99999)"
+	run "$C" record --function no_such_function -o "$CW/none.dat" -- true
+	expect "record, no tag matches: exit 1" 1 "$E: /proc/allocinfo: no tag matches the filter (--function no_such_function)"
+
+	run $nobody "$C" enable --module atag_test
+	same "enable as uid 65534: exit 1, permission denied" "$st $out" \
+		"1 $E: /proc/allocinfo: permission denied: run as root"
+	run $nobody "$C" list
+	expect "list as uid 65534: exit 1, permission denied" 1 "$E: /proc/allocinfo: permission denied: run as root"
+	run $nobody "$C" record --module atag_test -o "$CW/none.dat" -- true
+	expect "record as uid 65534: exit 1, run as root" 1 "$E: *: Permission denied: run as root"
+	run $nobody "$C" stat
+	expect "stat as uid 65534: exit 1, needs root" 1 "$E: cannot read *: Permission denied; reading tracefs needs root"
+
+	run $nocap "$C" enable --module atag_test
+	same "enable without CAP_SYS_ADMIN: EPERM, exit 1" "$st $out" \
+		"1 $E: /proc/allocinfo: operation not permitted: turning tracing on or off needs CAP_SYS_ADMIN"
+	run $nocap "$C" enable --function 'atag_test_*'
+	expect "enable of a glob without CAP_SYS_ADMIN: EPERM" 1 "$E: *: operation not permitted: * needs CAP_SYS_ADMIN"
+	run $nocap "$C" record --module atag_test -o "$CW/none.dat" -- true
+	expect "record without CAP_SYS_ADMIN: EPERM, exit 1" 1 "$E: *: operation not permitted: * needs CAP_SYS_ADMIN"
+	run $nocap "$C" enable --dry-run --module atag_test
+	expect "enable --dry-run without CAP_SYS_ADMIN works (reads only)" 0 "6 tags would change state*"
+	clean "no match, no permission"
+
+	"$C" enable --module atag_test >/dev/null
+	run $nocap "$C" disable
+	expect "disable without CAP_SYS_ADMIN: EPERM" 1 "$E: *: operation not permitted: * needs CAP_SYS_ADMIN"
+	same "disable without CAP_SYS_ADMIN: the tags stay traced" "$("$PROBE" traced -c)" 6
+	"$C" disable >/dev/null
+	clean "disable without CAP_SYS_ADMIN"
+
+	cp /proc/allocinfo "$CW/allocinfo.txt"
+	run "$C" enable --allocinfo "$CW/allocinfo.txt" --module atag_test
+	expect "enable on the text format: no per-tag tracing, exit 1" 1 \
+		"$E: $CW/allocinfo.txt: this kernel lacks per-tag tracing (no TOGGLE_TRACE ioctl);*"
+	run "$C" enable
+	expect "enable without a filter: usage, exit 2" 2 "$E: enable: give a filter, or --all to trace every call site"
+	run "$C" enable --all --module atag_test
+	expect "enable --all with a filter: usage, exit 2" 2 "$E: --all and a filter exclude each other"
+	run "$C" disable --min-size 2K --max-size 1K
+	expect "--min-size above --max-size: usage, exit 2" 2 "$E: --min-size (2048) is larger than --max-size (1024)"
+	run "$C" list --traced --untraced
+	expect "--traced with --untraced: usage, exit 2" 2 "$E: --untraced and --traced exclude each other"
+	run "$C" record --kmem --module atag_test
+	expect "record --kmem with a filter: usage, exit 2" 2 "$E: --kmem records every allocation: no tag filter"
+	clean "usage errors"
+	[ $bad = 0 ]
+}
+
+# ------------------------------------------------------------------ record + report
+
+# The module workload under record: every kind of memory, some of it freed, some
+# still held at the end; one of the tags was traced before and must stay so.
+t_cmd_record_module() {
+	bad=0
+	module_facts
+	ncpu=$(nproc)
+	echo free >"$ATP"
+	"$C" enable --function atag_test_slab_alloc >/dev/null
+	rm -f "$CW/module.dat" "$CW/module.json"
+	run "$C" record --module atag_test -o "$CW/module.dat" -- sh -c "
+		echo slab 128 3 >$ATP && echo large 16384 1 >$ATP && echo page 2 1 >$ATP &&
+		echo long 64 2 >$ATP && echo split 1 1 >$ATP && echo free >$ATP &&
+		echo slab 64 2 >$ATP && echo page 0 1 >$ATP && echo percpu 8192 $NPERCPU >$ATP"
+	expect "record from a read-only working directory: exit 0, 6 tags, 5 turned on" 0 \
+		"$E record: 6 tags traced (5 turned on here, 1 already on)"
+	expect "record: wrote the file, none lost" 0 "$E record: wrote $CW/module.dat: * events, none lost"
+	nev=${out##*"module.dat: "}
+	nev=${nev%% *}
+	same "record: the tag traced before stays traced, no other" "$("$PROBE" traced)" "$S_slab"
+	"$C" disable --module atag_test >/dev/null
+	clean "record --module atag_test"
+	# what the module holds ("kind address bytes") and what allocinfo counts now
+	held=$(cat "$ATP")
+	printf '%s\n' "$held" | while read -r l; do echo "# held: $l"; done
+	counted=$(awk '/\[atag_test\]/ && $2 != 0 { f = $5; sub(/^func:/, "", f); print f, $2, $1 }' /proc/allocinfo)
+	npc=$(printf '%s\n' "$counted" | awk '$1 == "atag_test_percpu_alloc" { print $2 }')
+	echo "# percpu: ${npc:-0} of $NPERCPU outside the first chunk, accounted"
+	pcb=$((${npc:-0} * 8192 * ncpu))
+
+	run "$C" report --format json -o "$CW/module.json" "$CW/module.dat"
+	same "report --format json: exit 0" "$st" 0
+	sum=$(jq -r '
+		"file \(.complete) \(.files[0].source) \(.files[0].records) \(.files[0].truncated)",
+		"totals " + ([.totals | .allocs, .frees, .matched_frees, .unmatched_frees, .live,
+			.live_bytes, .bytes_alloced, .bytes_freed] | map(tostring) | join(" ")),
+		(.tags | sort_by(.function)[] |
+			"tag \(.function) \(.allocs) \(.frees) \(.live) \(.live_bytes) \(.bytes_alloced) \(.bytes_freed) \(.unmatched_frees) \(.partial_frees) \(.replaced)",
+			"counted \(select(.live > 0) | "\(.function) \(.live) \(.live_bytes)")",
+			"site \(.function)|\(.file)|\(.line)|\(.module)",
+			"nstacks \(.function) \([.stacks[] | select(.frames | length > 0)] | length) \([.stacks[] | select(.frames | length > 0) | .allocs] | add)",
+			(.function as $f | .stacks[] | select(.frames | length > 0) |
+				"stack \($f) \(.frames[0] | test("^" + $f + "\\+0x[0-9a-f]+$")) " +
+				(.frames[1:4] | map(sub("\\+0x[0-9a-f]+$"; "")) | join(" ")))),
+		"livetop \([.live[] | (.frames[0] | sub("\\+0x.*"; "")) == .function] | unique)",
+		(.live[] | "live \(.function | sub("^atag_test_"; "") | sub("_alloc$"; "")) \(.ptr)")
+		' "$CW/module.json")
+	long=atag_test_function_with_a_deliberately_long_name_to_check_suffix_match
+	same "report: complete, alloc_tag source, every event written read" "$(pick file)" \
+		"true alloc_tag $nev false"
+	# function allocs frees live live_bytes bytes_alloced bytes_freed unmatched partial replaced
+	same "report: each call site's lifetimes, as the workload made them" "$(pick tag)" \
+		"$long 2 2 0 0 128 128 0 0 0
+atag_test_large_alloc 1 1 0 0 16384 16384 0 0 0
+atag_test_page_alloc 2 1 1 4096 20480 16384 0 0 0
+atag_test_percpu_alloc $npc 0 $npc $pcb $pcb 0 0 0 0
+atag_test_slab_alloc 5 3 2 128 512 384 0 0 0
+atag_test_split_alloc 3 3 0 0 16384 16384 0 0 0"
+	same "report: totals" "$(pick totals)" \
+		"$((13 + npc)) 10 10 0 $((3 + npc)) $((4224 + pcb)) $((53888 + pcb)) 49664"
+	same "report: live allocations and bytes per call site = /proc/allocinfo's counters now" \
+		"$(pick counted)" "$(printf '%s\n' "$counted" | sort)"
+	same "report: the call sites as /proc/allocinfo names them (function in full)" "$(pick site)" \
+		"$long|$MF|$L_long|atag_test
+atag_test_large_alloc|$MF|$L_large|atag_test
+atag_test_page_alloc|$MF|$L_page|atag_test
+atag_test_percpu_alloc|$MF|$L_percpu|atag_test
+atag_test_slab_alloc|$MF|$L_slab|atag_test
+atag_test_split_alloc|$MF|$L_split|atag_test"
+	# the live allocations: at the addresses the module holds (percpu: those accounted)
+	live=$(pick live | sort)
+	want=$(printf '%s\n' "$held" | awk '{ a = $2; sub(/^0+/, "", a); print $1, "0x" a }' | sort)
+	same "report: the live slab and page allocations are at the addresses the module holds" \
+		"$(printf '%s\n' "$live" | grep -v '^percpu')" "$(printf '%s\n' "$want" | grep -v '^percpu')"
+	same "report: its $npc live percpu allocations are at addresses the module holds" \
+		"$(printf '%s\n' "$live" | grep -c '^percpu') $(printf '%s\n' "$live" | grep '^percpu' |
+			grep -vcxF "$(printf '%s\n' "$want" | grep '^percpu')")" "$npc 0"
+	same "report: one stack per call site with all its allocations (the split pages have none)" \
+		"$(pick nstacks)" "$long 1 2
+atag_test_large_alloc 1 1
+atag_test_page_alloc 1 2
+atag_test_percpu_alloc 1 $npc
+atag_test_slab_alloc 1 5
+atag_test_split_alloc 1 1"
+	same "report: every stack starts at its allocating function, then atag_write, proc_reg_write, vfs_write" \
+		"$(pick stack)" "$long true atag_write proc_reg_write vfs_write
+atag_test_large_alloc true atag_write proc_reg_write vfs_write
+atag_test_page_alloc true atag_write proc_reg_write vfs_write
+atag_test_percpu_alloc true atag_write proc_reg_write vfs_write
+atag_test_slab_alloc true atag_write proc_reg_write vfs_write
+atag_test_split_alloc true atag_write proc_reg_write vfs_write"
+	same "report: no stack starts with a tracing machinery frame" "$(machinery "$CW/module.json")" 0
+	same "report: each live allocation's stack starts at its function" "$(pick livetop)" "[true]"
+	run "$C" report --live --stacks --function 'atag_test_s*' "$CW/module.dat"
+	expect "report text: a call-site row with its module" 0 \
+		"     5      3     2       128 B      384 B      512 B  * atag_test_slab_alloc $MF:$L_slab \[atag_test\]"
+	expect "report text: the stack under it" 0 "          atag_test_slab_alloc+0x*"
+	expect "report text: live at end" 0 "live at end   2 (128 B)"
+	echo free >"$ATP"
+	clean "report"
+	[ $bad = 0 ]
+}
+
+# Stock trace-cmd report with the plugin, on the trace cmd-record-module recorded.
+t_cmd_plugin() {
+	bad=0
+	[ -f "$CW/module.json" ] || { skip "no trace from cmd-record-module"; return; }
+	module_facts
+	TRACEEVENT_PLUGIN_DIR=$ATAG_VM_BUILD/plugins trace-cmd report -i "$CW/module.dat" >"$CW/plugin.txt" 2>&1
+	same "trace-cmd report with the plugin: exit 0" $? 0
+	TRACEEVENT_PLUGIN_DIR=$ATAG_VM_BUILD/plugins trace-cmd report -O alloc_tag:resolve=0 \
+		-i "$CW/module.dat" >"$CW/plugin0.txt" 2>&1
+	TRACEEVENT_PLUGIN_DIR=/nonexistent trace-cmd report -i "$CW/module.dat" >"$CW/noplugin.txt" 2>&1
+	# per event type: how many lines, how many in the plugin's form
+	sum=$(awk -v mf="$MF" '
+	function site(s) { return s ~ ("^atag_test_[a-z_]+ " mf ":[0-9]+ \\[atag_test\\]$") }
+	FILENAME ~ /\/plugin\.txt$/ && / alloc_tag_hit: / {
+		hit++; s = $0; sub(/.* alloc_tag_hit: +/, "", s)
+		if (s ~ / tag=0xffffffff[0-9a-f]+$/ && site(substr(s, 1, index(s, " tag=") - 1))) { hitok++; fn = s; sub(/ .*/, "", fn) }
+		next
+	}
+	FILENAME ~ /\/plugin\.txt$/ && / alloc_tag_mem_(alloced|freed): / {
+		ev = ($0 ~ /alloced:/) ? "alloced" : "freed"; n[ev]++
+		s = $0; sub(/.* alloc_tag_mem_[a-z]+: +/, "", s)
+		if (match(s, /^ptr=0x[0-9a-f]+ bytes=[0-9]+( \([0-9.]+ [KM]iB\))? /) && site(substr(s, RLENGTH + 1)))
+			good[ev]++
+		if (ev == "alloced") { b = s; sub(/.*bytes=/, "", b); sub(/ .*/, "", b); f = substr(s, RLENGTH + 1); sub(/ .*/, "", f); bytes[f] += b }
+		if (s ~ /bytes=16384 \(16\.0 KiB\) atag_test_large_alloc /) human++
+		next
+	}
+	FILENAME ~ /\/plugin\.txt$/ && / kernel_stack: / { depth = 0; next }
+	FILENAME ~ /\/plugin\.txt$/ && /^=> / {
+		if (++depth <= 3) top[depth] = $2
+		if (depth == 3) stk[top[1] " " top[2] " " (top[3] == fn)]++
+		next
+	}
+	FILENAME ~ /\/plugin0\.txt$/ && / alloc_tag_mem_(alloced|freed): +ptr=0x[0-9a-f]+ bytes=[0-9]+( \([0-9.]+ [KM]iB\))? tag=0xffffffff[0-9a-f]+$/ { raw++ }
+	FILENAME ~ /\/noplugin\.txt$/ && / alloc_tag_hit: +tag 0x[0-9a-f]+, module: atag_test, filename: / { kfmt++ }
+	END {
+		printf "hits %d %d\n", hit, hitok
+		printf "alloced %d %d\n", n["alloced"], good["alloced"]
+		printf "freed %d %d\n", n["freed"], good["freed"]
+		for (s in stk) printf "stacks %s %d\n", s, stk[s]
+		for (f in bytes) printf "bytes %s %d\n", f, bytes[f]
+		printf "human %d\nresolve0 %d\nnoplugin %d\n", human, raw, kfmt
+	}' "$CW/plugin.txt" "$CW/plugin0.txt" "$CW/noplugin.txt")
+	printf '%s\n' "$sum"
+	rsum=$(jq -r '"allocs \(.totals.allocs)", "frees \(.totals.frees)",
+		"hits \(.files[0].events["alloc_tag:alloc_tag_hit"])",
+		(.tags | sort_by(.function)[] | "bytes \(.function) \(.bytes_alloced)")' "$CW/module.json")
+	r_hits=$(sum=$rsum pick hits)
+	r_allocs=$(sum=$rsum pick allocs)
+	r_frees=$(sum=$rsum pick frees)
+	same "every hit line shows the call site and the tag" "$(pick hits)" "$r_hits $r_hits"
+	same "every alloced line shows ptr, bytes and the resolved call site" "$(pick alloced)" \
+		"$r_allocs $r_allocs"
+	same "every freed line shows ptr, bytes and the resolved call site" "$(pick freed)" \
+		"$r_frees $r_frees"
+	same "the alloced lines add up to report's bytes per call site" "$(pick bytes | sort)" \
+		"$(sum=$rsum pick bytes)"
+	same "a human-readable size beside 16384 bytes (alloced and freed)" "$(pick human)" 2
+	same "each stack follows its hit: the tracing frames, then the allocating function" \
+		"$(pick stacks)" "trace_event_raw_event_alloc_tag_hit alloc_tag_trace_hit 1 $r_hits"
+	same "-O alloc_tag:resolve=0: alloced and freed lines show the tag pointer" "$(pick resolve0)" \
+		"$((r_allocs + r_frees))"
+	same "without the plugin: the kernel's print format" "$(pick noplugin)" "$r_hits"
+	[ $bad = 0 ]
+}
+
+# Built-in tags on a syscall path: pipe(2) and write(2) in fs/pipe.c, from a
+# program that makes 5 pipes and writes 2 pages into each.
+t_cmd_record_pipe() {
+	bad=0
+	run "$C" record --file fs/pipe.c --module '' -o "$CW/pipe.dat" -- "$PROBE" pipes 5 "$CW/pipe-allocinfo"
+	expect "record --file fs/pipe.c --module '': 4 tags" 0 "$E record: 4 tags traced (4 turned on here, 0 already on)"
+	expect "record: none lost" 0 "$E record: wrote $CW/pipe.dat: * events, none lost"
+	clean "record --file fs/pipe.c"
+	# /proc/allocinfo while the pipes were open: the bytes of one allocation
+	per=$(awk '$3 ~ /^fs\/pipe\.c:/ && $2 > 0 {
+		n = split($3, a, ":"); f = $4; sub(/^func:/, "", f); print f, a[n], $1 / $2 }' "$CW/pipe-allocinfo" | sort)
+	printf '%s\n' "$per" | while read -r l; do echo "# line bytes-per-allocation: $l"; done
+	run "$C" report --format json --comm atag-vm-probe -o "$CW/pipe.json" "$CW/pipe.dat"
+	sum=$(jq -r '
+		(.tags | sort_by(.function, .line)[] |
+			"tag \(.function) \(.line) \(.allocs) \(.frees) \(.live) \(.bytes_alloced) \(.bytes_freed) \(.unmatched_frees)",
+			"site \(.file) \(.module)",
+			(.stacks[] | "stack " + (.frames[0:3] | map(sub("\\+0x[0-9a-f]+$"; "")) | join(" ")),
+				"entry " + (.frames[-1] | sub("\\+0x[0-9a-f]+$"; ""))))
+		' "$CW/pipe.json")
+	same "report --comm atag-vm-probe: each call site as the program made them, bytes as allocinfo counts" \
+		"$(pick tag)" "$(printf '%s\n' "$per" | awk '{
+			n = $1 == "pipe_write" ? 10 : 5; print $1, $2, n, n, 0, n * $3, n * $3, 0 }')"
+	same "report: built-in call sites: file fs/pipe.c, no module" "$(pick site | sort -u)" "fs/pipe.c null"
+	same "report: the stacks start at the allocating function, then the syscall path" \
+		"$(pick stack | sort -u)" "alloc_pipe_info create_pipe_files do_pipe2
+pipe_write vfs_write ksys_write"
+	same "report: every stack ends at the syscall entry" "$(pick entry | sort -u)" \
+		"entry_SYSCALL_64_after_hwframe"
+	same "report: no stack starts with a tracing machinery frame" "$(machinery "$CW/pipe.json")" 0
+	[ $bad = 0 ]
+}
+
+# record --kmem: every allocation of the system, the module's among them.
+t_cmd_record_kmem() {
+	bad=0
+	ev0=$(cat "$T/set_event")
+	run "$C" record --kmem -o "$CW/kmem.dat" -- sh -c "echo slab 128 3 >$ATP && echo free >$ATP"
+	expect "record --kmem: exit 0, none lost" 0 "$E record: wrote $CW/kmem.dat: * events, none lost"
+	same "record --kmem: the top buffer's events untouched" "$(cat "$T/set_event")" "$ev0"
+	clean "record --kmem"
+	run "$C" report --format json -o "$CW/kmem.json" "$CW/kmem.dat"
+	sum=$(jq -r '
+		"file \(.complete) \(.files[0].source)",
+		(.tags[] | select(.function == "atag_test_slab_alloc") |
+			"tag \(.function) \(.allocs) \(.frees) \(.live) \(.bytes_alloced) \(.bytes_freed)",
+			(.stacks[] | "stack " + (.frames[0:3] | map(sub("\\+0x[0-9a-f]+$"; "")) | join(" "))))
+		' "$CW/kmem.json")
+	same "report (kmem): complete" "$(pick file)" "true kmem"
+	same "report (kmem): the module's 3 kmalloc(128), freed" "$(pick tag)" "atag_test_slab_alloc 3 3 0 384 384"
+	same "report (kmem): its stack starts in kmalloc, then the call site and atag_write" \
+		"$(pick stack)" "__kmalloc_noprof atag_test_slab_alloc atag_write"
+	same "report (kmem): no stack starts with a tracing machinery frame" "$(machinery "$CW/kmem.json")" 0
+	run "$C" report --source page -n 3 "$CW/kmem.dat"
+	expect "report --source page: the page events read" 0 "$CW/kmem.dat: page events, buffer trace-cmd-alloc-tag-*"
+	expect "report --source page: complete" 0 "data          complete"
+	[ $bad = 0 ]
+}
+
+# wait_line FILE PATTERN: wait up to 20 s for a line of FILE matching the shell PATTERN
+wait_line() {
+	i=0
+	while [ $i -lt 200 ]; do
+		while IFS= read -r l; do
+			# shellcheck disable=SC2254
+			case "$l" in $2) return 0 ;; esac
+		done <"$1"
+		sleep 0.1
+		i=$((i + 1))
+	done 2>/dev/null
+	return 1
+}
+
+# Stopping: SIGINT, --duration, and SIGKILL followed by reset.
+t_cmd_record_signals() {
+	bad=0
+	: >"$CW/sigint.out"
+	"$C" record --module atag_test -o "$CW/sigint.dat" >"$CW/sigint.out" 2>&1 &
+	pid=$!
+	wait_line "$CW/sigint.out" "*recording into*" || nok "record did not start recording"
+	echo "slab 128 2" >"$ATP" && echo free >"$ATP"
+	kill -INT $pid
+	wait $pid
+	st=$?
+	out=$(cat "$CW/sigint.out")
+	printf '%s\n' "$out"
+	expect "SIGINT: exit 0, stopped by Interrupt" 0 "$E record: stopped by Interrupt"
+	clean "record stopped by SIGINT"
+
+	run "$C" record --module atag_test --duration 1s -o "$CW/duration.dat"
+	expect "--duration 1s: exit 0" 0 "$E record: wrote $CW/duration.dat: * events, none lost"
+	[ "${t_end%.*}" -ge "$((${t_start%.*} + 1))" ] && ok "--duration 1s: $t_start -> $t_end s" ||
+		nok "--duration 1s: $t_start -> $t_end s"
+	clean "record --duration"
+
+	"$C" record --module atag_test -o "$CW/kill.dat" -- sleep 30 >"$CW/kill.out" 2>&1 &
+	pid=$!
+	sf=$STATE_DIR/record-$pid.state
+	# wait until its recorder runs and it started its command (sleep)
+	child=
+	i=0
+	while [ -z "$child" ] && [ $i -lt 100 ]; do
+		[ -e "$sf" ] && wait_line "$sf" "recorder *" && for p in /proc/[0-9]*; do
+			read -r _ cm _ ppid _ <"$p/stat" && [ "$ppid" = "$pid" ] && [ "$cm" = "(sleep)" ] &&
+				child=${p#/proc/}
+		done
+		[ -n "$child" ] || sleep 0.1
+		i=$((i + 1))
+	done 2>/dev/null
+	echo "# record $pid, its command $child"
+	while read -r l; do echo "# state: $l"; done <"$sf"
+	run "$C" reset
+	expect "reset while the record runs: leaves it alone" 0 "reset: record $pid still runs ($sf): left alone"
+	same "reset while the record runs: its tags, instance and state file stay" \
+		"$("$PROBE" traced -c) $([ -d "$T/instances/trace-cmd-alloc-tag-$pid" ] && echo instance) $([ -e "$sf" ] && echo state)" \
+		"6 instance state"
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	same "SIGKILL: the tags stay traced and the instance stays for reset" \
+		"$("$PROBE" traced -c) $([ -d "$T/instances/trace-cmd-alloc-tag-$pid" ] && echo instance)" "6 instance"
+	run "$C" reset
+	expect "reset: undoes the killed record" 0 \
+		"reset: record $pid: *turned tracing off on 6 tags, removed tracefs instance trace-cmd-alloc-tag-$pid"
+	clean "reset after SIGKILL"
+	[ -e "$sf" ] && nok "reset left the state file" || ok "reset removed the state file"
+	run "$C" reset
+	expect "reset again: nothing to undo" 0 "reset: nothing to undo*"
+	# the command of the killed record outlives it
+	[ -n "${child:-}" ] && kill "$child" 2>/dev/null
+	# both traces in one report (it takes 1.5 s here): the killed record's
+	# trace.dat is complete, the interrupted one holds what was allocated meanwhile
+	run "$C" report --format json "$CW/sigint.dat" "$CW/kill.dat"
+	same "SIGINT: the trace holds the 2 allocations made while recording; SIGKILL: a complete trace.dat" \
+		"$(printf '%s\n' "$out" | jq -c '[.complete, (.tags[] | .function, .allocs, .frees), [.files[].truncated]]')" \
+		'[true,"atag_test_slab_alloc",2,2,[false,false]]'
+	[ $bad = 0 ]
+}
+
+# ------------------------------------------------------------------ stat
+
+# stat --format json against trace_stats/memory_usage_kb: at boot (with the
+# persistent instance of the harness), then with two instances and snapshots.
+t_cmd_stat() {
+	bad=0
+	ncpu=$(nproc)
+	co=$(sed -n 's/.*reserve_mem=\([0-9]*\)M.*/\1/p' /proc/cmdline)
+	co=$((co * 1024))
+	a=$T/instances/atag-vm-stat-a
+	b=$T/instances/atag-vm-stat-b
+	# the buffer files stat may not change
+	tracefs_state() {
+		for d in "$T" "$T"/instances/*; do
+			read -r s <"$d/buffer_size_kb"
+			read -r on <"$d/tracing_on"
+			sn=none
+			[ -e "$d/snapshot" ] && while IFS= read -r l; do
+				case "$l" in *"Snapshot is allocated"*) sn=allocated ;; *"Snapshot is freed"*) sn=freed ;;
+				[!#]*) break ;; esac
+			done <"$d/snapshot"
+			echo "$d $s $on $sn"
+		done
+	}
+	# stat's JSON in the shape of memory_usage_kb, then what the checks need
+	stat_json() {
+		run "$C" stat --format json
+		printf '%s\n' "$out" >"$CW/stat.json"
+		sum=$(jq -r '.aggregate as $a |
+			"kernel " + ([$a.kernel | to_entries[] | "\(.key): \(.value)"] | join(",")),
+			"computed " + ([$a.computed | to_entries[] | select(.key != "buffers" and .key != "snapshot_buffers") | "\(.key): \(.value)"] | join(",")),
+			"diffrows \([$a.differences[].row] | join(","))",
+			(.instances[] | "inst \(.name // "top") \(.persistent) \(.memory_kind) \(.memory_kb) \(.subbuf_size_kb) \(.snapshot.state) \(.snapshot.size_kb) \(.last_boot_info != null)")
+			' "$CW/stat.json")
+		kern=
+		while IFS= read -r l; do kern="$kern${kern:+,}$l"; done <"$T/trace_stats/memory_usage_kb"
+		same "$1: stat's kernel figures are memory_usage_kb" "$(pick kernel)" "$kern"
+		comp=$(pick computed)
+		same "$1: computed = kernel on every line but total_carveout" "${comp%,total_carveout:*}" "${kern%,total_carveout:*}"
+		same "$1: total_carveout: the kernel's is the reserved range ($co KiB), the difference noted" \
+			"${kern##*total_carveout: } $(pick diffrows)" "$co total_carveout"
+	}
+	# memory of a buffer from its files: (ceil(size / (sub-buffer - 16)) + 1) sub-buffers per CPU
+	memory_kb() {
+		read -r sb <"$1/buffer_subbuf_size_kb"
+		m=0
+		for c in "$1"/per_cpu/cpu*; do
+			read -r kb <"$c/buffer_size_kb"
+			kb=${kb%% *}	# "7 (expanded: 1408)" before first use
+			cap=$((sb * 1024 - 16))
+			nr=$(((kb * 1024 + cap - 1) / cap))
+			[ $nr -lt 2 ] && nr=2
+			m=$((m + (nr + 1) * sb))
+		done
+		echo $m
+	}
+	before=$(tracefs_state)
+	stat_json "boot"
+	pers=${kern#*persistents: }
+	same "boot: the top buffer and the harness's persistent instance (carve-out, no snapshot)" \
+		"$(pick inst)" "top false system $(memory_kb "$T") 4 freed $((3 * 4 * ncpu)) false
+atag_persist true carveout ${pers%%,*} 4 none 0 true"
+
+	mkdir "$a" "$b" && echo 512 >"$a/buffer_size_kb" && echo 100 >"$b/buffer_size_kb" &&
+		echo 8 >"$b/buffer_subbuf_size_kb" && echo 1 >"$a/snapshot" && echo 1 >"$T/snapshot"
+	echo "# instances a (512 KiB, snapshot), b (100 KiB in 8 KiB sub-buffers), top snapshot"
+	mid=$(tracefs_state)
+	stat_json "instances and snapshots"
+	top=$(memory_kb "$T")
+	same "instance a: 129 + 1 sub-buffers per CPU, its snapshot as large; b: 8 KiB sub-buffers, snapshot freed" \
+		"$(pick inst)" "top false system $top 4 allocated $top false
+atag-vm-stat-a false system $((130 * 4 * ncpu)) 4 allocated $((130 * 4 * ncpu)) false
+atag-vm-stat-b false system $(memory_kb "$b") 8 freed $((3 * 4 * ncpu)) false
+atag_persist true carveout ${pers%%,*} 4 none 0 true"
+	run "$C" stat -B atag-vm-stat-b -t --format json
+	same "stat -B b -t: the top buffer and b, no totals" \
+		"$(printf '%s\n' "$out" | jq -c '[[.instances[].name], has("aggregate")]')" '[[null,"atag-vm-stat-b"],false]'
+	run "$C" stat
+	expect "stat text: instance a" 0 "Instance: atag-vm-stat-a"
+	expect "stat text: the totals beside the kernel's" 0 "Totals * computed * kernel * difference"
+	expect "stat text: the persistent instance" 0 "  persistent      yes: boot-mapped*"
+	run "$C" stat --watch 100ms --count 2 --format json
+	same "stat --watch 100ms --count 2: two reports" "$(printf '%s\n' "$out" | jq -s length)" 2
+	same "stat changed nothing in tracefs" "$(tracefs_state)" "$mid"
+
+	echo 0 >"$T/snapshot"
+	echo 0 >"$a/snapshot"
+	rmdir "$a" "$b"
+	same "back to the boot state" "$(tracefs_state)" "$before"
+	clean "stat"
+	[ $bad = 0 ]
+}
