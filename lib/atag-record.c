@@ -12,7 +12,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -296,13 +295,6 @@ pid_t atag_recorder_pid(const struct atag_recorder *r)
 	return r->pid;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 bool atag_recorder_running(struct atag_recorder *r)
 {
 	int status;
@@ -329,7 +321,7 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms,
 			return atag_err(-ECHILD);
 		if (!read_instance_number(r->instance, "tracing_on", &on) && on == 1)
 			return 0;
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 	return atag_err(-ETIMEDOUT);
 }
@@ -343,7 +335,7 @@ int atag_recorder_stop(struct atag_recorder *r, int timeout_ms)
 	for (waited = 0; waited <= timeout_ms; waited += POLL_MS) {
 		if (!atag_recorder_running(r))
 			return r->status;
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 	kill(-r->pid, SIGKILL);
 	waitpid(r->pid, NULL, 0);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atag-record.h"
@@ -324,13 +323,6 @@ bool atag_proc_alive(pid_t pid, unsigned long long start)
 	return pid > 0 && atag_proc_starttime(pid) == start && start;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static bool wait_gone(pid_t pid, unsigned long long start, int timeout_ms)
 {
 	int waited;
@@ -338,7 +330,7 @@ static bool wait_gone(pid_t pid, unsigned long long start, int timeout_ms)
 	for (waited = 0; waited < timeout_ms; waited += POLL_MS) {
 		if (!atag_proc_alive(pid, start))
 			return true;
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 	return !atag_proc_alive(pid, start);
 }

@@ -443,13 +443,6 @@ static bool child_done(struct record_session *s)
 	return true;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static unsigned long long now_ns(void)
 {
 	struct timespec ts;
@@ -479,7 +472,7 @@ static void record_wait(struct record_session *s)
 			session_fail(s, ECHILD, "trace-cmd record exited while recording");
 		if (s->error)
 			break;		/* teardown stops COMMAND */
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 }
 
@@ -508,7 +501,7 @@ static void stop_command(struct record_session *s)
 		return;
 	kill(s->child, SIGTERM);
 	for (waited = 0; !child_done(s) && waited < CHILD_TERM_MS; waited += POLL_MS)
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	if (!child_done(s)) {
 		kill(s->child, SIGKILL);
 		waitpid(s->child, NULL, 0);
