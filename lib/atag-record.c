@@ -249,6 +249,7 @@ static void __attribute__((noreturn)) exec_recorder(const char **argv, int log_f
 	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);	/* the caller may ignore it */
 	execvp(argv[0], (char **)argv);
 	dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);

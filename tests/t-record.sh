@@ -222,6 +222,36 @@ check_eq "--duration: kmalloc_trace was traced, foo_alloc still is" \
 	"$(awk '$1 == "hit" { print $5 }' "$B.exp" | sort -u | tr '\n' ' ')" "foo_alloc kmalloc_trace "
 check_eq "--duration: nothing left behind" "$(leftovers)" ""
 
+# the duration ending a COMMAND that runs longer is the normal stop, not its failure
+"$C" record --function foo_bar --duration 300ms -o "$B.dat" -- sleep 10 > /dev/null 2> "$B.err"
+rc=$?
+check_eq "--duration ends sleep: exit 0, saying so" "$rc:$(tail -n 1 "$B.err")" \
+	"0:trace-cmd-alloc-tag record: the duration ended: sleep got SIGTERM"
+check_eq "--duration ends sleep: nothing left behind" "$(leftovers)" ""
+
+# a COMMAND that ignores the SIGTERM gets SIGKILL 5 s later
+rm -f "$B.pid"
+"$C" record --function foo_bar --duration 200ms -o "$B.dat" -- \
+	sh -c "echo \$\$ > '$B.pid'; trap '' TERM; while :; do sleep 0.1; done" \
+	> /dev/null 2> "$B.err" &
+wait_exit $!
+[ -s "$B.pid" ] && kill -KILL "$(cat "$B.pid")" 2>/dev/null
+check_eq "--duration: SIGKILL when COMMAND ignores SIGTERM, exit 0" "$rc:$(tail -n 1 "$B.err")" \
+	"0:trace-cmd-alloc-tag record: the duration ended: sh got SIGTERM, then SIGKILL"
+[ -z "$(leftovers)" ] || "$C" reset > /dev/null 2>&1
+
+"$C" record --function foo_bar -o "$B.dat" -- sh -c 'kill -KILL $$' > /dev/null 2> "$B.err"; rc=$?
+check_eq "COMMAND killed by a signal: exit 1, naming the signal" "$rc:$(tail -n 1 "$B.err")" \
+	"1:trace-cmd-alloc-tag: sh was killed by SIGKILL"
+check_eq "COMMAND killed by a signal: nothing left behind" "$(leftovers)" ""
+
+# COMMAND runs with the signal handling record was started with
+grep -E '^Sig(Blk|Ign)' /proc/self/status > "$B.sigs0"
+"$C" record --function foo_bar -o "$B.dat" -- grep -E '^Sig(Blk|Ign)' /proc/self/status \
+	> "$B.sigs" 2> "$B.err"
+check_eq "COMMAND: the caller's ignored and blocked signals, no more" "$(cat "$B.sigs")" \
+	"$(cat "$B.sigs0")"
+
 # a writer that never reads: the kernel overwrites events, record says how many
 ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record --all -b 4 -o "$B.dat" -- \
 	"$SIM" run -r 300 --delay-ms 0 > /dev/null 2> "$B.err"; rc=$?
@@ -232,7 +262,7 @@ check_eq "lost events: exit 0, nothing left behind" "$rc:$(leftovers)" "0:"
 
 # ------------------------------------------------------------------ signals
 
-for sig in INT TERM; do
+for sig in INT TERM QUIT; do
 	S=$T_TMP/sig$sig
 	rm -f "$S.ready"
 	"$C" record --all -o "$S.dat" -- "$SIM" run --loop --ready "$S.ready" --expect "$S.exp" \
@@ -256,8 +286,9 @@ for sig in INT TERM; do
 	fi
 	kill -$sig $rp
 	wait_exit $rp
+	case $sig in INT) said=Interrupt ;; TERM) said=Terminated ;; QUIT) said=Quit ;; esac
 	check_eq "SIG$sig: record stops and exits 0" "$rc:$(tail -n 1 "$S.err")" \
-		"0:trace-cmd-alloc-tag record: stopped by $([ $sig = INT ] && echo Interrupt || echo Terminated)"
+		"0:trace-cmd-alloc-tag record: stopped by $said"
 	check_eq "SIG$sig: forwarded to COMMAND, which ended" "$(kill -0 "$simpid" 2>/dev/null; echo $?)" 1
 	sort "$S.exp" > "$S.exp.sorted"
 	events_of "$S.dat" > "$S.events"
@@ -269,6 +300,28 @@ for sig in INT TERM; do
 	fi
 	check_eq "SIG$sig: nothing left behind" "$(leftovers)" ""
 done
+
+# stderr is a pipe nobody reads: the "recording into" message must not end record
+P=$T_TMP/pipe
+mkfifo "$P.fifo"
+(exec 3< "$P.fifo") &
+exec 5> "$P.fifo"
+wait $!
+"$C" record --function foo_bar -o "$P.dat" 2>&5 &
+rp=$!
+exec 5>&-
+i=0
+while kill -0 $rp 2>/dev/null && [ $i -lt 200 ] &&
+      [ "$(cat "$TFS/instances/trace-cmd-alloc-tag-$rp/tracing_on" 2>/dev/null)" != 1 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.3
+kill -INT $rp 2>/dev/null
+wait_exit $rp
+check_eq "stderr a closed pipe: record still stops on SIGINT, exit 0" "$rc" 0
+check_eq "stderr a closed pipe: nothing left behind" "$(leftovers)" ""
+[ -z "$(leftovers)" ] || "$C" reset > /dev/null 2>&1
 
 # ------------------------------------------------------------------ SIGKILL and reset
 

@@ -37,7 +37,8 @@ static const char record_usage[] =
 	"kernel stacks, into a trace.dat until COMMAND exits, the duration ends or Ctrl-C.\n"
 	"Tracing is turned on for the matching tags that were off, and recorded in a\n"
 	"tracefs instance of its own (trace-cmd-alloc-tag-PID) by trace-cmd record; all of\n"
-	"it is undone at the end, also on SIGINT, SIGTERM and errors. While it records, a\n"
+	"it is undone at the end, also on errors and on SIGINT, SIGTERM, SIGQUIT and the\n"
+	"other signals that end a process but for the faults. While it records, a\n"
 	"state file in $ATAG_STATE_DIR (default /run/trace-cmd-alloc-tag) lets\n"
 	"'trace-cmd-alloc-tag reset' undo what a killed record left behind.\n"
 	"\n"
@@ -45,7 +46,7 @@ static const char record_usage[] =
 	"  -b KB               per-CPU buffer size of the instance, in KiB\n"
 	"      --no-stack      no stacktrace trigger: no kernel stacks\n"
 	"      --duration TIME stop after TIME (500ms, 10s, 2m); a COMMAND still\n"
-	"                      running then gets SIGTERM\n"
+	"                      running then gets SIGTERM (SIGKILL 5 s later)\n"
 	"      --all           trace every call site\n"
 	"      --kmem          record kmem:kmalloc, kfree, kmem_cache_alloc, kmem_cache_free,\n"
 	"                      mm_page_alloc and mm_page_free with stacks instead (kernels\n"
@@ -82,7 +83,10 @@ struct record_session {
 	struct atag_recorder	*rec;
 	FILE			*log;		/* trace-cmd's output */
 	pid_t			child;
-	int			child_status;	/* -1 while unknown */
+	int			child_status;	/* its wait status, once reaped */
+	bool			child_reaped;
+	unsigned long		child_sent;	/* 1UL << signal: those we sent COMMAND */
+	bool			duration_over;	/* COMMAND got SIGTERM when it ended */
 	bool			restore_failed;
 	int			error;		/* set once: the first failure */
 	char			errmsg[1024];
@@ -90,7 +94,7 @@ struct record_session {
 
 static volatile sig_atomic_t stop_sig;		/* the signal that asked us to stop */
 static volatile sig_atomic_t stop_count;
-static volatile sig_atomic_t stop_from_user;	/* sent by kill(), not by the terminal */
+static volatile sig_atomic_t stop_forward;	/* COMMAND did not get it too */
 
 enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem };
 
@@ -248,24 +252,73 @@ static void preflight(struct record_session *s, const char **events)
 
 /* ------------------------------------------------------------------ signals */
 
+/*
+ * The signals that stop a recording, with the whole teardown: those whose default
+ * action ends the process, but for the faults. SIGPIPE is ignored instead: a closed
+ * stderr must not end a recording before it can undo what it changed.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+	SIGXCPU, SIGXFSZ, SIGPWR,
+};
+#define NR_STOP_SIGNALS		(sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+/* How we were started, for COMMAND: the stop signals' actions, then SIGPIPE's. */
+static struct sigaction orig_actions[NR_STOP_SIGNALS + 1];
+static sigset_t orig_mask;
+
 static void on_stop_signal(int sig, siginfo_t *info, void *uctx)
 {
+	/* the terminal sends INT, QUIT and HUP to COMMAND too; anything else reached us alone */
+	stop_forward = info->si_code != SI_KERNEL ||
+		       (sig != SIGINT && sig != SIGQUIT && sig != SIGHUP);
 	stop_sig = sig;
-	stop_from_user = info->si_code != SI_KERNEL;
 	stop_count++;
+}
+
+static void stop_signal_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaddset(set, stop_signals[i]);
 }
 
 static void install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, ign;
+	sigset_t set;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_stop_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	stop_signal_set(&sa.sa_mask);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	for (i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &sa, &orig_actions[i]);
+	sigaction(SIGPIPE, &ign, &orig_actions[i]);
+	stop_signal_set(&set);
+	sigprocmask(SIG_UNBLOCK, &set, &orig_mask);
+}
+
+/* In COMMAND's child, before exec: the signal handling record was started with. */
+static void restore_signals(void)
+{
+	size_t i;
+
+	for (i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &orig_actions[i], NULL);
+	sigaction(SIGPIPE, &orig_actions[i], NULL);
+	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+}
+
+/* What COMMAND gets for a stop signal sent to record alone. */
+static int forward_signal(int sig)
+{
+	return sig == SIGINT || sig == SIGHUP ? sig : SIGTERM;
 }
 
 /* ------------------------------------------------------------------ errors */
@@ -401,25 +454,36 @@ static int start_recorder(struct record_session *s, const char **events)
 
 /* ------------------------------------------------------------------ running */
 
+/*
+ * Starts COMMAND; returns its pid, or -1 (a failure, or a stop signal came first).
+ * The stop signals are blocked around fork(): one the terminal sends to both of us
+ * then either came before (COMMAND is not started) or reaches COMMAND with its own
+ * action, never our handler in the child.
+ */
 static pid_t start_command(struct record_session *s)
 {
 	int pipefd[2], err = 0;
+	sigset_t set, old;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
 		return -1;
 	}
-	pid = fork();
+	stop_signal_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid = stop_sig ? -1 : fork();
 	if (pid == 0) {
+		restore_signals();
 		close(pipefd[0]);
 		execvp(s->p->command[0], s->p->command);
 		err = errno;
 		/* the pipe tells the parent why (it closes unread when exec works) */
 		_exit(write(pipefd[1], &err, sizeof(err)) == sizeof(err) ? 127 : 126);
 	}
-	if (pid < 0)
+	if (pid < 0 && !stop_sig)
 		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pipefd[1]);
 	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
 		waitpid(pid, NULL, 0);
@@ -438,9 +502,18 @@ static bool child_done(struct record_session *s)
 		return true;
 	if (waitpid(s->child, &status, WNOHANG) != s->child)
 		return false;
-	s->child_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	s->child_status = status;
+	s->child_reaped = true;
 	s->child = 0;
 	return true;
+}
+
+static void signal_command(struct record_session *s, int sig)
+{
+	if (s->child <= 0)
+		return;
+	kill(s->child, sig);
+	s->child_sent |= 1UL << sig;
 }
 
 static unsigned long long now_ns(void)
@@ -455,19 +528,24 @@ static unsigned long long now_ns(void)
 static void record_wait(struct record_session *s)
 {
 	unsigned long long end = s->p->duration_ns ? now_ns() + s->p->duration_ns : 0;
+	unsigned long long kill_at = 0;
 	int forwarded = 0, killed = 0;
 
 	while (!child_done(s) || (!s->p->command && !stop_sig)) {
-		if (stop_sig && s->child > 0 && stop_from_user && !forwarded++)
-			kill(s->child, stop_sig);	/* the terminal did not send it */
-		if (stop_count > 1 && s->child > 0 && !killed++)
-			kill(s->child, SIGKILL);
+		if (stop_sig && stop_forward && !forwarded++)
+			signal_command(s, forward_signal(stop_sig));
+		if (stop_count > 1 && !killed++)
+			signal_command(s, SIGKILL);
 		if (end && now_ns() >= end) {
 			if (s->child <= 0)
 				break;
-			kill(s->child, SIGTERM);
+			signal_command(s, SIGTERM);
+			s->duration_over = true;
 			end = 0;
+			kill_at = now_ns() + CHILD_TERM_MS * 1000000ULL;
 		}
+		if (kill_at && now_ns() >= kill_at && !killed++)
+			signal_command(s, SIGKILL);	/* it ignored the SIGTERM */
 		if (!atag_recorder_running(s->rec) && !s->error)
 			session_fail(s, ECHILD, "trace-cmd record exited while recording");
 		if (s->error)
@@ -499,11 +577,11 @@ static void stop_command(struct record_session *s)
 
 	if (s->child <= 0)
 		return;
-	kill(s->child, SIGTERM);
+	signal_command(s, SIGTERM);
 	for (waited = 0; !child_done(s) && waited < CHILD_TERM_MS; waited += POLL_MS)
 		atag_sleep_ms(POLL_MS);
 	if (!child_done(s)) {
-		kill(s->child, SIGKILL);
+		signal_command(s, SIGKILL);
 		waitpid(s->child, NULL, 0);
 		s->child = 0;
 	}
@@ -596,6 +674,48 @@ static void print_summary(struct record_session *s, const struct atag_lost *lost
 		fprintf(stderr, " (lost-event counters unreadable)\n");
 }
 
+/* "SIGTERM" */
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+/* How COMMAND ended: a failure unless it exited 0 or a signal of ours ended it. */
+static int command_status(struct record_session *s)
+{
+	const char *cmd = s->p->command ? s->p->command[0] : "";
+	int st = s->child_status, sig;
+	char name[32];
+
+	if (!s->child_reaped)
+		return ATAG_EXIT_OK;
+	/* killed by it, or a shell that reports it as 128 + N */
+	sig = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st) > 128 ? WEXITSTATUS(st) - 128 : 0;
+	if (s->duration_over && ((sig > 0 && sig < 64 && (s->child_sent & (1UL << sig))) ||
+				 (WIFEXITED(st) && !WEXITSTATUS(st)))) {
+		fprintf(stderr, "%s record: the duration ended: %s got SIGTERM%s\n", ATAG_PROG,
+			cmd, s->child_sent & (1UL << SIGKILL) ? ", then SIGKILL" : "");
+		return ATAG_EXIT_OK;
+	}
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "%s: %s was killed by %s%s\n", ATAG_PROG, cmd,
+			signal_name(WTERMSIG(st), name, sizeof(name)),
+			WCOREDUMP(st) ? " (core dumped)" : "");
+		return ATAG_EXIT_FAIL;
+	}
+	if (WEXITSTATUS(st)) {
+		fprintf(stderr, "%s: %s exited with status %d\n", ATAG_PROG, cmd, WEXITSTATUS(st));
+		return ATAG_EXIT_FAIL;
+	}
+	return ATAG_EXIT_OK;
+}
+
 static int exit_status(struct record_session *s)
 {
 	if (s->error) {
@@ -608,17 +728,12 @@ static int exit_status(struct record_session *s)
 		fprintf(stderr, "%s record: stopped by %s\n", ATAG_PROG, strsignal(stop_sig));
 		return ATAG_EXIT_OK;
 	}
-	if (s->child_status > 0) {
-		fprintf(stderr, "%s: %s exited with status %d\n", ATAG_PROG, s->p->command[0],
-			s->child_status);
-		return ATAG_EXIT_FAIL;
-	}
-	return ATAG_EXIT_OK;
+	return command_status(s);
 }
 
 static int run_record(struct record_params *p)
 {
-	struct record_session s = { .p = p, .child_status = -1 };
+	struct record_session s = { .p = p };
 	const char *events[16];
 	struct atag_lost lost = { 0 };
 	bool have_lost = false;
