@@ -373,6 +373,53 @@ echo allow > "$M/ctl"
 check_eq "restoring fails: reset finishes" "$rc:$(sed 's/[0-9][0-9]*/N/g' "$B.reset"):$(leftovers)" \
 	"0:reset: record N: turned tracing off on N tag:"
 
+# what the state file lists for reset: "tag:FUNCTION untag:FUNCTION...", its first words
+state_tags() { awk -F'\t' '$1 ~ /tag$/ { printf "%s:%s ", $1, $5 }' "$ATAG_STATE_DIR"/record-*.state; }
+state_keys() { awk '{ printf "%s ", $1 }' "$ATAG_STATE_DIR"/record-*.state; }
+
+# someone else turns foo_bar on between record's listing and its toggle (ENOENT): after
+# a SIGKILL, reset must leave foo_bar alone
+echo race > "$M/ctl"
+"$C" record --function foo_bar -o "$B.dat" -- sh -c 'kill -KILL $PPID' > /dev/null 2>&1
+i=0
+while leftovers | grep -q '^recorder' && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+check_eq "toggle found the tag traced: the state file takes it back" "$(state_tags)" \
+	"tag:foo_bar untag:foo_bar "
+"$C" reset > "$B.reset" 2>&1; rc=$?
+check_eq "toggle found the tag traced: reset leaves it traced" \
+	"$rc:$(sed -E 's/[0-9]+/N/g' "$B.reset"):$(fakeinfo_traced "$M")" \
+	"0:reset: record N: turned tracing off on N tags, removed tracefs instance trace-cmd-alloc-tag-N:kmalloc_trace=0 foo_alloc=1 __its_alloc=0 foo_bar=1"
+"$C" disable --function foo_bar > /dev/null
+check_eq "toggle found the tag traced: nothing else left behind" "$(leftovers)" ""
+
+# restoring fails halfway (the first toggle off works, the others get EPERM): the state
+# file is rewritten to list only what is left, so that reset does not turn off a tag
+# that someone turned on again meanwhile
+"$C" record --all -o "$B.dat" -- sh -c "echo 'deny 1' > '$M/ctl'" > /dev/null 2> "$B.err"
+rc=$?
+check_eq "restoring fails halfway: exit 1, two tags left" \
+	"$rc:$(grep 'could not' "$B.err" | sed "s|$M/||")" \
+	"1:trace-cmd-alloc-tag: allocinfo: could not turn tracing off again on 2 tags: Operation not permitted"
+check_eq "restoring fails halfway: the state file lists only those two" \
+	"$(state_keys)/$(state_tags)" "owner allocinfo tag tag /tag:__its_alloc tag:foo_bar "
+echo allow > "$M/ctl"
+"$C" enable --function kmalloc_trace > /dev/null
+# and reset itself fails halfway too
+echo 'deny 1' > "$M/ctl"
+"$C" reset > "$B.reset" 2>&1; rc=$?
+check_eq "reset fails halfway: exit 1, the state file keeps what is left" \
+	"$rc:$(sed -E "s/record-[0-9]+/record-N/" "$B.reset"):$(state_tags)" \
+	"1:trace-cmd-alloc-tag: $ATAG_STATE_DIR/record-N.state: undoing the allocinfo step failed: Operation not permitted; state file kept, listing what is left:tag:foo_bar "
+echo allow > "$M/ctl"
+"$C" enable --function __its_alloc > /dev/null
+"$C" reset > "$B.reset" 2>&1; rc=$?
+check_eq "reset after partial undos: only what was left, tags turned on since stay on" \
+	"$rc:$(sed -E 's/[0-9]+/N/g' "$B.reset"):$(fakeinfo_traced "$M")" \
+	"0:reset: record N: turned tracing off on N tag:kmalloc_trace=1 foo_alloc=1 __its_alloc=1 foo_bar=0"
+"$C" disable --function kmalloc_trace > /dev/null
+"$C" disable --function __its_alloc > /dev/null
+check_eq "partial undos: nothing else left behind" "$(leftovers)" ""
+
 # a recorder that still runs is stopped with SIGINT (here a stand-in process that
 # ends on SIGINT, which a background sleep would ignore)
 mkdir -p "$ATAG_STATE_DIR"
@@ -391,7 +438,7 @@ mkdir -p "$ATAG_STATE_DIR"
 printf 'owner 999999999 1\ninstance not-ours\n' > "$ATAG_STATE_DIR/record-999999999.state"
 "$C" reset > "$K.reset" 2>&1; rc=$?
 check_eq "reset refuses an instance it did not name" "$rc:$(cat "$K.reset")" \
-	"1:trace-cmd-alloc-tag: $ATAG_STATE_DIR/record-999999999.state: undoing the instance step failed: Invalid argument; state file kept"
+	"1:trace-cmd-alloc-tag: $ATAG_STATE_DIR/record-999999999.state: undoing the instance step failed: Invalid argument; state file kept, listing what is left"
 rm -f "$ATAG_STATE_DIR/record-999999999.state"
 
 # ------------------------------------------------------------------ --kmem

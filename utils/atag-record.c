@@ -76,6 +76,7 @@ struct record_session {
 	struct atag_allocinfo	*ai;
 	struct atag_taglist	*tags;		/* the matching tags, as listed */
 	struct atag_taglist	enabled;	/* those we turned on */
+	struct atag_taglist	still_on;	/* those we could not turn off again */
 	size_t			already;	/* matching tags already traced */
 	struct atag_state	*state;
 	char			instance[64];
@@ -395,7 +396,7 @@ static int enable_tags(struct record_session *s)
 	const struct atag_tag *t;
 	char msg[1024];
 	size_t i;
-	int ret;
+	int ret, err;
 
 	for (i = 0; s->tags && i < s->tags->nr && !stop_sig; i++) {
 		t = &s->tags->tags[i];
@@ -404,8 +405,18 @@ static int enable_tags(struct record_session *s)
 			continue;
 		}
 		ret = atag_state_add_tag(s->state, t);
-		if (!ret)
-			ret = atag_allocinfo_toggle_tag(s->ai, t, true);
+		if (ret) {
+			session_fail(s, -ret, "%s: cannot write: %s", s->state->path,
+				     strerror(-ret));
+			return ret;
+		}
+		ret = atag_allocinfo_toggle_tag(s->ai, t, true);
+		/* not turned on by us after all: reset must leave it alone */
+		if (ret && (err = atag_state_untag(s->state, t))) {
+			session_fail(s, -err, "%s: cannot write: %s", s->state->path,
+				     strerror(-err));
+			return err;
+		}
 		if (ret == -ENOENT) {
 			s->already++;	/* turned on by someone else meanwhile */
 			continue;
@@ -610,8 +621,11 @@ static void restore_tags(struct record_session *s)
 
 	for (i = 0; i < s->enabled.nr; i++) {
 		ret = atag_allocinfo_toggle_tag(s->ai, &s->enabled.tags[i], false);
-		if (ret && ret != -ENOENT && !failed++)
+		if (!ret || ret == -ENOENT)
+			continue;
+		if (!failed++)
 			first = ret;
+		atag_taglist_add(&s->still_on, &s->enabled.tags[i]);
 	}
 	if (failed) {
 		fprintf(stderr, "%s: %s: could not turn tracing off again on %zu %s: %s\n",
@@ -619,6 +633,29 @@ static void restore_tags(struct record_session *s)
 			atag_plural(failed, "tag", "tags"), strerror(-first));
 		s->restore_failed = true;
 	}
+}
+
+/* Leave the state file for reset, listing only what is still to be undone. */
+static void keep_state(struct record_session *s)
+{
+	struct atag_state *st = s->state;
+	int ret;
+
+	st->recorder = 0;		/* stopped, or killed */
+	if (!s->instance_created) {
+		free(st->instance);
+		st->instance = NULL;
+	}
+	free(st->tags.tags);
+	st->tags = s->still_on;
+	memset(&s->still_on, 0, sizeof(s->still_on));
+	ret = atag_state_rewrite(st);
+	if (ret)
+		fprintf(stderr, "%s: %s: cannot rewrite: %s; it still lists what was undone\n",
+			ATAG_PROG, st->path, strerror(-ret));
+	fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
+		st->path, ATAG_PROG);
+	atag_state_free(st);
 }
 
 static void teardown(struct record_session *s, struct atag_lost *lost, bool *have_lost)
@@ -635,15 +672,14 @@ static void teardown(struct record_session *s, struct atag_lost *lost, bool *hav
 			fprintf(stderr, "%s: cannot remove tracefs instance %s: %s\n", ATAG_PROG,
 				s->instance, strerror(-ret));
 			s->restore_failed = true;
+		} else {
+			s->instance_created = false;
 		}
 	}
-	if (s->restore_failed) {
-		fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
-			s->state->path, ATAG_PROG);
-		atag_state_free(s->state);
-	} else {
+	if (s->restore_failed)
+		keep_state(s);
+	else
 		atag_state_remove(s->state);
-	}
 	s->state = NULL;
 	atag_recorder_free(s->rec);
 	s->rec = NULL;
@@ -749,6 +785,7 @@ static int run_record(struct record_params *p)
 	print_summary(&s, &lost, have_lost);
 	ret = exit_status(&s);
 	free(s.enabled.tags);
+	free(s.still_on.tags);
 	atag_taglist_free(s.tags);
 	atag_allocinfo_close(s.ai);
 	return ret;
