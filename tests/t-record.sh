@@ -462,6 +462,16 @@ fi
 check_eq "--kmem --no-stack: allocations, no stacks" \
 	"$(count_in ' kmalloc: ' "$T_TMP/kmem2.dat" | awk '{ print ($1 > 0) }'):$(count_in ' kernel_stack: ' "$T_TMP/kmem2.dat")" \
 	"1:0"
+# pages freed in batches (release_pages at exit) are mm_page_free_batched, not mm_page_free
+if [ -e "$TFS/events/kmem/mm_page_free_batched" ]; then
+	"$C" record --kmem --no-stack -b 2048 -o "$T_TMP/kmem3.dat" -- \
+		dd if=/dev/zero of=/dev/null bs=4M count=1 > /dev/null 2>&1
+	check_grep "--kmem: pages freed in batches (mm_page_free_batched)" \
+		' dd-[0-9]+ .* mm_page_free_batched: ' \
+		"$(trace-cmd report -i "$T_TMP/kmem3.dat" > "$T_TMP/kmem3.txt" 2>&1; echo "$T_TMP/kmem3.txt")"
+else
+	skip "--kmem: mm_page_free_batched" "this kernel has no kmem:mm_page_free_batched"
+fi
 check_eq "--kmem: no tag touched, nothing left behind" "$(fakeinfo_field "$M" toggles):$(leftovers)" \
 	"$(fakeinfo_field "$M" toggles):"
 

@@ -49,8 +49,9 @@ static const char record_usage[] =
 	"                      running then gets SIGTERM (SIGKILL 5 s later)\n"
 	"      --all           trace every call site\n"
 	"      --kmem          record kmem:kmalloc, kfree, kmem_cache_alloc, kmem_cache_free,\n"
-	"                      mm_page_alloc and mm_page_free with stacks instead (kernels\n"
-	"                      without per-tag tracing; no tags, no filters)\n"
+	"                      mm_page_alloc, mm_page_free and mm_page_free_batched with\n"
+	"                      stacks instead (kernels without per-tag tracing; no tags,\n"
+	"                      no filters)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	ATAG_TAGOPTS_HELP;
@@ -155,14 +156,18 @@ static const char * const tag_events[] = {
 };
 static const char * const tag_stack_events[] = { "alloc_tag:alloc_tag_hit", NULL };
 
-/* The kmem events; the _node variants only exist on older kernels. */
+/*
+ * The kmem events; the _node variants only exist on older kernels, and
+ * mm_page_free_batched (pages freed in batches, which mm_page_free does not see)
+ * may be missing on some.
+ */
 static const char * const kmem_events[] = {
 	"kmem:kmalloc", "kmem:kmalloc_node", "kmem:kfree", "kmem:kmem_cache_alloc",
 	"kmem:kmem_cache_alloc_node", "kmem:kmem_cache_free", "kmem:mm_page_alloc",
-	"kmem:mm_page_free", NULL
+	"kmem:mm_page_free", "kmem:mm_page_free_batched", NULL
 };
 static const char * const kmem_optional[] = {
-	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node", NULL
+	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node", "kmem:mm_page_free_batched", NULL
 };
 static const char * const kmem_stack_events[] = {
 	"kmem:kmalloc", "kmem:kmalloc_node", "kmem:kmem_cache_alloc",
