@@ -233,7 +233,7 @@ static int build_argv(const struct atag_recorder_opts *o, const char *tc, char *
 /* In the child: own process group, SIGINT when the parent dies, output to the log. */
 static void __attribute__((noreturn)) exec_recorder(const char **argv, int log_fd, pid_t parent)
 {
-	int null = open("/dev/null", O_RDWR);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGINT);
@@ -247,6 +247,10 @@ static void __attribute__((noreturn)) exec_recorder(const char **argv, int log_f
 		dup2(log_fd, STDOUT_FILENO);
 		dup2(log_fd, STDERR_FILENO);
 	}
+	/* dup2() onto itself keeps close-on-exec: the three stay open in any case */
+	fcntl(STDIN_FILENO, F_SETFD, 0);
+	fcntl(STDOUT_FILENO, F_SETFD, 0);
+	fcntl(STDERR_FILENO, F_SETFD, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);	/* the caller may ignore it */

@@ -245,6 +245,18 @@ check_eq "COMMAND killed by a signal: exit 1, naming the signal" "$rc:$(tail -n 
 	"1:trace-cmd-alloc-tag: sh was killed by SIGKILL"
 check_eq "COMMAND killed by a signal: nothing left behind" "$(leftovers)" ""
 
+# record's own files (trace-cmd's log, the state file, allocinfo) are close-on-exec:
+# COMMAND and the recorder get the caller's files and no more
+ls /proc/self/fd > "$B.fds0"
+"$C" record --function foo_bar -o "$B.dat" -- ls /proc/self/fd > "$B.fds" 2> "$B.err"
+check_eq "COMMAND inherits no file of record's" "$(tr '\n' ' ' < "$B.fds")" \
+	"$(tr '\n' ' ' < "$B.fds0")"
+FAKE_TC_FDS=$B.tcfds0 sh "$ATAG_SRC/tests/fake-trace-cmd.sh" -B none > /dev/null 2>&1
+FAKE_TC_FDS=$B.tcfds ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record \
+	--function foo_bar -o "$B.dat" -- true > /dev/null 2> "$B.err"
+check_eq "the recorder inherits no file of record's" "$(tr '\n' ' ' < "$B.tcfds")" \
+	"$(tr '\n' ' ' < "$B.tcfds0")"
+
 # COMMAND runs with the signal handling record was started with
 grep -E '^Sig(Blk|Ign)' /proc/self/status > "$B.sigs0"
 "$C" record --function foo_bar -o "$B.dat" -- grep -E '^Sig(Blk|Ign)' /proc/self/status \

@@ -437,6 +437,18 @@ static int enable_tags(struct record_session *s)
 	return 0;
 }
 
+/* trace-cmd's log: an unnamed temporary file that COMMAND does not inherit */
+static FILE *open_log(void)
+{
+	FILE *f = tmpfile();
+
+	if (f && fcntl(fileno(f), F_SETFD, FD_CLOEXEC)) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
 static int start_recorder(struct record_session *s, const char **events)
 {
 	struct atag_recorder_opts o = {
@@ -450,7 +462,7 @@ static int start_recorder(struct record_session *s, const char **events)
 	char tail[512];
 	int ret;
 
-	s->log = tmpfile();
+	s->log = open_log();
 	o.log_fd = s->log ? fileno(s->log) : -1;
 	s->rec = atag_recorder_start(&o);
 	if (!s->rec) {
