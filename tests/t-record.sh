@@ -3,8 +3,9 @@
 # record and reset end to end, as root, on this machine's real tracefs: the
 # /proc/allocinfo FUSE double says which tags are traced, the uprobe simulator emits
 # real alloc_tag:* events for those, record writes them into a trace.dat, and
-# afterwards nothing is left behind: no instance, event, trigger, uprobe, traced tag
-# or state file, also after SIGINT, SIGTERM, failures, and SIGKILL plus reset.
+# afterwards nothing is left behind: no instance, event, trigger, uprobe, traced tag,
+# state file or changed top-level tracefs setting, also after signals, failures, and
+# SIGKILL plus reset.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fakeinfo.sh"
 
@@ -63,8 +64,17 @@ export ATAG_ALLOCINFO=$M/allocinfo
 INITIAL=$(fakeinfo_traced "$M")
 DYN_BEFORE=$(cat "$TFS/dynamic_events")
 
+# The top-level tracefs files a run must not change, "FILE:LINE" (an empty file has none).
+top_files() {
+	(cd "$TFS" && grep -H '' tracing_on trace_clock buffer_size_kb current_tracer set_event \
+		set_event_pid tracing_cpumask trace_options options/* 2>/dev/null)
+}
+top_files > "$T_TMP/top.before"
+
 # Everything record or reset could leave behind, one line each; empty when clean.
 leftovers() {
+	top_files > "$T_TMP/top.now"
+	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
 	ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-' | sed 's/^/instance /'
 	[ "$(cat "$TFS/dynamic_events")" = "$DYN" ] || echo "dynamic events changed"
 	[ "$(fakeinfo_traced "$M")" = "$INITIAL" ] || echo "traced tags: $(fakeinfo_traced "$M")"
