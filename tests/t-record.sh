@@ -198,9 +198,21 @@ check_eq "COMMAND cannot run: exit 1, saying why" "$rc:$(tail -n 1 "$B.err")" \
 	"1:trace-cmd-alloc-tag: cannot run /nonexistent/prog: No such file or directory"
 check_eq "COMMAND cannot run: nothing left behind" "$(leftovers)" ""
 
-"$C" record --function foo_bar -o "$T_TMP/no/such/dir/x.dat" -- true > /dev/null 2> "$B.err"; rc=$?
-check_grep "the writer fails: exit 1 with trace-cmd's reason" \
-	"^trace-cmd-alloc-tag: trace-cmd record (failed|exited with status [0-9]+): .+" "$B.err"
+"$C" record --function foo_bar -o "$T_TMP/no/such/dir/x.dat" -- sleep 30 > /dev/null 2> "$B.err"
+rc=$?
+check_eq "-o into a missing directory: exit 1 at once, before changing anything" \
+	"$rc:$(cat "$B.err"):$(leftovers):$(fakeinfo_field "$M" toggles)" \
+	"1:trace-cmd-alloc-tag: $T_TMP/no/such/dir/x.dat: cannot write into $T_TMP/no/such/dir: No such file or directory::$(fakeinfo_field "$M" toggles)"
+
+# the directory goes away while recording: trace-cmd cannot write the trace.dat at the
+# end, and record quotes its error, not its last line ("Hit Ctrl^C to stop recording")
+mkdir "$T_TMP/gone"
+"$C" record --function foo_bar -o "$T_TMP/gone/x.dat" -- mv "$T_TMP/gone" "$T_TMP/gone2" \
+	> /dev/null 2> "$B.err"; rc=$?
+rm -rf "$T_TMP/gone" "$T_TMP/gone2"
+check_grep "the writer fails: exit 1 with trace-cmd's error" \
+	"^trace-cmd-alloc-tag: trace-cmd record exited with status [0-9]+: trace-cmd: No such file or directory; Error creating output file\$" \
+	"$B.err"
 check_eq "the writer fails: exit status" "$rc" 1
 check_eq "the writer fails: nothing left behind" "$(leftovers)" ""
 

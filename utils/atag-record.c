@@ -12,11 +12,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -229,6 +231,24 @@ static bool executable_in_path(const char *name)
 	return found;
 }
 
+/* trace-cmd writes the output at the end, and its per-CPU files next to it first. */
+static void check_output(const char *output)
+{
+	char *copy = strdup(output), *dir;
+	struct stat st;
+
+	if (!copy)
+		die("%s: %s", output, strerror(ENOMEM));
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK))
+		die("%s: cannot write into %s: %s", output, dir, strerror(errno));
+	if (!stat(output, &st) && S_ISDIR(st.st_mode))
+		die("%s: %s", output, strerror(EISDIR));
+	if (!access(output, F_OK) && access(output, W_OK))
+		die("%s: %s", output, strerror(errno));
+	free(copy);
+}
+
 /* Everything that can fail before anything changes: die() is fine here. */
 static void preflight(struct record_session *s, const char **events)
 {
@@ -241,6 +261,7 @@ static void preflight(struct record_session *s, const char **events)
 	snprintf(path, sizeof(path), "%s/instances", dir);
 	if (access(path, W_OK))
 		die("%s: %s: run as root", path, strerror(errno));
+	check_output(s->p->output);
 	choose_events(s->p, events);
 	if (!executable_in_path(tc && *tc ? tc : "trace-cmd"))
 		die("%s: not found: record writes the trace.dat with trace-cmd record (Debian package trace-cmd)",
@@ -342,22 +363,38 @@ session_fail(struct record_session *s, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The last non-empty line trace-cmd printed, for messages. */
-static const char *log_tail(struct record_session *s, char *buf, size_t len)
+/* "line" or "; line" appended to @buf */
+static void add_line(char *buf, size_t len, const char *line)
 {
-	char line[512];
+	size_t n = strlen(buf);
 
-	snprintf(buf, len, "no output");
-	if (!s->log)
-		return buf;
-	fflush(s->log);
-	rewind(s->log);
-	while (fgets(line, sizeof(line), s->log)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (*line)
-			snprintf(buf, len, "%s", line);
+	snprintf(buf + n, len - n, "%s%s", n ? "; " : "", line);
+}
+
+/*
+ * Why trace-cmd failed, for messages: its lines that say "Error" or "trace-cmd:",
+ * else the last one it printed (which may well be "Hit Ctrl^C to stop recording").
+ */
+static const char *log_reason(struct record_session *s, char *buf, size_t len)
+{
+	char line[512], last[512] = "", *p;
+
+	*buf = '\0';
+	if (s->log) {
+		fflush(s->log);
+		rewind(s->log);
+		while (fgets(line, sizeof(line), s->log)) {
+			line[strcspn(line, "\n")] = '\0';
+			p = line + strspn(line, " \t");
+			if (strstr(p, "Error") || strstr(p, "trace-cmd:"))
+				add_line(buf, len, p);
+			if (*p)
+				snprintf(last, sizeof(last), "%s", p);
+		}
+		fseek(s->log, 0, SEEK_END);
 	}
-	fseek(s->log, 0, SEEK_END);
+	if (!*buf)
+		snprintf(buf, len, "%s", *last ? last : "no output");
 	return buf;
 }
 
@@ -473,7 +510,7 @@ static int start_recorder(struct record_session *s, const char **events)
 	ret = atag_recorder_wait_ready(s->rec, READY_TIMEOUT_MS, &stop_sig);
 	if (ret == -ECHILD)
 		session_fail(s, ECHILD, "trace-cmd record failed: %s",
-			     log_tail(s, tail, sizeof(tail)));
+			     log_reason(s, tail, sizeof(tail)));
 	else if (ret == -ETIMEDOUT)
 		session_fail(s, ETIMEDOUT, "trace-cmd record did not start recording within %d s",
 			     READY_TIMEOUT_MS / 1000);
@@ -627,7 +664,7 @@ static void stop_recorder(struct record_session *s, struct atag_lost *lost, bool
 		session_fail(s, ECHILD, "trace-cmd record %s %d: %s",
 			     status < 0 ? "hung; killed after" : "exited with status",
 			     status < 0 ? STOP_TIMEOUT_MS / 1000 : status,
-			     log_tail(s, tail, sizeof(tail)));
+			     log_reason(s, tail, sizeof(tail)));
 	*have_lost = !atag_instance_lost_events(s->instance, lost);
 }
 
