@@ -408,7 +408,9 @@ check_eq "restoring fails: reset finishes" "$rc:$(sed 's/[0-9][0-9]*/N/g' "$B.re
 	"0:reset: record N: turned tracing off on N tag:"
 
 # what the state file lists for reset: "tag:FUNCTION untag:FUNCTION...", its first words
-state_tags() { awk -F'\t' '$1 ~ /tag$/ { printf "%s:%s ", $1, $5 }' "$ATAG_STATE_DIR"/record-*.state; }
+state_tags() {
+	awk -F'\t' '$1 ~ /tag$/ { printf "%s:%s ", $1, $5 }' "$ATAG_STATE_DIR"/record-*.state
+}
 state_keys() { awk '{ printf "%s ", $1 }' "$ATAG_STATE_DIR"/record-*.state; }
 
 # someone else turns foo_bar on between record's listing and its toggle (ENOENT): after
@@ -500,9 +502,9 @@ check_eq "--kmem --no-stack: allocations, no stacks" \
 if [ -e "$TFS/events/kmem/mm_page_free_batched" ]; then
 	"$C" record --kmem --no-stack -b 2048 -o "$T_TMP/kmem3.dat" -- \
 		dd if=/dev/zero of=/dev/null bs=4M count=1 > /dev/null 2>&1
+	trace-cmd report -i "$T_TMP/kmem3.dat" > "$T_TMP/kmem3.txt" 2>&1
 	check_grep "--kmem: pages freed in batches (mm_page_free_batched)" \
-		' dd-[0-9]+ .* mm_page_free_batched: ' \
-		"$(trace-cmd report -i "$T_TMP/kmem3.dat" > "$T_TMP/kmem3.txt" 2>&1; echo "$T_TMP/kmem3.txt")"
+		' dd-[0-9]+ .* mm_page_free_batched: ' "$T_TMP/kmem3.txt"
 else
 	skip "--kmem: mm_page_free_batched" "this kernel has no kmem:mm_page_free_batched"
 fi
