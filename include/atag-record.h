@@ -34,7 +34,8 @@ struct atag_recorder_opts {
 	const char * const	*stack_events;	/* those of @events that get a stacktrace
 						 * trigger, NULL-terminated (may be NULL) */
 	unsigned long		buffer_kb;	/* per-CPU buffer size, 0: the default */
-	int			log_fd;		/* trace-cmd's stdout and stderr, -1: /dev/null */
+	int			log_fd;		/* trace-cmd's stdout and stderr, -1: /dev/null
+						 * (may be close-on-exec) */
 };
 
 /* Events the kernel dropped or overwrote, summed over the CPUs of an instance. */

@@ -5,17 +5,30 @@
  *
  * One file a recording, $ATAG_STATE_DIR/record-PID.state (default directory
  * /run/trace-cmd-alloc-tag), removed when the recording ends normally. Each line is
- * written before the change it describes, so the file never misses a change; undoing
- * a change that did not happen is harmless (the tag was untraced, the instance absent):
+ * written before the change it describes, so the file never misses a change:
  *
  *   owner PID STARTTIME           the record process
  *   allocinfo PATH                where the tags were toggled
  *   instance NAME                 the tracefs instance it created
  *   recorder PID STARTTIME        the trace-cmd record it started
- *   tag MODULE FILE LINE FUNCTION a tag whose tracing it turned on (MODULE "-" for
+ *   tag MODULE FILE LINE FUNCTION a tag whose tracing it turns on (MODULE "-" for
  *                                 built-in; fields separated by tabs)
+ *   untag MODULE FILE LINE ...    that toggle did not happen after all: the tag
+ *                                 listed last as above is not ours to turn off
  *
  * A line without its newline (the writer died mid-line) is ignored.
+ *
+ * Undoing a listed instance or recorder that never came to be is harmless: the
+ * instance is absent (and named after the owner's pid), the recorder is named by pid
+ * and start time. Undoing a tag is not: a tag whose toggle failed, or found it traced
+ * already (someone else turned it on meanwhile), must not be turned off by reset, so
+ * such a toggle is followed by an untag line. What is left is the window between a
+ * tag line and its toggle: a record killed right there lists a tag it did not turn
+ * on, which was untraced when it listed the tags a moment before.
+ *
+ * When only part of a change could be undone, the file is rewritten (whole, by
+ * rename) to list only what still needs undoing, so that a later reset does not
+ * turn off a tag that was turned off and then on again by someone else.
  */
 #ifndef _ATAG_STATE_H
 #define _ATAG_STATE_H
@@ -39,6 +52,11 @@ struct atag_state {
 	unsigned long long	recorder_start;
 	struct atag_taglist	tags;		/* tags whose tracing was turned on */
 };
+/*
+ * The fields list what is to be undone; a caller that undid part of it may remove
+ * that from them (free and NULL @instance, 0 @recorder, fewer @tags) and then
+ * atag_state_rewrite().
+ */
 
 /* What atag_state_undo() did. */
 struct atag_undo {
@@ -103,6 +121,27 @@ int atag_state_set_recorder(struct atag_state *st, pid_t pid);
 int atag_state_add_tag(struct atag_state *st, const struct atag_tag *t);
 
 /**
+ * atag_state_untag - note that tracing on a tag was not turned on after all
+ * @st: the state
+ * @t: the tag, noted with atag_state_add_tag() before its toggle failed or found
+ *     it traced already
+ *
+ * Appends an untag line, so that reset leaves @t alone, and removes @t from
+ * @st->tags (also when the write fails). Returns 0 or -errno.
+ */
+int atag_state_untag(struct atag_state *st, const struct atag_tag *t);
+
+/**
+ * atag_state_rewrite - replace the state file by what @st lists now
+ * @st: the state, created or loaded
+ *
+ * Writes PATH.tmp and renames it over the file, so that the file is the old one or
+ * the new one, whole. A created state keeps appending to the new file.
+ * Returns 0 or -errno (the old file is then unchanged).
+ */
+int atag_state_rewrite(struct atag_state *st);
+
+/**
  * atag_state_load - read a state file
  * @path: its path
  *
@@ -125,7 +164,9 @@ int atag_state_list(const char *dir, char ***paths);
  * @u: what was done
  *
  * Stops the recorder (SIGINT, then SIGKILL to its group after a while), turns tracing
- * off again on the listed tags that are still traced, and removes the instance.
+ * off again on the listed tags that are still traced, and removes the instance; each
+ * step is tried even when one before failed. What was undone is removed from @st,
+ * which then lists what is left, for atag_state_rewrite().
  * Returns 0 when all was undone (or the owner runs), else the first -errno, with
  * @u->failed_step naming the step.
  */

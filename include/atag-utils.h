@@ -70,4 +70,7 @@ int atag_parse_u64(const char *str, unsigned long long *val);
 /* Shell-style glob match (fnmatch without flags); a NULL pattern matches everything. */
 bool atag_glob_match(const char *pattern, const char *str);
 
+/* Sleep @ms milliseconds (less when a signal handler runs: callers poll). */
+void atag_sleep_ms(int ms);
+
 #endif /* _ATAG_UTILS_H */

@@ -13,7 +13,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -271,7 +270,7 @@ static int build_argv(const struct atag_recorder_opts *o, const char *tc, const 
 static void __attribute__((noreturn)) exec_recorder(const char **argv, const char *dir,
 						    int log_fd, pid_t parent)
 {
-	int null = open("/dev/null", O_RDWR);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGINT);
@@ -290,8 +289,13 @@ static void __attribute__((noreturn)) exec_recorder(const char **argv, const cha
 		dup2(log_fd, STDOUT_FILENO);
 		dup2(log_fd, STDERR_FILENO);
 	}
+	/* dup2() onto itself keeps close-on-exec: the three stay open in any case */
+	fcntl(STDIN_FILENO, F_SETFD, 0);
+	fcntl(STDOUT_FILENO, F_SETFD, 0);
+	fcntl(STDERR_FILENO, F_SETFD, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);	/* the caller may ignore it */
 	execvp(argv[0], (char **)argv);
 	dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -341,13 +345,6 @@ pid_t atag_recorder_pid(const struct atag_recorder *r)
 	return r->pid;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 bool atag_recorder_running(struct atag_recorder *r)
 {
 	int status;
@@ -374,7 +371,7 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms,
 			return atag_err(-ECHILD);
 		if (!read_instance_number(r->instance, "tracing_on", &on) && on == 1)
 			return 0;
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 	return atag_err(-ETIMEDOUT);
 }
@@ -388,7 +385,7 @@ int atag_recorder_stop(struct atag_recorder *r, int timeout_ms)
 	for (waited = 0; waited <= timeout_ms; waited += POLL_MS) {
 		if (!atag_recorder_running(r))
 			return r->status;
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 	kill(-r->pid, SIGKILL);
 	waitpid(r->pid, NULL, 0);

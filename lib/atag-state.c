@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atag-record.h"
@@ -73,8 +72,7 @@ int atag_state_remove(struct atag_state *st)
 }
 
 /* Append one whole line with a single write, so a line is there or not at all. */
-static int __attribute__((format(printf, 2, 3))) state_write(struct atag_state *st,
-							      const char *fmt, ...)
+static int __attribute__((format(printf, 2, 3))) fd_write(int fd, const char *fmt, ...)
 {
 	char *line;
 	va_list ap;
@@ -86,7 +84,7 @@ static int __attribute__((format(printf, 2, 3))) state_write(struct atag_state *
 	va_end(ap);
 	if (len < 0)
 		return atag_err(-ENOMEM);
-	n = write(st->fd, line, len);
+	n = write(fd, line, len);
 	free(line);
 	if (n != len)
 		return atag_err(n < 0 ? -errno : -EIO);
@@ -96,6 +94,41 @@ static int __attribute__((format(printf, 2, 3))) state_write(struct atag_state *
 static bool bad_name(const char *s)
 {
 	return !*s || strpbrk(s, "\t\n");
+}
+
+static bool bad_tag(const struct atag_tag *t)
+{
+	return (t->modname[0] && bad_name(t->modname)) || bad_name(t->filename) ||
+	       bad_name(t->function);
+}
+
+/* "KEYWORD\tMODULE\tFILE\tLINE\tFUNCTION\n", MODULE "-" for built-in */
+static int write_tag(int fd, const char *keyword, const struct atag_tag *t)
+{
+	return fd_write(fd, "%s\t%s\t%s\t%llu\t%s\n", keyword,
+			t->modname[0] ? t->modname : "-", t->filename, t->lineno, t->function);
+}
+
+static bool same_tag(const struct atag_tag *a, const struct atag_tag *b)
+{
+	return a->lineno == b->lineno && !strcmp(a->modname, b->modname) &&
+	       !strcmp(a->filename, b->filename) && !strcmp(a->function, b->function);
+}
+
+/* Remove the last entry of @list that is @t; returns whether there was one. */
+static bool drop_tag(struct atag_taglist *list, const struct atag_tag *t)
+{
+	size_t i;
+
+	for (i = list->nr; i-- > 0;) {
+		if (!same_tag(&list->tags[i], t))
+			continue;
+		memmove(&list->tags[i], &list->tags[i + 1],
+			(list->nr - i - 1) * sizeof(*list->tags));
+		list->nr--;
+		return true;
+	}
+	return false;
 }
 
 struct atag_state *atag_state_create(const char *dir)
@@ -116,7 +149,7 @@ struct atag_state *atag_state_create(const char *dir)
 	st->owner_start = atag_proc_starttime(st->owner);
 	st->fd = open(st->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 	if (st->fd < 0 ||
-	    state_write(st, "owner %d %llu\n", (int)st->owner, st->owner_start)) {
+	    fd_write(st->fd, "owner %d %llu\n", (int)st->owner, st->owner_start)) {
 		err = errno;
 		if (st->fd >= 0)
 			unlink(st->path);
@@ -142,36 +175,91 @@ int atag_state_set_allocinfo(struct atag_state *st, const char *path)
 {
 	if (bad_name(path))
 		return atag_err(-EINVAL);
-	return state_write(st, "allocinfo %s\n", path) ?: set_string(&st->allocinfo, path);
+	return fd_write(st->fd, "allocinfo %s\n", path) ?: set_string(&st->allocinfo, path);
 }
 
 int atag_state_set_instance(struct atag_state *st, const char *name)
 {
 	if (bad_name(name) || strchr(name, '/'))
 		return atag_err(-EINVAL);
-	return state_write(st, "instance %s\n", name) ?: set_string(&st->instance, name);
+	return fd_write(st->fd, "instance %s\n", name) ?: set_string(&st->instance, name);
 }
 
 int atag_state_set_recorder(struct atag_state *st, pid_t pid)
 {
 	st->recorder = pid;
 	st->recorder_start = atag_proc_starttime(pid);
-	return state_write(st, "recorder %d %llu\n", (int)pid, st->recorder_start);
+	return fd_write(st->fd, "recorder %d %llu\n", (int)pid, st->recorder_start);
 }
 
 int atag_state_add_tag(struct atag_state *st, const struct atag_tag *t)
 {
-	const char *mod = t->modname[0] ? t->modname : "-";
-
-	if (bad_name(mod) || bad_name(t->filename) || bad_name(t->function))
+	if (bad_tag(t))
 		return atag_err(-EINVAL);
-	return state_write(st, "tag\t%s\t%s\t%llu\t%s\n", mod, t->filename, t->lineno,
-			   t->function) ?: atag_taglist_add(&st->tags, t);
+	return write_tag(st->fd, "tag", t) ?: atag_taglist_add(&st->tags, t);
+}
+
+int atag_state_untag(struct atag_state *st, const struct atag_tag *t)
+{
+	int ret;
+
+	if (bad_tag(t))
+		return atag_err(-EINVAL);
+	ret = write_tag(st->fd, "untag", t);
+	drop_tag(&st->tags, t);		/* also for a later atag_state_rewrite() */
+	return ret;
+}
+
+/* The whole state, as atag_state_load() reads it back. */
+static int write_state(int fd, const struct atag_state *st)
+{
+	size_t i;
+	int ret;
+
+	ret = fd_write(fd, "owner %d %llu\n", (int)st->owner, st->owner_start);
+	if (!ret && st->allocinfo)
+		ret = fd_write(fd, "allocinfo %s\n", st->allocinfo);
+	if (!ret && st->instance)
+		ret = fd_write(fd, "instance %s\n", st->instance);
+	if (!ret && st->recorder > 0)
+		ret = fd_write(fd, "recorder %d %llu\n", (int)st->recorder, st->recorder_start);
+	for (i = 0; !ret && i < st->tags.nr; i++)
+		ret = write_tag(fd, "tag", &st->tags.tags[i]);
+	return ret;
+}
+
+int atag_state_rewrite(struct atag_state *st)
+{
+	char *tmp;
+	int fd, ret;
+
+	if (asprintf(&tmp, "%s.tmp", st->path) < 0)
+		return atag_err(-ENOMEM);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+	ret = fd < 0 ? -errno : write_state(fd, st);
+	if (!ret && (fsync(fd) || rename(tmp, st->path)))
+		ret = -errno;
+	if (ret) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return atag_err(ret);
+	}
+	free(tmp);
+	if (st->fd >= 0) {
+		close(st->fd);
+		st->fd = fd;		/* appends go to the new file */
+	} else {
+		close(fd);
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ loading */
 
-/* "tag\tMODULE\tFILE\tLINE\tFUNCTION" */
+/* "tag\tMODULE\tFILE\tLINE\tFUNCTION" (or "untag\t...") */
 static int parse_tag(char *line, struct atag_tag *t)
 {
 	char *f[5], *end;
@@ -198,7 +286,7 @@ static int parse_tag(char *line, struct atag_tag *t)
 static int parse_line(struct atag_state *st, char *line, bool first)
 {
 	struct atag_tag t;
-	int pid;
+	int pid, ret;
 
 	if (first)
 		return sscanf(line, "owner %d %llu", &pid, &st->owner_start) == 2 &&
@@ -213,6 +301,12 @@ static int parse_line(struct atag_state *st, char *line, bool first)
 	}
 	if (!strncmp(line, "tag\t", 4))
 		return parse_tag(line, &t) ?: atag_taglist_add(&st->tags, &t);
+	if (!strncmp(line, "untag\t", 6)) {
+		ret = parse_tag(line, &t);
+		if (!ret)
+			drop_tag(&st->tags, &t);
+		return ret;
+	}
 	return -EBADMSG;
 }
 
@@ -324,13 +418,6 @@ bool atag_proc_alive(pid_t pid, unsigned long long start)
 	return pid > 0 && atag_proc_starttime(pid) == start && start;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 static bool wait_gone(pid_t pid, unsigned long long start, int timeout_ms)
 {
 	int waited;
@@ -338,7 +425,7 @@ static bool wait_gone(pid_t pid, unsigned long long start, int timeout_ms)
 	for (waited = 0; waited < timeout_ms; waited += POLL_MS) {
 		if (!atag_proc_alive(pid, start))
 			return true;
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 	return !atag_proc_alive(pid, start);
 }
@@ -356,31 +443,35 @@ static int stop_recorder(const struct atag_state *st, struct atag_undo *u)
 	return wait_gone(st->recorder, st->recorder_start, KILL_TIMEOUT_MS) ? 0 : -ETIMEDOUT;
 }
 
-static int disable_tags(const struct atag_state *st, struct atag_undo *u)
+/* Turns tracing off on the listed tags; only those where that failed stay listed. */
+static int disable_tags(struct atag_state *st, struct atag_undo *u)
 {
 	struct atag_allocinfo *ai;
-	size_t i;
-	int ret = 0;
+	size_t i, left = 0;
+	int ret, first = 0;
 
 	if (!st->tags.nr)
 		return 0;
 	ai = atag_allocinfo_open(st->allocinfo ? st->allocinfo : ATAG_ALLOCINFO_PATH);
 	if (!ai)
 		return -errno;
-	for (i = 0; i < st->tags.nr && !ret; i++) {
+	for (i = 0; i < st->tags.nr; i++) {
 		ret = atag_allocinfo_toggle_tag(ai, &st->tags.tags[i], false);
-		if (!ret)
+		if (!ret) {
 			u->tags_disabled++;
-		else if (ret == -ENOENT)
+		} else if (ret == -ENOENT) {
 			u->tags_gone++;
-		if (ret == -ENOENT)
-			ret = 0;
+		} else {
+			first = first ?: ret;
+			st->tags.tags[left++] = st->tags.tags[i];
+		}
 	}
+	st->tags.nr = left;
 	atag_allocinfo_close(ai);
-	return ret;
+	return first;
 }
 
-static int remove_instance(const struct atag_state *st, struct atag_undo *u)
+static int remove_instance(struct atag_state *st, struct atag_undo *u)
 {
 	int ret;
 
@@ -393,7 +484,11 @@ static int remove_instance(const struct atag_state *st, struct atag_undo *u)
 	ret = atag_instance_destroy(st->instance);
 	if (!ret)
 		u->instance_removed = true;
-	return ret == -ENOENT ? 0 : ret;
+	if (ret && ret != -ENOENT)
+		return ret;
+	free(st->instance);
+	st->instance = NULL;
+	return 0;
 }
 
 static void undo_step(struct atag_undo *u, int ret, const char *step)
@@ -412,6 +507,8 @@ int atag_state_undo(struct atag_state *st, struct atag_undo *u)
 		return 0;
 	}
 	undo_step(u, stop_recorder(st, u), "recorder");
+	if (!u->error)
+		st->recorder = 0;
 	undo_step(u, disable_tags(st, u), "allocinfo");
 	undo_step(u, remove_instance(st, u), "instance");
 	return atag_err(u->error);

@@ -594,6 +594,30 @@ static void test_ioctl_toggle(void)
 	fake_close(&c, ai);
 }
 
+/* The double's controls that t-record.sh uses: "race" and "deny N". */
+static void test_model_controls(void)
+{
+	struct atag_tag t = make_tag("", "kmalloc_trace", "mm/slub.c", 4100, 4096);
+	struct atag_tag b = make_tag("foo", "foo_bar", "drivers/foo/bar.c", 40, 300);
+	struct fake_ctx c;
+	struct atag_allocinfo *ai = fake_open(&c, "");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ai);
+	/* someone else turns the tag on just before: ENOENT, and it is traced */
+	CU_ASSERT_EQUAL(fake_control(&c.k, "race"), 0);
+	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &t, true), -ENOENT);
+	CU_ASSERT_TRUE(c.k.tags[0].traced);
+	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &b, true), 0);	/* once only */
+	/* one more toggle works, then EPERM until "allow" */
+	CU_ASSERT_EQUAL(fake_control(&c.k, "deny 1"), 0);
+	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &t, false), 0);
+	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &b, false), -EPERM);
+	CU_ASSERT_EQUAL(fake_control(&c.k, "allow"), 0);
+	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &b, false), 0);
+	CU_ASSERT_EQUAL(c.k.toggles, 3);
+	fake_close(&c, ai);
+}
+
 static void test_ioctl_text_error_line(void)
 {
 	struct atag_taglist *l;
@@ -658,6 +682,7 @@ static void add_tests(void)
 	CU_add_test(ioc, "7.3 layout and text fallback", test_ioctl_v73_and_text);
 	CU_add_test(ioc, "CONTENT_ID retry, bounded", test_ioctl_content_id_retry);
 	CU_add_test(ioc, "toggle and its errors", test_ioctl_toggle);
+	CU_add_test(ioc, "the double's race and deny N", test_model_controls);
 	CU_add_test(ioc, "text error line", test_ioctl_text_error_line);
 	CU_add_test(ioc, "real files", test_open_real_files);
 }

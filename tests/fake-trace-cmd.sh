@@ -4,7 +4,9 @@
 # A stand-in for `trace-cmd record -d -k -B INSTANCE [-b KB] -e EVENT...` that never
 # reads the buffer: it sets up the instance like trace-cmd, switches it on, and waits
 # for SIGINT. With a small buffer the kernel overwrites events, so record's lost-event
-# report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh).
+# report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh). With FAKE_TC_FDS set,
+# it first writes the numbers of its open files there.
+[ -n "$FAKE_TC_FDS" ] && ls /proc/$$/fd > "$FAKE_TC_FDS"
 TFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 inst= kb= events=
 while [ $# -gt 0 ]; do

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <tracefs.h>
 
 #include "atag-record.h"
 #include "atag-state.h"
@@ -206,6 +209,163 @@ static void test_state_undo_guards(void)
 	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 }
 
+static void assert_file(const char *path, const char *expect)
+{
+	char *text = atag_utest_read_file(path, NULL);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_STRING_EQUAL(text, expect);
+	free(text);
+}
+
+static void test_state_untag(void)
+{
+	struct atag_tag t1 = tag("", "kmalloc_trace", 4100), t2 = tag("foo", "foo_alloc", 12);
+	struct atag_tag bad = tag("", "a\tb", 1);
+	struct atag_state *st, *ld;
+	char expect[512];
+
+	st = atag_state_create(state_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t2), 0);
+	/* the toggle of t1 found it traced already (someone else's) or failed */
+	CU_ASSERT_EQUAL(atag_state_untag(st, &t1), 0);
+	CU_ASSERT_EQUAL(atag_state_untag(st, &bad), -EINVAL);
+	CU_ASSERT_EQUAL_FATAL(st->tags.nr, 1);
+	CU_ASSERT_STRING_EQUAL(st->tags.tags[0].function, "foo_alloc");
+	snprintf(expect, sizeof(expect),
+		 "owner %d %llu\ntag\t-\tmm/x.c\t4100\tkmalloc_trace\n"
+		 "tag\tfoo\tmm/x.c\t12\tfoo_alloc\nuntag\t-\tmm/x.c\t4100\tkmalloc_trace\n",
+		 (int)getpid(), atag_proc_starttime(getpid()));
+	assert_file(st->path, expect);
+
+	/* reset gets only t2 */
+	ld = atag_state_load(st->path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ld);
+	CU_ASSERT_EQUAL_FATAL(ld->tags.nr, 1);
+	CU_ASSERT_STRING_EQUAL(ld->tags.tags[0].function, "foo_alloc");
+	CU_ASSERT_STRING_EQUAL(ld->tags.tags[0].modname, "foo");
+	atag_state_free(ld);
+	atag_state_remove(st);
+}
+
+static void test_state_load_untag(void)
+{
+	char path[600];
+	struct atag_state *st;
+
+	snprintf(path, sizeof(path), "%s/record-3.state", state_dir);
+	/* an untag takes back the last tag line of that tag, and only that one */
+	write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t1\tf\n"
+			 "tag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf\n"
+			 "untag\t-\tmm/x.c\t2\tg\n");
+	st = atag_state_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL_FATAL(st->tags.nr, 2);
+	CU_ASSERT_STRING_EQUAL(st->tags.tags[0].modname, "");
+	CU_ASSERT_STRING_EQUAL(st->tags.tags[1].modname, "m");
+	atag_state_free(st);
+
+	/* an untag line cut short is ignored: the tag stays reset's */
+	write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf");
+	st = atag_state_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(st->tags.nr, 1);
+	atag_state_free(st);
+
+	write_file(path, "owner 3 5\nuntag\t-\tmm/x.c\tone\tf\n");
+	CU_ASSERT_PTR_NULL(atag_state_load(path));
+	CU_ASSERT_EQUAL(errno, EBADMSG);
+	unlink(path);
+}
+
+static void test_state_rewrite(void)
+{
+	struct atag_tag t1 = tag("", "kmalloc_trace", 4100), t2 = tag("foo", "foo_alloc", 12);
+	char expect[512], more[700], tmp[600];
+	struct atag_state *st, *ld;
+
+	st = atag_state_create(state_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(atag_state_set_allocinfo(st, "/proc/allocinfo"), 0);
+	CU_ASSERT_EQUAL(atag_state_set_instance(st, "trace-cmd-alloc-tag-1"), 0);
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t2), 0);
+	CU_ASSERT_EQUAL(atag_state_set_recorder(st, getpid()), 0);
+
+	/* t1 and the instance were undone, the recorder stopped: the rest is listed */
+	st->tags.tags[0] = st->tags.tags[1];
+	st->tags.nr = 1;
+	free(st->instance);
+	st->instance = NULL;
+	st->recorder = 0;
+	CU_ASSERT_EQUAL(atag_state_rewrite(st), 0);
+	snprintf(expect, sizeof(expect),
+		 "owner %d %llu\nallocinfo /proc/allocinfo\ntag\tfoo\tmm/x.c\t12\tfoo_alloc\n",
+		 (int)getpid(), atag_proc_starttime(getpid()));
+	assert_file(st->path, expect);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", st->path);
+	CU_ASSERT_NOT_EQUAL(access(tmp, F_OK), 0);
+
+	/* appends go on into the new file */
+	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
+	snprintf(more, sizeof(more), "%stag\t-\tmm/x.c\t4100\tkmalloc_trace\n", expect);
+	assert_file(st->path, more);
+
+	/* a loaded state is rewritten the same way */
+	ld = atag_state_load(st->path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ld);
+	CU_ASSERT_EQUAL_FATAL(ld->tags.nr, 2);
+	ld->tags.nr = 1;
+	CU_ASSERT_EQUAL(atag_state_rewrite(ld), 0);
+	CU_ASSERT_EQUAL(ld->fd, -1);
+	assert_file(st->path, expect);
+
+	/* a rewrite that cannot be done leaves the file alone */
+	free(ld->path);
+	ld->path = strdup("/nonexistent/dir/record-1.state");
+	CU_ASSERT_EQUAL(atag_state_rewrite(ld), -ENOENT);
+	atag_state_free(ld);
+	assert_file(st->path, expect);
+	atag_state_remove(st);
+}
+
+static void test_state_undo_leaves_the_rest(void)
+{
+	char path[600], text[1024], expect[1024], tfs[600];
+	struct atag_state *st;
+	struct atag_undo u;
+
+	/* a fake tracefs without the instance: removing it finds it gone */
+	snprintf(tfs, sizeof(tfs), "%s/undo-tracefs", atag_utest_tmpdir());
+	mkdir(tfs, 0755);
+	CU_ASSERT_EQUAL_FATAL(tracefs_set_tracing_dir(tfs), 0);
+	snprintf(path, sizeof(path), "%s/record-4.state", state_dir);
+	snprintf(text, sizeof(text),
+		 "owner 999999999 1\nallocinfo %s/none/allocinfo\ninstance trace-cmd-alloc-tag-4\n"
+		 "tag\t-\tmm/x.c\t1\tf\nrecorder 999999998 7\ntag\tm\tmm/x.c\t2\tg\n",
+		 state_dir);
+	write_file(path, text);
+	st = atag_state_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	/* the allocinfo file is missing: the tags stay, the rest was done */
+	CU_ASSERT_EQUAL(atag_state_undo(st, &u), -ENOENT);
+	CU_ASSERT_STRING_EQUAL(u.failed_step, "allocinfo");
+	CU_ASSERT_FALSE(u.recorder_stopped);
+	CU_ASSERT_FALSE(u.instance_removed);
+	CU_ASSERT_PTR_NULL(st->instance);
+	CU_ASSERT_EQUAL(st->recorder, 0);
+	CU_ASSERT_EQUAL(st->tags.nr, 2);
+	CU_ASSERT_EQUAL(atag_state_rewrite(st), 0);
+	snprintf(expect, sizeof(expect),
+		 "owner 999999999 1\nallocinfo %s/none/allocinfo\n"
+		 "tag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t2\tg\n", state_dir);
+	assert_file(path, expect);
+	atag_state_remove(st);
+	tracefs_set_tracing_dir(NULL);
+}
+
 static void test_proc_helpers(void)
 {
 	unsigned long long me = atag_proc_starttime(getpid());
@@ -231,6 +391,10 @@ static void add_tests(void)
 	CU_add_test(s, "partial and malformed files", test_state_load_partial_and_bad);
 	CU_add_test(s, "list state files", test_state_list);
 	CU_add_test(s, "undo: live owner, foreign instance, nothing", test_state_undo_guards);
+	CU_add_test(s, "untag: a toggle that did not happen", test_state_untag);
+	CU_add_test(s, "untag lines when loading", test_state_load_untag);
+	CU_add_test(s, "rewrite: only what is left", test_state_rewrite);
+	CU_add_test(s, "undo leaves what it could not undo", test_state_undo_leaves_the_rest);
 	CU_add_test(s, "process identity", test_proc_helpers);
 }
 

@@ -3,8 +3,9 @@
 # record and reset end to end, as root, on this machine's real tracefs: the
 # /proc/allocinfo FUSE double says which tags are traced, the uprobe simulator emits
 # real alloc_tag:* events for those, record writes them into a trace.dat, and
-# afterwards nothing is left behind: no instance, event, trigger, uprobe, traced tag
-# or state file, also after SIGINT, SIGTERM, failures, and SIGKILL plus reset.
+# afterwards nothing is left behind: no instance, event, trigger, uprobe, traced tag,
+# state file or changed top-level tracefs setting, also after signals, failures, and
+# SIGKILL plus reset.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fakeinfo.sh"
 
@@ -63,8 +64,17 @@ export ATAG_ALLOCINFO=$M/allocinfo
 INITIAL=$(fakeinfo_traced "$M")
 DYN_BEFORE=$(cat "$TFS/dynamic_events")
 
+# The top-level tracefs files a run must not change, "FILE:LINE" (an empty file has none).
+top_files() {
+	(cd "$TFS" && grep -H '' tracing_on trace_clock buffer_size_kb current_tracer set_event \
+		set_event_pid tracing_cpumask trace_options options/* 2>/dev/null)
+}
+top_files > "$T_TMP/top.before"
+
 # Everything record or reset could leave behind, one line each; empty when clean.
 leftovers() {
+	top_files > "$T_TMP/top.now"
+	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
 	ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-' | sed 's/^/instance /'
 	[ "$(cat "$TFS/dynamic_events")" = "$DYN" ] || echo "dynamic events changed"
 	[ "$(fakeinfo_traced "$M")" = "$INITIAL" ] || echo "traced tags: $(fakeinfo_traced "$M")"
@@ -188,9 +198,21 @@ check_eq "COMMAND cannot run: exit 1, saying why" "$rc:$(tail -n 1 "$B.err")" \
 	"1:trace-cmd-alloc-tag: cannot run /nonexistent/prog: No such file or directory"
 check_eq "COMMAND cannot run: nothing left behind" "$(leftovers)" ""
 
-"$C" record --function foo_bar -o "$T_TMP/no/such/dir/x.dat" -- true > /dev/null 2> "$B.err"; rc=$?
-check_grep "the writer fails: exit 1 with trace-cmd's reason" \
-	"^trace-cmd-alloc-tag: trace-cmd record (failed|exited with status [0-9]+): .+" "$B.err"
+"$C" record --function foo_bar -o "$T_TMP/no/such/dir/x.dat" -- sleep 30 > /dev/null 2> "$B.err"
+rc=$?
+check_eq "-o into a missing directory: exit 1 at once, before changing anything" \
+	"$rc:$(cat "$B.err"):$(leftovers):$(fakeinfo_field "$M" toggles)" \
+	"1:trace-cmd-alloc-tag: $T_TMP/no/such/dir/x.dat: cannot write into $T_TMP/no/such/dir: No such file or directory::$(fakeinfo_field "$M" toggles)"
+
+# the directory goes away while recording: trace-cmd cannot write the trace.dat at the
+# end, and record quotes its error, not its last line ("Hit Ctrl^C to stop recording")
+mkdir "$T_TMP/gone"
+"$C" record --function foo_bar -o "$T_TMP/gone/x.dat" -- mv "$T_TMP/gone" "$T_TMP/gone2" \
+	> /dev/null 2> "$B.err"; rc=$?
+rm -rf "$T_TMP/gone" "$T_TMP/gone2"
+check_grep "the writer fails: exit 1 with trace-cmd's error" \
+	"^trace-cmd-alloc-tag: trace-cmd record exited with status [0-9]+: trace-cmd: No such file or directory; Error creating output file\$" \
+	"$B.err"
 check_eq "the writer fails: exit status" "$rc" 1
 check_eq "the writer fails: nothing left behind" "$(leftovers)" ""
 
@@ -222,6 +244,48 @@ check_eq "--duration: kmalloc_trace was traced, foo_alloc still is" \
 	"$(awk '$1 == "hit" { print $5 }' "$B.exp" | sort -u | tr '\n' ' ')" "foo_alloc kmalloc_trace "
 check_eq "--duration: nothing left behind" "$(leftovers)" ""
 
+# the duration ending a COMMAND that runs longer is the normal stop, not its failure
+"$C" record --function foo_bar --duration 300ms -o "$B.dat" -- sleep 10 > /dev/null 2> "$B.err"
+rc=$?
+check_eq "--duration ends sleep: exit 0, saying so" "$rc:$(tail -n 1 "$B.err")" \
+	"0:trace-cmd-alloc-tag record: the duration ended: sleep got SIGTERM"
+check_eq "--duration ends sleep: nothing left behind" "$(leftovers)" ""
+
+# a COMMAND that ignores the SIGTERM gets SIGKILL 5 s later
+rm -f "$B.pid"
+"$C" record --function foo_bar --duration 200ms -o "$B.dat" -- \
+	sh -c "echo \$\$ > '$B.pid'; trap '' TERM; while :; do sleep 0.1; done" \
+	> /dev/null 2> "$B.err" &
+wait_exit $!
+[ -s "$B.pid" ] && kill -KILL "$(cat "$B.pid")" 2>/dev/null
+check_eq "--duration: SIGKILL when COMMAND ignores SIGTERM, exit 0" "$rc:$(tail -n 1 "$B.err")" \
+	"0:trace-cmd-alloc-tag record: the duration ended: sh got SIGTERM, then SIGKILL"
+[ -z "$(leftovers)" ] || "$C" reset > /dev/null 2>&1
+
+"$C" record --function foo_bar -o "$B.dat" -- sh -c 'kill -KILL $$' > /dev/null 2> "$B.err"; rc=$?
+check_eq "COMMAND killed by a signal: exit 1, naming the signal" "$rc:$(tail -n 1 "$B.err")" \
+	"1:trace-cmd-alloc-tag: sh was killed by SIGKILL"
+check_eq "COMMAND killed by a signal: nothing left behind" "$(leftovers)" ""
+
+# record's own files (trace-cmd's log, the state file, allocinfo) are close-on-exec:
+# COMMAND and the recorder get the caller's files and no more
+ls /proc/self/fd > "$B.fds0"
+"$C" record --function foo_bar -o "$B.dat" -- ls /proc/self/fd > "$B.fds" 2> "$B.err"
+check_eq "COMMAND inherits no file of record's" "$(tr '\n' ' ' < "$B.fds")" \
+	"$(tr '\n' ' ' < "$B.fds0")"
+FAKE_TC_FDS=$B.tcfds0 sh "$ATAG_SRC/tests/fake-trace-cmd.sh" -B none > /dev/null 2>&1
+FAKE_TC_FDS=$B.tcfds ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record \
+	--function foo_bar -o "$B.dat" -- true > /dev/null 2> "$B.err"
+check_eq "the recorder inherits no file of record's" "$(tr '\n' ' ' < "$B.tcfds")" \
+	"$(tr '\n' ' ' < "$B.tcfds0")"
+
+# COMMAND runs with the signal handling record was started with
+grep -E '^Sig(Blk|Ign)' /proc/self/status > "$B.sigs0"
+"$C" record --function foo_bar -o "$B.dat" -- grep -E '^Sig(Blk|Ign)' /proc/self/status \
+	> "$B.sigs" 2> "$B.err"
+check_eq "COMMAND: the caller's ignored and blocked signals, no more" "$(cat "$B.sigs")" \
+	"$(cat "$B.sigs0")"
+
 # a writer that never reads: the kernel overwrites events, record says how many
 ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record --all -b 4 -o "$B.dat" -- \
 	"$SIM" run -r 300 --delay-ms 0 > /dev/null 2> "$B.err"; rc=$?
@@ -232,7 +296,7 @@ check_eq "lost events: exit 0, nothing left behind" "$rc:$(leftovers)" "0:"
 
 # ------------------------------------------------------------------ signals
 
-for sig in INT TERM; do
+for sig in INT TERM QUIT; do
 	S=$T_TMP/sig$sig
 	rm -f "$S.ready"
 	"$C" record --all -o "$S.dat" -- "$SIM" run --loop --ready "$S.ready" --expect "$S.exp" \
@@ -256,8 +320,9 @@ for sig in INT TERM; do
 	fi
 	kill -$sig $rp
 	wait_exit $rp
+	case $sig in INT) said=Interrupt ;; TERM) said=Terminated ;; QUIT) said=Quit ;; esac
 	check_eq "SIG$sig: record stops and exits 0" "$rc:$(tail -n 1 "$S.err")" \
-		"0:trace-cmd-alloc-tag record: stopped by $([ $sig = INT ] && echo Interrupt || echo Terminated)"
+		"0:trace-cmd-alloc-tag record: stopped by $said"
 	check_eq "SIG$sig: forwarded to COMMAND, which ended" "$(kill -0 "$simpid" 2>/dev/null; echo $?)" 1
 	sort "$S.exp" > "$S.exp.sorted"
 	events_of "$S.dat" > "$S.events"
@@ -269,6 +334,28 @@ for sig in INT TERM; do
 	fi
 	check_eq "SIG$sig: nothing left behind" "$(leftovers)" ""
 done
+
+# stderr is a pipe nobody reads: the "recording into" message must not end record
+P=$T_TMP/pipe
+mkfifo "$P.fifo"
+(exec 3< "$P.fifo") &
+exec 5> "$P.fifo"
+wait $!
+"$C" record --function foo_bar -o "$P.dat" 2>&5 &
+rp=$!
+exec 5>&-
+i=0
+while kill -0 $rp 2>/dev/null && [ $i -lt 200 ] &&
+      [ "$(cat "$TFS/instances/trace-cmd-alloc-tag-$rp/tracing_on" 2>/dev/null)" != 1 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.3
+kill -INT $rp 2>/dev/null
+wait_exit $rp
+check_eq "stderr a closed pipe: record still stops on SIGINT, exit 0" "$rc" 0
+check_eq "stderr a closed pipe: nothing left behind" "$(leftovers)" ""
+[ -z "$(leftovers)" ] || "$C" reset > /dev/null 2>&1
 
 # ------------------------------------------------------------------ SIGKILL and reset
 
@@ -320,6 +407,55 @@ echo allow > "$M/ctl"
 check_eq "restoring fails: reset finishes" "$rc:$(sed 's/[0-9][0-9]*/N/g' "$B.reset"):$(leftovers)" \
 	"0:reset: record N: turned tracing off on N tag:"
 
+# what the state file lists for reset: "tag:FUNCTION untag:FUNCTION...", its first words
+state_tags() {
+	awk -F'\t' '$1 ~ /tag$/ { printf "%s:%s ", $1, $5 }' "$ATAG_STATE_DIR"/record-*.state
+}
+state_keys() { awk '{ printf "%s ", $1 }' "$ATAG_STATE_DIR"/record-*.state; }
+
+# someone else turns foo_bar on between record's listing and its toggle (ENOENT): after
+# a SIGKILL, reset must leave foo_bar alone
+echo race > "$M/ctl"
+"$C" record --function foo_bar -o "$B.dat" -- sh -c 'kill -KILL $PPID' > /dev/null 2>&1
+i=0
+while leftovers | grep -q '^recorder' && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+check_eq "toggle found the tag traced: the state file takes it back" "$(state_tags)" \
+	"tag:foo_bar untag:foo_bar "
+"$C" reset > "$B.reset" 2>&1; rc=$?
+check_eq "toggle found the tag traced: reset leaves it traced" \
+	"$rc:$(sed -E 's/[0-9]+/N/g' "$B.reset"):$(fakeinfo_traced "$M")" \
+	"0:reset: record N: turned tracing off on N tags, removed tracefs instance trace-cmd-alloc-tag-N:kmalloc_trace=0 foo_alloc=1 __its_alloc=0 foo_bar=1"
+"$C" disable --function foo_bar > /dev/null
+check_eq "toggle found the tag traced: nothing else left behind" "$(leftovers)" ""
+
+# restoring fails halfway (the first toggle off works, the others get EPERM): the state
+# file is rewritten to list only what is left, so that reset does not turn off a tag
+# that someone turned on again meanwhile
+"$C" record --all -o "$B.dat" -- sh -c "echo 'deny 1' > '$M/ctl'" > /dev/null 2> "$B.err"
+rc=$?
+check_eq "restoring fails halfway: exit 1, two tags left" \
+	"$rc:$(grep 'could not' "$B.err" | sed "s|$M/||")" \
+	"1:trace-cmd-alloc-tag: allocinfo: could not turn tracing off again on 2 tags: Operation not permitted"
+check_eq "restoring fails halfway: the state file lists only those two" \
+	"$(state_keys)/$(state_tags)" "owner allocinfo tag tag /tag:__its_alloc tag:foo_bar "
+echo allow > "$M/ctl"
+"$C" enable --function kmalloc_trace > /dev/null
+# and reset itself fails halfway too
+echo 'deny 1' > "$M/ctl"
+"$C" reset > "$B.reset" 2>&1; rc=$?
+check_eq "reset fails halfway: exit 1, the state file keeps what is left" \
+	"$rc:$(sed -E "s/record-[0-9]+/record-N/" "$B.reset"):$(state_tags)" \
+	"1:trace-cmd-alloc-tag: $ATAG_STATE_DIR/record-N.state: undoing the allocinfo step failed: Operation not permitted; state file kept, listing what is left:tag:foo_bar "
+echo allow > "$M/ctl"
+"$C" enable --function __its_alloc > /dev/null
+"$C" reset > "$B.reset" 2>&1; rc=$?
+check_eq "reset after partial undos: only what was left, tags turned on since stay on" \
+	"$rc:$(sed -E 's/[0-9]+/N/g' "$B.reset"):$(fakeinfo_traced "$M")" \
+	"0:reset: record N: turned tracing off on N tag:kmalloc_trace=1 foo_alloc=1 __its_alloc=1 foo_bar=0"
+"$C" disable --function kmalloc_trace > /dev/null
+"$C" disable --function __its_alloc > /dev/null
+check_eq "partial undos: nothing else left behind" "$(leftovers)" ""
+
 # a recorder that still runs is stopped with SIGINT (here a stand-in process that
 # ends on SIGINT, which a background sleep would ignore)
 mkdir -p "$ATAG_STATE_DIR"
@@ -338,7 +474,7 @@ mkdir -p "$ATAG_STATE_DIR"
 printf 'owner 999999999 1\ninstance not-ours\n' > "$ATAG_STATE_DIR/record-999999999.state"
 "$C" reset > "$K.reset" 2>&1; rc=$?
 check_eq "reset refuses an instance it did not name" "$rc:$(cat "$K.reset")" \
-	"1:trace-cmd-alloc-tag: $ATAG_STATE_DIR/record-999999999.state: undoing the instance step failed: Invalid argument; state file kept"
+	"1:trace-cmd-alloc-tag: $ATAG_STATE_DIR/record-999999999.state: undoing the instance step failed: Invalid argument; state file kept, listing what is left"
 rm -f "$ATAG_STATE_DIR/record-999999999.state"
 
 # ------------------------------------------------------------------ --kmem
@@ -362,6 +498,16 @@ fi
 check_eq "--kmem --no-stack: allocations, no stacks" \
 	"$(count_in ' kmalloc: ' "$T_TMP/kmem2.dat" | awk '{ print ($1 > 0) }'):$(count_in ' kernel_stack: ' "$T_TMP/kmem2.dat")" \
 	"1:0"
+# pages freed in batches (release_pages at exit) are mm_page_free_batched, not mm_page_free
+if [ -e "$TFS/events/kmem/mm_page_free_batched" ]; then
+	"$C" record --kmem --no-stack -b 2048 -o "$T_TMP/kmem3.dat" -- \
+		dd if=/dev/zero of=/dev/null bs=4M count=1 > /dev/null 2>&1
+	trace-cmd report -i "$T_TMP/kmem3.dat" > "$T_TMP/kmem3.txt" 2>&1
+	check_grep "--kmem: pages freed in batches (mm_page_free_batched)" \
+		' dd-[0-9]+ .* mm_page_free_batched: ' "$T_TMP/kmem3.txt"
+else
+	skip "--kmem: mm_page_free_batched" "this kernel has no kmem:mm_page_free_batched"
+fi
 check_eq "--kmem: no tag touched, nothing left behind" "$(fakeinfo_field "$M" toggles):$(leftovers)" \
 	"$(fakeinfo_field "$M" toggles):"
 

@@ -12,11 +12,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +39,8 @@ static const char record_usage[] =
 	"kernel stacks, into a trace.dat until COMMAND exits, the duration ends or Ctrl-C.\n"
 	"Tracing is turned on for the matching tags that were off, and recorded in a\n"
 	"tracefs instance of its own (trace-cmd-alloc-tag-PID) by trace-cmd record; all of\n"
-	"it is undone at the end, also on SIGINT, SIGTERM and errors. While it records, a\n"
+	"it is undone at the end, also on errors and on SIGINT, SIGTERM, SIGQUIT and the\n"
+	"other signals that end a process but for the faults. While it records, a\n"
 	"state file in $ATAG_STATE_DIR (default /run/trace-cmd-alloc-tag) lets\n"
 	"'trace-cmd-alloc-tag reset' undo what a killed record left behind.\n"
 	"\n"
@@ -45,11 +48,12 @@ static const char record_usage[] =
 	"  -b KB               per-CPU buffer size of the instance, in KiB\n"
 	"      --no-stack      no stacktrace trigger: no kernel stacks\n"
 	"      --duration TIME stop after TIME (500ms, 10s, 2m); a COMMAND still\n"
-	"                      running then gets SIGTERM\n"
+	"                      running then gets SIGTERM (SIGKILL 5 s later)\n"
 	"      --all           trace every call site\n"
 	"      --kmem          record kmem:kmalloc, kfree, kmem_cache_alloc, kmem_cache_free,\n"
-	"                      mm_page_alloc and mm_page_free with stacks instead (kernels\n"
-	"                      without per-tag tracing; no tags, no filters)\n"
+	"                      mm_page_alloc, mm_page_free and mm_page_free_batched with\n"
+	"                      stacks instead (kernels without per-tag tracing; no tags,\n"
+	"                      no filters)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	ATAG_TAGOPTS_HELP;
@@ -75,6 +79,7 @@ struct record_session {
 	struct atag_allocinfo	*ai;
 	struct atag_taglist	*tags;		/* the matching tags, as listed */
 	struct atag_taglist	enabled;	/* those we turned on */
+	struct atag_taglist	still_on;	/* those we could not turn off again */
 	size_t			already;	/* matching tags already traced */
 	struct atag_state	*state;
 	char			instance[64];
@@ -82,7 +87,10 @@ struct record_session {
 	struct atag_recorder	*rec;
 	FILE			*log;		/* trace-cmd's output */
 	pid_t			child;
-	int			child_status;	/* -1 while unknown */
+	int			child_status;	/* its wait status, once reaped */
+	bool			child_reaped;
+	unsigned long		child_sent;	/* 1UL << signal: those we sent COMMAND */
+	bool			duration_over;	/* COMMAND got SIGTERM when it ended */
 	bool			restore_failed;
 	int			error;		/* set once: the first failure */
 	char			errmsg[1024];
@@ -90,7 +98,7 @@ struct record_session {
 
 static volatile sig_atomic_t stop_sig;		/* the signal that asked us to stop */
 static volatile sig_atomic_t stop_count;
-static volatile sig_atomic_t stop_from_user;	/* sent by kill(), not by the terminal */
+static volatile sig_atomic_t stop_forward;	/* COMMAND did not get it too */
 
 enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem };
 
@@ -153,14 +161,18 @@ static const char * const tag_events[] = {
 };
 static const char * const tag_stack_events[] = { "alloc_tag:alloc_tag_hit", NULL };
 
-/* The kmem events; the _node variants only exist on older kernels. */
+/*
+ * The kmem events; the _node variants only exist on older kernels, and
+ * mm_page_free_batched (pages freed in batches, which mm_page_free does not see)
+ * may be missing on some.
+ */
 static const char * const kmem_events[] = {
 	"kmem:kmalloc", "kmem:kmalloc_node", "kmem:kfree", "kmem:kmem_cache_alloc",
 	"kmem:kmem_cache_alloc_node", "kmem:kmem_cache_free", "kmem:mm_page_alloc",
-	"kmem:mm_page_free", NULL
+	"kmem:mm_page_free", "kmem:mm_page_free_batched", NULL
 };
 static const char * const kmem_optional[] = {
-	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node", NULL
+	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node", "kmem:mm_page_free_batched", NULL
 };
 static const char * const kmem_stack_events[] = {
 	"kmem:kmalloc", "kmem:kmalloc_node", "kmem:kmem_cache_alloc",
@@ -222,6 +234,24 @@ static bool executable_in_path(const char *name)
 	return found;
 }
 
+/* trace-cmd writes the output at the end, and its per-CPU files next to it first. */
+static void check_output(const char *output)
+{
+	char *copy = strdup(output), *dir;
+	struct stat st;
+
+	if (!copy)
+		die("%s: %s", output, strerror(ENOMEM));
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK))
+		die("%s: cannot write into %s: %s", output, dir, strerror(errno));
+	if (!stat(output, &st) && S_ISDIR(st.st_mode))
+		die("%s: %s", output, strerror(EISDIR));
+	if (!access(output, F_OK) && access(output, W_OK))
+		die("%s: %s", output, strerror(errno));
+	free(copy);
+}
+
 /* Everything that can fail before anything changes: die() is fine here. */
 static void preflight(struct record_session *s, const char **events)
 {
@@ -234,6 +264,7 @@ static void preflight(struct record_session *s, const char **events)
 	snprintf(path, sizeof(path), "%s/instances", dir);
 	if (access(path, W_OK))
 		die("%s: %s: run as root", path, strerror(errno));
+	check_output(s->p->output);
 	choose_events(s->p, events);
 	if (!executable_in_path(tc && *tc ? tc : "trace-cmd"))
 		die("%s: not found: record writes the trace.dat with trace-cmd record (Debian package trace-cmd)",
@@ -251,24 +282,73 @@ static void preflight(struct record_session *s, const char **events)
 
 /* ------------------------------------------------------------------ signals */
 
+/*
+ * The signals that stop a recording, with the whole teardown: those whose default
+ * action ends the process, but for the faults. SIGPIPE is ignored instead: a closed
+ * stderr must not end a recording before it can undo what it changed.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+	SIGXCPU, SIGXFSZ, SIGPWR,
+};
+#define NR_STOP_SIGNALS		(sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+/* How we were started, for COMMAND: the stop signals' actions, then SIGPIPE's. */
+static struct sigaction orig_actions[NR_STOP_SIGNALS + 1];
+static sigset_t orig_mask;
+
 static void on_stop_signal(int sig, siginfo_t *info, void *uctx)
 {
+	/* the terminal sends INT, QUIT and HUP to COMMAND too; anything else reached us alone */
+	stop_forward = info->si_code != SI_KERNEL ||
+		       (sig != SIGINT && sig != SIGQUIT && sig != SIGHUP);
 	stop_sig = sig;
-	stop_from_user = info->si_code != SI_KERNEL;
 	stop_count++;
+}
+
+static void stop_signal_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaddset(set, stop_signals[i]);
 }
 
 static void install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, ign;
+	sigset_t set;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_stop_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	stop_signal_set(&sa.sa_mask);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	for (i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &sa, &orig_actions[i]);
+	sigaction(SIGPIPE, &ign, &orig_actions[i]);
+	stop_signal_set(&set);
+	sigprocmask(SIG_UNBLOCK, &set, &orig_mask);
+}
+
+/* In COMMAND's child, before exec: the signal handling record was started with. */
+static void restore_signals(void)
+{
+	size_t i;
+
+	for (i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &orig_actions[i], NULL);
+	sigaction(SIGPIPE, &orig_actions[i], NULL);
+	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+}
+
+/* What COMMAND gets for a stop signal sent to record alone. */
+static int forward_signal(int sig)
+{
+	return sig == SIGINT || sig == SIGHUP ? sig : SIGTERM;
 }
 
 /* ------------------------------------------------------------------ errors */
@@ -286,22 +366,38 @@ session_fail(struct record_session *s, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The last non-empty line trace-cmd printed, for messages. */
-static const char *log_tail(struct record_session *s, char *buf, size_t len)
+/* "line" or "; line" appended to @buf */
+static void add_line(char *buf, size_t len, const char *line)
 {
-	char line[512];
+	size_t n = strlen(buf);
 
-	snprintf(buf, len, "no output");
-	if (!s->log)
-		return buf;
-	fflush(s->log);
-	rewind(s->log);
-	while (fgets(line, sizeof(line), s->log)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (*line)
-			snprintf(buf, len, "%s", line);
+	snprintf(buf + n, len - n, "%s%s", n ? "; " : "", line);
+}
+
+/*
+ * Why trace-cmd failed, for messages: its lines that say "Error" or "trace-cmd:",
+ * else the last one it printed (which may well be "Hit Ctrl^C to stop recording").
+ */
+static const char *log_reason(struct record_session *s, char *buf, size_t len)
+{
+	char line[512], last[512] = "", *p;
+
+	*buf = '\0';
+	if (s->log) {
+		fflush(s->log);
+		rewind(s->log);
+		while (fgets(line, sizeof(line), s->log)) {
+			line[strcspn(line, "\n")] = '\0';
+			p = line + strspn(line, " \t");
+			if (strstr(p, "Error") || strstr(p, "trace-cmd:"))
+				add_line(buf, len, p);
+			if (*p)
+				snprintf(last, sizeof(last), "%s", p);
+		}
+		fseek(s->log, 0, SEEK_END);
 	}
-	fseek(s->log, 0, SEEK_END);
+	if (!*buf)
+		snprintf(buf, len, "%s", *last ? last : "no output");
 	return buf;
 }
 
@@ -345,7 +441,7 @@ static int enable_tags(struct record_session *s)
 	const struct atag_tag *t;
 	char msg[1024];
 	size_t i;
-	int ret;
+	int ret, err;
 
 	for (i = 0; s->tags && i < s->tags->nr && !stop_sig; i++) {
 		t = &s->tags->tags[i];
@@ -354,8 +450,18 @@ static int enable_tags(struct record_session *s)
 			continue;
 		}
 		ret = atag_state_add_tag(s->state, t);
-		if (!ret)
-			ret = atag_allocinfo_toggle_tag(s->ai, t, true);
+		if (ret) {
+			session_fail(s, -ret, "%s: cannot write: %s", s->state->path,
+				     strerror(-ret));
+			return ret;
+		}
+		ret = atag_allocinfo_toggle_tag(s->ai, t, true);
+		/* not turned on by us after all: reset must leave it alone */
+		if (ret && (err = atag_state_untag(s->state, t))) {
+			session_fail(s, -err, "%s: cannot write: %s", s->state->path,
+				     strerror(-err));
+			return err;
+		}
 		if (ret == -ENOENT) {
 			s->already++;	/* turned on by someone else meanwhile */
 			continue;
@@ -371,6 +477,18 @@ static int enable_tags(struct record_session *s)
 	return 0;
 }
 
+/* trace-cmd's log: an unnamed temporary file that COMMAND does not inherit */
+static FILE *open_log(void)
+{
+	FILE *f = tmpfile();
+
+	if (f && fcntl(fileno(f), F_SETFD, FD_CLOEXEC)) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
 static int start_recorder(struct record_session *s, const char **events)
 {
 	struct atag_recorder_opts o = {
@@ -384,7 +502,7 @@ static int start_recorder(struct record_session *s, const char **events)
 	char tail[512];
 	int ret;
 
-	s->log = tmpfile();
+	s->log = open_log();
 	o.log_fd = s->log ? fileno(s->log) : -1;
 	s->rec = atag_recorder_start(&o);
 	if (!s->rec) {
@@ -395,7 +513,7 @@ static int start_recorder(struct record_session *s, const char **events)
 	ret = atag_recorder_wait_ready(s->rec, READY_TIMEOUT_MS, &stop_sig);
 	if (ret == -ECHILD)
 		session_fail(s, ECHILD, "trace-cmd record failed: %s",
-			     log_tail(s, tail, sizeof(tail)));
+			     log_reason(s, tail, sizeof(tail)));
 	else if (ret == -ETIMEDOUT)
 		session_fail(s, ETIMEDOUT, "trace-cmd record did not start recording within %d s",
 			     READY_TIMEOUT_MS / 1000);
@@ -404,25 +522,36 @@ static int start_recorder(struct record_session *s, const char **events)
 
 /* ------------------------------------------------------------------ running */
 
+/*
+ * Starts COMMAND; returns its pid, or -1 (a failure, or a stop signal came first).
+ * The stop signals are blocked around fork(): one the terminal sends to both of us
+ * then either came before (COMMAND is not started) or reaches COMMAND with its own
+ * action, never our handler in the child.
+ */
 static pid_t start_command(struct record_session *s)
 {
 	int pipefd[2], err = 0;
+	sigset_t set, old;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
 		return -1;
 	}
-	pid = fork();
+	stop_signal_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid = stop_sig ? -1 : fork();
 	if (pid == 0) {
+		restore_signals();
 		close(pipefd[0]);
 		execvp(s->p->command[0], s->p->command);
 		err = errno;
 		/* the pipe tells the parent why (it closes unread when exec works) */
 		_exit(write(pipefd[1], &err, sizeof(err)) == sizeof(err) ? 127 : 126);
 	}
-	if (pid < 0)
+	if (pid < 0 && !stop_sig)
 		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pipefd[1]);
 	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
 		waitpid(pid, NULL, 0);
@@ -441,16 +570,18 @@ static bool child_done(struct record_session *s)
 		return true;
 	if (waitpid(s->child, &status, WNOHANG) != s->child)
 		return false;
-	s->child_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	s->child_status = status;
+	s->child_reaped = true;
 	s->child = 0;
 	return true;
 }
 
-static void sleep_ms(int ms)
+static void signal_command(struct record_session *s, int sig)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
+	if (s->child <= 0)
+		return;
+	kill(s->child, sig);
+	s->child_sent |= 1UL << sig;
 }
 
 static unsigned long long now_ns(void)
@@ -465,24 +596,29 @@ static unsigned long long now_ns(void)
 static void record_wait(struct record_session *s)
 {
 	unsigned long long end = s->p->duration_ns ? now_ns() + s->p->duration_ns : 0;
+	unsigned long long kill_at = 0;
 	int forwarded = 0, killed = 0;
 
 	while (!child_done(s) || (!s->p->command && !stop_sig)) {
-		if (stop_sig && s->child > 0 && stop_from_user && !forwarded++)
-			kill(s->child, stop_sig);	/* the terminal did not send it */
-		if (stop_count > 1 && s->child > 0 && !killed++)
-			kill(s->child, SIGKILL);
+		if (stop_sig && stop_forward && !forwarded++)
+			signal_command(s, forward_signal(stop_sig));
+		if (stop_count > 1 && !killed++)
+			signal_command(s, SIGKILL);
 		if (end && now_ns() >= end) {
 			if (s->child <= 0)
 				break;
-			kill(s->child, SIGTERM);
+			signal_command(s, SIGTERM);
+			s->duration_over = true;
 			end = 0;
+			kill_at = now_ns() + CHILD_TERM_MS * 1000000ULL;
 		}
+		if (kill_at && now_ns() >= kill_at && !killed++)
+			signal_command(s, SIGKILL);	/* it ignored the SIGTERM */
 		if (!atag_recorder_running(s->rec) && !s->error)
 			session_fail(s, ECHILD, "trace-cmd record exited while recording");
 		if (s->error)
 			break;		/* teardown stops COMMAND */
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	}
 }
 
@@ -509,11 +645,11 @@ static void stop_command(struct record_session *s)
 
 	if (s->child <= 0)
 		return;
-	kill(s->child, SIGTERM);
+	signal_command(s, SIGTERM);
 	for (waited = 0; !child_done(s) && waited < CHILD_TERM_MS; waited += POLL_MS)
-		sleep_ms(POLL_MS);
+		atag_sleep_ms(POLL_MS);
 	if (!child_done(s)) {
-		kill(s->child, SIGKILL);
+		signal_command(s, SIGKILL);
 		waitpid(s->child, NULL, 0);
 		s->child = 0;
 	}
@@ -531,7 +667,7 @@ static void stop_recorder(struct record_session *s, struct atag_lost *lost, bool
 		session_fail(s, ECHILD, "trace-cmd record %s %d: %s",
 			     status < 0 ? "hung; killed after" : "exited with status",
 			     status < 0 ? STOP_TIMEOUT_MS / 1000 : status,
-			     log_tail(s, tail, sizeof(tail)));
+			     log_reason(s, tail, sizeof(tail)));
 	*have_lost = !atag_instance_lost_events(s->instance, lost);
 }
 
@@ -542,8 +678,11 @@ static void restore_tags(struct record_session *s)
 
 	for (i = 0; i < s->enabled.nr; i++) {
 		ret = atag_allocinfo_toggle_tag(s->ai, &s->enabled.tags[i], false);
-		if (ret && ret != -ENOENT && !failed++)
+		if (!ret || ret == -ENOENT)
+			continue;
+		if (!failed++)
 			first = ret;
+		atag_taglist_add(&s->still_on, &s->enabled.tags[i]);
 	}
 	if (failed) {
 		fprintf(stderr, "%s: %s: could not turn tracing off again on %zu %s: %s\n",
@@ -551,6 +690,29 @@ static void restore_tags(struct record_session *s)
 			atag_plural(failed, "tag", "tags"), strerror(-first));
 		s->restore_failed = true;
 	}
+}
+
+/* Leave the state file for reset, listing only what is still to be undone. */
+static void keep_state(struct record_session *s)
+{
+	struct atag_state *st = s->state;
+	int ret;
+
+	st->recorder = 0;		/* stopped, or killed */
+	if (!s->instance_created) {
+		free(st->instance);
+		st->instance = NULL;
+	}
+	free(st->tags.tags);
+	st->tags = s->still_on;
+	memset(&s->still_on, 0, sizeof(s->still_on));
+	ret = atag_state_rewrite(st);
+	if (ret)
+		fprintf(stderr, "%s: %s: cannot rewrite: %s; it still lists what was undone\n",
+			ATAG_PROG, st->path, strerror(-ret));
+	fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
+		st->path, ATAG_PROG);
+	atag_state_free(st);
 }
 
 static void teardown(struct record_session *s, struct atag_lost *lost, bool *have_lost)
@@ -567,15 +729,14 @@ static void teardown(struct record_session *s, struct atag_lost *lost, bool *hav
 			fprintf(stderr, "%s: cannot remove tracefs instance %s: %s\n", ATAG_PROG,
 				s->instance, strerror(-ret));
 			s->restore_failed = true;
+		} else {
+			s->instance_created = false;
 		}
 	}
-	if (s->restore_failed) {
-		fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
-			s->state->path, ATAG_PROG);
-		atag_state_free(s->state);
-	} else {
+	if (s->restore_failed)
+		keep_state(s);
+	else
 		atag_state_remove(s->state);
-	}
 	s->state = NULL;
 	atag_recorder_free(s->rec);
 	s->rec = NULL;
@@ -606,6 +767,48 @@ static void print_summary(struct record_session *s, const struct atag_lost *lost
 		fprintf(stderr, " (lost-event counters unreadable)\n");
 }
 
+/* "SIGTERM" */
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+/* How COMMAND ended: a failure unless it exited 0 or a signal of ours ended it. */
+static int command_status(struct record_session *s)
+{
+	const char *cmd = s->p->command ? s->p->command[0] : "";
+	int st = s->child_status, sig;
+	char name[32];
+
+	if (!s->child_reaped)
+		return ATAG_EXIT_OK;
+	/* killed by it, or a shell that reports it as 128 + N */
+	sig = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st) > 128 ? WEXITSTATUS(st) - 128 : 0;
+	if (s->duration_over && ((sig > 0 && sig < 64 && (s->child_sent & (1UL << sig))) ||
+				 (WIFEXITED(st) && !WEXITSTATUS(st)))) {
+		fprintf(stderr, "%s record: the duration ended: %s got SIGTERM%s\n", ATAG_PROG,
+			cmd, s->child_sent & (1UL << SIGKILL) ? ", then SIGKILL" : "");
+		return ATAG_EXIT_OK;
+	}
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "%s: %s was killed by %s%s\n", ATAG_PROG, cmd,
+			signal_name(WTERMSIG(st), name, sizeof(name)),
+			WCOREDUMP(st) ? " (core dumped)" : "");
+		return ATAG_EXIT_FAIL;
+	}
+	if (WEXITSTATUS(st)) {
+		fprintf(stderr, "%s: %s exited with status %d\n", ATAG_PROG, cmd, WEXITSTATUS(st));
+		return ATAG_EXIT_FAIL;
+	}
+	return ATAG_EXIT_OK;
+}
+
 static int exit_status(struct record_session *s)
 {
 	if (s->error) {
@@ -618,17 +821,12 @@ static int exit_status(struct record_session *s)
 		fprintf(stderr, "%s record: stopped by %s\n", ATAG_PROG, strsignal(stop_sig));
 		return ATAG_EXIT_OK;
 	}
-	if (s->child_status > 0) {
-		fprintf(stderr, "%s: %s exited with status %d\n", ATAG_PROG, s->p->command[0],
-			s->child_status);
-		return ATAG_EXIT_FAIL;
-	}
-	return ATAG_EXIT_OK;
+	return command_status(s);
 }
 
 static int run_record(struct record_params *p)
 {
-	struct record_session s = { .p = p, .child_status = -1 };
+	struct record_session s = { .p = p };
 	const char *events[16];
 	struct atag_lost lost = { 0 };
 	bool have_lost = false;
@@ -644,6 +842,7 @@ static int run_record(struct record_params *p)
 	print_summary(&s, &lost, have_lost);
 	ret = exit_status(&s);
 	free(s.enabled.tags);
+	free(s.still_on.tags);
 	atag_taglist_free(s.tags);
 	atag_allocinfo_close(s.ai);
 	return ret;

@@ -43,25 +43,39 @@ static void parse_reset_options(int argc, char **argv)
 		atag_usage_error(reset_usage, "unexpected argument '%s'", argv[optind + 1]);
 }
 
-static void print_undone(const struct atag_state *st, const struct atag_undo *u)
+static void print_undone(pid_t owner, pid_t recorder, const char *instance,
+			 const struct atag_undo *u)
 {
-	printf("reset: record %d:", (int)st->owner);
+	printf("reset: record %d:", (int)owner);
 	if (u->recorder_stopped)
-		printf(" stopped trace-cmd record %d,", (int)st->recorder);
+		printf(" stopped trace-cmd record %d,", (int)recorder);
 	printf(" turned tracing off on %zu %s", u->tags_disabled,
 	       atag_plural(u->tags_disabled, "tag", "tags"));
 	if (u->tags_gone)
 		printf(" (%zu already off or gone)", u->tags_gone);
 	if (u->instance_removed)
-		printf(", removed tracefs instance %s", st->instance);
+		printf(", removed tracefs instance %s", instance);
 	printf("\n");
+}
+
+/* Some of it could not be undone: the file is to list only the rest. */
+static void keep_rest(struct atag_state *st, const char *path, const struct atag_undo *u)
+{
+	int ret = atag_state_rewrite(st);
+
+	fprintf(stderr, "%s: %s: undoing the %s step failed: %s; state file kept%s\n",
+		ATAG_PROG, path, u->failed_step, strerror(-u->error),
+		ret ? " unchanged (cannot rewrite it)" : ", listing what is left");
+	atag_state_free(st);
 }
 
 /* Undo one state file; returns 0 or 1 when something could not be undone. */
 static int reset_one(const char *path)
 {
 	struct atag_state *st = atag_state_load(path);
+	char instance[256] = "";
 	struct atag_undo u;
+	pid_t recorder;
 	int ret;
 
 	if (!st) {
@@ -69,6 +83,10 @@ static int reset_one(const char *path)
 			errno == EBADMSG ? "not a record state file: left alone" : strerror(errno));
 		return 1;
 	}
+	/* undoing removes what it undid from st */
+	recorder = st->recorder;
+	if (st->instance)
+		snprintf(instance, sizeof(instance), "%s", st->instance);
 	ret = atag_state_undo(st, &u);
 	if (u.owner_alive) {
 		printf("reset: record %d still runs (%s): left alone\n", (int)st->owner, path);
@@ -76,12 +94,10 @@ static int reset_one(const char *path)
 		return 0;
 	}
 	if (ret) {
-		fprintf(stderr, "%s: %s: undoing the %s step failed: %s; state file kept\n",
-			ATAG_PROG, path, u.failed_step, strerror(-ret));
-		atag_state_free(st);
+		keep_rest(st, path, &u);
 		return 1;
 	}
-	print_undone(st, &u);
+	print_undone(st->owner, recorder, instance, &u);
 	if (atag_state_remove(st)) {
 		fprintf(stderr, "%s: %s: cannot remove: %s\n", ATAG_PROG, path, strerror(errno));
 		return 1;

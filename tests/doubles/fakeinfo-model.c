@@ -332,19 +332,36 @@ static int fake_get_next(struct fake_file *f, struct allocinfo_tag_data *out)
 	return -ENOENT;
 }
 
+/* "race": another tool turns on the tags @filter names, whatever their trace state. */
+static void fake_race(struct fake_kernel *k, const struct allocinfo_filter *filter)
+{
+	struct allocinfo_filter any = *filter;
+	size_t i;
+
+	any.mask &= ~ALLOCINFO_FILTER_MASK_TRACE_ON;
+	for (i = 0; i < k->nr; i++)
+		if (fake_match(&k->tags[i], &any))
+			k->tags[i].traced = true;
+	k->race = false;
+}
+
 static int fake_toggle(struct fake_file *f, struct allocinfo_toggle_traces *tt, bool cap)
 {
 	struct fake_kernel *k = f->k;
 	size_t i, n = 0;
 	int ret;
 
-	if ((k->cap_check && !cap) || k->deny_toggle)
+	if ((k->cap_check && !cap) || (k->deny_toggle && !k->deny_after))
 		return -EPERM;
 	ret = fake_check_filter(k, &tt->filter, FAKE_MASKS);
 	if (ret)
 		return ret;
 	if (tt->enable > 1)
 		return -EINVAL;
+	if (k->deny_toggle)
+		k->deny_after--;
+	if (k->race && tt->enable)
+		fake_race(k, &tt->filter);
 	for (i = 0; i < k->nr; i++) {
 		if (fake_match(&k->tags[i], &tt->filter)) {
 			k->tags[i].traced = tt->enable;
@@ -480,6 +497,11 @@ int fake_control(struct fake_kernel *k, const char *cmd)
 	}
 	if (!strncmp(cmd, "deny", 4) || !strncmp(cmd, "allow", 5)) {
 		k->deny_toggle = cmd[0] == 'd';
+		k->deny_after = cmd[0] == 'd' ? strtoul(cmd + 4, NULL, 10) : 0;
+		return 0;
+	}
+	if (!strncmp(cmd, "race", 4)) {
+		k->race = true;
 		return 0;
 	}
 	return -EINVAL;

@@ -74,6 +74,8 @@ struct fake_kernel {
 	unsigned long		nr_get_next;
 	unsigned long		toggles;
 	bool			deny_toggle;	/* "deny": every TOGGLE_TRACE gets EPERM */
+	unsigned long		deny_after;	/* "deny N": but the next N succeed */
+	bool			race;		/* "race": see fake_control() */
 };
 
 struct fake_file {
@@ -97,7 +99,9 @@ char *fake_state(const struct fake_kernel *k, size_t *len);
 /*
  * A control command: "modload" (the module tags appear now), "bump" (the generation
  * changes), "deny" / "allow" (every TOGGLE_TRACE gets EPERM, or not: a capability
- * lost halfway). Returns 0 or -EINVAL.
+ * lost halfway; "deny N": after the next N), "race" (someone else turns the tags of
+ * the next enabling TOGGLE_TRACE on just before it, which then finds none untraced:
+ * ENOENT). Returns 0 or -EINVAL.
  */
 int fake_control(struct fake_kernel *k, const char *cmd);
 
