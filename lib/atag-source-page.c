@@ -78,7 +78,7 @@ static const struct atag_source_event events[] = {
 
 const struct atag_source atag_source_page = {
 	.name = "page",
-	.description = "kmem:mm_page_alloc, mm_page_free",
+	.description = "kmem:mm_page_alloc, mm_page_free, mm_page_free_batched",
 	.events = events,
 	.tag_from_stack = call_site,
 	.name_tag = atag_source_name_code,

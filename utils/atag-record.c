@@ -750,7 +750,8 @@ static void print_summary(struct record_session *s, const struct atag_lost *lost
 {
 	unsigned long long nr_lost = lost->overrun + lost->dropped;
 
-	if (!s->p->kmem)
+	/* a failure before any tag was traced has its own message only */
+	if (!s->p->kmem && !(s->error && !s->enabled.nr && !s->already))
 		fprintf(stderr, "%s record: %zu %s traced (%zu turned on here, %zu already on)\n",
 			ATAG_PROG, s->enabled.nr + s->already,
 			atag_plural(s->enabled.nr + s->already, "tag", "tags"), s->enabled.nr,
