@@ -6,8 +6,8 @@
  * event it hands out; for compressed (version 7) files it also keeps every chunk
  * it decompressed and looks chunks up in a list, so time grows with the square
  * of the file and memory with its size. Here each CPU's pages are walked with
- * libtraceevent's kbuffer straight from the file (mapped, or decompressed one
- * chunk at a time with zstd or zlib), records are merged across CPUs by
+ * libtraceevent's kbuffer straight from the file (mapped a 1 MiB window at a
+ * time, or decompressed one chunk at a time with zstd or zlib), records are merged across CPUs by
  * timestamp into one reused struct tep_record, and a record carries what
  * libtracecmd's would: ts, cpu, data, size and missed_events (on the first
  * record of a flagged page).
@@ -507,16 +507,25 @@ int atag_pages_find(const struct atag_pages *p, const char *name)
 
 /* ------------------------------------------------------------ walking */
 
+#define MAP_WINDOW	(1UL << 20)
+
 struct cpu_walk {
 	struct atag_pages	*p;
 	const struct cpu_region	*reg;
 	struct kbuffer		*kbuf;
-	/* the pages at hand: a mapping of the whole region, or one decompressed chunk */
-	char			*pages;
-	uint64_t		nr_pages;
+	/*
+	 * The pages at hand: one decompressed chunk, or a window of the region mapped
+	 * (MAP_WINDOW bytes, so that what the kernel maps ahead of the reader, whole
+	 * large folios, stays within it: the resident set does not follow the file).
+	 */
+	char			*pages;		/* the chunk, or page win_first in the window */
+	uint64_t		nr_pages;	/* of the chunk, or of the whole region */
 	uint64_t		page;		/* in pages; loaded in kbuf */
 	bool			mapped;
-	size_t			map_len;
+	void			*win_base;	/* the mapping, from a system page boundary */
+	size_t			win_len;
+	uint64_t		win_first;	/* first page of the region in the window */
+	uint64_t		win_pages;
 	/* compressed: what is left of the chunk list */
 	uint32_t		chunks_left;
 	uint64_t		next_chunk;	/* file offset */
@@ -566,16 +575,51 @@ static bool next_chunk(struct cpu_walk *w)
 	return true;
 }
 
+/* The address of page w->page of a mapped region: the window moves when it must. */
+static char *mapped_page(struct cpu_walk *w)
+{
+	uint64_t ps = w->p->page_size, off, start, n;
+	size_t sys = sysconf(_SC_PAGESIZE);
+	void *base;
+
+	if (w->win_base && w->page - w->win_first < w->win_pages)
+		return w->pages + (w->page - w->win_first) * ps;
+	if (w->win_base)
+		munmap(w->win_base, w->win_len);
+	w->win_base = NULL;
+	n = MAP_WINDOW / ps ? MAP_WINDOW / ps : 1;
+	if (n > w->nr_pages - w->page)
+		n = w->nr_pages - w->page;
+	off = w->reg->offset + w->page * ps;
+	start = off - off % sys;
+	w->win_len = off - start + n * ps;
+	base = mmap(NULL, w->win_len, PROT_READ, MAP_PRIVATE, w->p->fd, start);
+	if (base == MAP_FAILED) {
+		tracecmd_warning("cannot map the data of CPU %d: %s", w->reg->cpu, strerror(errno));
+		return NULL;
+	}
+	w->win_base = base;
+	w->pages = (char *)base + (off - start);
+	w->win_first = w->page;
+	w->win_pages = n;
+	return w->pages;
+}
+
 /* Load the next page with events; false at the end or on a bad page. */
 static bool next_page(struct cpu_walk *w)
 {
+	char *page;
+
 	for (;;) {
 		if (++w->page >= w->nr_pages &&
 		    (w->mapped || !next_chunk(w) || ++w->page >= w->nr_pages))
 			return false;
 		if (w->mapped)
 			w->p->done += w->p->page_size;
-		kbuffer_load_subbuffer(w->kbuf, w->pages + w->page * w->p->page_size);
+		page = w->mapped ? mapped_page(w) : w->pages + w->page * w->p->page_size;
+		if (!page)
+			return false;
+		kbuffer_load_subbuffer(w->kbuf, page);
 		if ((unsigned int)kbuffer_subbuffer_size(w->kbuf) > w->p->page_size) {
 			tracecmd_warning("bad page read, with size of %d on CPU %d",
 					 kbuffer_subbuffer_size(w->kbuf), w->reg->cpu);
@@ -611,15 +655,6 @@ static int walk_init(struct atag_pages *p, bool compressed, const struct cpu_reg
 	} else {
 		w->mapped = true;
 		w->nr_pages = reg->size / p->page_size;
-		w->map_len = w->nr_pages * p->page_size;
-		if (!w->map_len)
-			return 0;
-		w->pages = mmap(NULL, w->map_len, PROT_READ, MAP_PRIVATE, p->fd, reg->offset);
-		if (w->pages == MAP_FAILED) {
-			w->pages = NULL;
-			return -errno;
-		}
-		madvise(w->pages, w->map_len, MADV_SEQUENTIAL);
 	}
 	next_page(w);
 	return 0;
@@ -629,17 +664,10 @@ static void walk_free(struct cpu_walk *w)
 {
 	if (w->kbuf)
 		kbuffer_free(w->kbuf);
-	if (w->mapped && w->pages)
-		munmap(w->pages, w->map_len);
-	else
+	if (w->win_base)
+		munmap(w->win_base, w->win_len);
+	else if (!w->mapped)
 		free(w->pages);
-}
-
-/* Let the kernel drop the mapped pages read long ago: the resident set stays small. */
-static void release_read_pages(struct atag_pages *p, struct cpu_walk *w)
-{
-	if (w->mapped && w->pages && w->page && w->page != (uint64_t)-1)
-		madvise(w->pages, w->page * p->page_size, MADV_DONTNEED);
 }
 
 int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *h,
@@ -648,7 +676,6 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 {
 	struct tep_record rec = { .ref_count = 1 };
 	const struct buffer_map *b;
-	unsigned long count = 0;
 	int c, next, ret = 0;
 	struct cpu_walk *w;
 
@@ -681,9 +708,6 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 		w[next].data = kbuffer_next_event(w[next].kbuf, &w[next].ts);
 		if (!w[next].data)
 			next_page(&w[next]);
-		if (!(++count & 0x3ffff))
-			for (c = 0; c < b->nr; c++)
-				release_read_pages(p, &w[c]);
 	}
 	for (c = 0; c < b->nr; c++)
 		walk_free(&w[c]);
