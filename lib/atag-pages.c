@@ -741,11 +741,12 @@ char *atag_pages_kallsyms(struct atag_pages *p, size_t *len)
 
 		*len = size < n - 4 ? size : n - 4;
 		memmove(text, text + 4, *len);
+		text[*len] = '\0';		/* there is room: the size field went */
 		return text;
 	}
 	if (!p->kallsyms_len || p->kallsyms_len > MAX_CHUNK * 4)
 		return NULL;
-	text = malloc(p->kallsyms_len);
+	text = malloc(p->kallsyms_len + 1);
 	r.pos = p->kallsyms_off;
 	if (text)
 		rd(&r, text, p->kallsyms_len);
@@ -753,6 +754,7 @@ char *atag_pages_kallsyms(struct atag_pages *p, size_t *len)
 		free(text);
 		return NULL;
 	}
+	text[p->kallsyms_len] = '\0';
 	*len = p->kallsyms_len;
 	return text;
 }

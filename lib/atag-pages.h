@@ -36,7 +36,7 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 				 void *data), void *data);
 
-/* The kallsyms text the file carries (malloc'ed, not NUL-terminated), or NULL. */
+/* The kallsyms text the file carries (malloc'ed, NUL-terminated; *@len bytes), or NULL. */
 char *atag_pages_kallsyms(struct atag_pages *p, size_t *len);
 
 /* How far the walk under way has got, from 0 to 1, by bytes of the file. */

@@ -99,6 +99,24 @@ static long module_index(struct atag_modules *m, const char *name, size_t n)
 	return m->names[m->nr_names] ? (long)m->nr_names++ : -1;
 }
 
+/* The hex number at the start of [@p, @end): the text need not be NUL-terminated. */
+static bool parse_hex(const char *p, const char *end, unsigned long long *val)
+{
+	unsigned long long v = 0;
+	const char *start = p;
+	int d;
+
+	for (; p < end && p - start < 16; p++) {
+		d = *p >= '0' && *p <= '9' ? *p - '0' :
+		    (*p | 0x20) >= 'a' && (*p | 0x20) <= 'f' ? (*p | 0x20) - 'a' + 10 : -1;
+		if (d < 0)
+			break;
+		v = v << 4 | d;
+	}
+	*val = v;
+	return p > start;
+}
+
 struct atag_modules *atag_modules_parse(const char *text, size_t len)
 {
 	const char *line = text, *end = text + len, *nl, *open, *close;
@@ -111,7 +129,7 @@ struct atag_modules *atag_modules_parse(const char *text, size_t len)
 		if (!nl)
 			nl = end;
 		open = memchr(line, '[', nl - line);
-		if (!open || sscanf(line, "%llx", &addr) != 1)
+		if (!open || !parse_hex(line, open, &addr))
 			continue;
 		close = memchr(open, ']', nl - open);
 		if (!close || close == open + 1)

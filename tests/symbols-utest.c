@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of lib/atag-symbols.c: which module a symbol belongs to, read from a
+ * kallsyms text that need not end in a NUL (as a trace.dat section gives it), and
+ * the frame strings built from it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "atag-utest.h"
+#include "atag-symbols.h"
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81001000 T core_fn\n"
+	"ffffffff81002000 T other_fn\n"
+	"ffffffffc0001000 t foo_alloc\t[foo]\n"
+	"ffffffffc0002000 t foo_ioctl\t[foo]\n"
+	"ffffffffc0010000 t bar_open\t[bar]\n"
+	"ffffffffc0020000 t broken\t[]\n"
+	"ffffffffc0030000 t last_fn\t[last]";	/* no newline at the end */
+
+/* what the module map must skip, before the text above */
+static const char junk[] = "garbage line [x]\nffffffffc0040000 t unclosed\t[nope\n";
+
+struct sym_fixture {
+	struct tep_handle	*tep;
+	struct atag_modules	*mods;
+};
+
+static void setup(struct sym_fixture *f)
+{
+	size_t lj = strlen(junk), len = lj + strlen(kallsyms);
+	char tep_text[sizeof(kallsyms) + 64];
+	char *copy = malloc(len);	/* exactly the text: no NUL after it */
+
+	f->tep = tep_alloc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f->tep);
+	/* libtraceevent places no address after its last symbol: end with one more */
+	snprintf(tep_text, sizeof(tep_text), "%s\nffffffffc0031000 t end_fn\t[last]\n", kallsyms);
+	CU_ASSERT_EQUAL(tep_parse_kallsyms(f->tep, tep_text), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(copy);
+	memcpy(copy, junk, lj);
+	memcpy(copy + lj, kallsyms, len - lj);
+	f->mods = atag_modules_parse(copy, len);
+	free(copy);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f->mods);
+}
+
+static void teardown(struct sym_fixture *f)
+{
+	atag_modules_free(f->mods);
+	tep_free(f->tep);
+}
+
+static void test_function_of(void)
+{
+	struct sym_fixture f;
+	const char *fn, *mod = "unset";
+	uint64_t off = 0;
+
+	setup(&f);
+	fn = atag_function_of(f.tep, f.mods, 0xffffffffc0001010ULL, &off, &mod);
+	CU_ASSERT_STRING_EQUAL(fn ? fn : "", "foo_alloc");
+	CU_ASSERT_EQUAL(off, 0x10);
+	CU_ASSERT_STRING_EQUAL(mod ? mod : "(null)", "foo");
+
+	fn = atag_function_of(f.tep, f.mods, 0xffffffff81001044ULL, &off, &mod);
+	CU_ASSERT_STRING_EQUAL(fn ? fn : "", "core_fn");
+	CU_ASSERT_EQUAL(off, 0x44);
+	CU_ASSERT_PTR_NULL(mod);
+
+	/* the last line has no newline, and the text no NUL: still read */
+	fn = atag_function_of(f.tep, f.mods, 0xffffffffc0030008ULL, &off, &mod);
+	CU_ASSERT_STRING_EQUAL(fn ? fn : "", "last_fn");
+	CU_ASSERT_STRING_EQUAL(mod ? mod : "(null)", "last");
+
+	/* an empty [] names no module */
+	atag_function_of(f.tep, f.mods, 0xffffffffc0020000ULL, &off, &mod);
+	CU_ASSERT_PTR_NULL(mod);
+
+	/* without the module map: no module, the function still */
+	fn = atag_function_of(f.tep, NULL, 0xffffffffc0001010ULL, &off, &mod);
+	CU_ASSERT_STRING_EQUAL(fn ? fn : "", "foo_alloc");
+	CU_ASSERT_PTR_NULL(mod);
+	teardown(&f);
+}
+
+static void test_symbolize(void)
+{
+	struct sym_fixture f;
+	char buf[128];
+
+	setup(&f);
+	CU_ASSERT_STRING_EQUAL(atag_symbolize(f.tep, f.mods, 0xffffffffc0002030ULL, buf,
+					      sizeof(buf)), "foo_ioctl+0x30 [foo]");
+	CU_ASSERT_STRING_EQUAL(atag_symbolize(f.tep, f.mods, 0xffffffff81002000ULL, buf,
+					      sizeof(buf)), "other_fn+0x0");
+	CU_ASSERT_STRING_EQUAL(atag_symbolize(f.tep, f.mods, 0x1234, buf, sizeof(buf)),
+			       "0x1234");
+	teardown(&f);
+}
+
+static void test_empty_text(void)
+{
+	struct atag_modules *m = atag_modules_parse("", 0);
+
+	CU_ASSERT_PTR_NOT_NULL(m);
+	atag_modules_free(m);
+}
+
+static void add_symbols_suite(void)
+{
+	CU_pSuite s = CU_add_suite("symbols", NULL, NULL);
+
+	CU_add_test(s, "function, offset and module of an address", test_function_of);
+	CU_add_test(s, "frame strings", test_symbolize);
+	CU_add_test(s, "empty kallsyms", test_empty_text);
+}
+ATAG_UTEST_SUITE("symbols", add_symbols_suite);
