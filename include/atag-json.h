@@ -150,6 +150,16 @@ void atag_json_hex(struct atag_json *w, const char *key, unsigned long long v);
 void atag_json_fixed(struct atag_json *w, const char *key, double v, int decimals);
 
 /**
+ * atag_json_write_string - write one JSON string, quoted, escaped and valid UTF-8
+ * @f: where to write
+ * @s: a NUL-terminated string of any bytes, or NULL for null
+ *
+ * For outputs with a layout of their own (list --format json): the string rules
+ * of the writer, without the writer.
+ */
+void atag_json_write_string(FILE *f, const char *s);
+
+/**
  * atag_json_finish - end the document with a newline
  * @w: the writer
  *

@@ -89,6 +89,16 @@ static void put_string(struct atag_json *w, const char *s)
 	fputc_unlocked('"', w->f);
 }
 
+void atag_json_write_string(FILE *f, const char *s)
+{
+	struct atag_json w = { .f = f };
+
+	if (s)
+		put_string(&w, s);
+	else
+		fputs_unlocked("null", f);
+}
+
 /* What goes before a value: the comma, the line break and indent, the key. */
 static void begin(struct atag_json *w, const char *key)
 {

@@ -399,6 +399,22 @@ static void test_bufstat_json(void)
 	free(buf);
 }
 
+/* One string without a writer: the same rules, and NULL is null. */
+static void test_write_string(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	atag_json_write_string(f, "a\"b\\c\n\xff\xe2\x82\xac");
+	fputc(' ', f);
+	atag_json_write_string(f, NULL);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, "\"a\\\"b\\\\c\\n\\ufffd\xe2\x82\xac\" null");
+	free(buf);
+}
+
 static void add_tests(void)
 {
 	CU_pSuite s = CU_add_suite("json", NULL, NULL);
@@ -413,6 +429,7 @@ static void add_tests(void)
 	CU_add_test(s, "integers at the 64-bit limits", test_integers);
 	CU_add_test(s, "misuse", test_misuse);
 	CU_add_test(s, "write error", test_write_error);
+	CU_add_test(s, "one string without a writer", test_write_string);
 	CU_add_test(s, "stat JSON of names that are not UTF-8", test_bufstat_json);
 }
 

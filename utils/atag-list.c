@@ -3,7 +3,6 @@
  * trace-cmd-alloc-tag list: the allocation call sites (tags) of /proc/allocinfo with
  * their bytes, calls, trace state and accuracy.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,45 +158,35 @@ static void print_text(const struct atag_taglist *list, size_t rows)
 	}
 }
 
-static void print_json_tag(struct atag_json *w, const struct atag_tag *t)
+static void print_json_tag(const struct atag_tag *t)
 {
-	atag_json_break(w);
-	atag_json_open_object(w, NULL);
-	atag_json_str(w, "function", t->function);
-	atag_json_str(w, "file", t->filename);
-	atag_json_uint(w, "line", t->lineno);
-	atag_json_str(w, "module", t->modname[0] ? t->modname : NULL);
-	atag_json_int(w, "bytes", t->bytes);
-	atag_json_uint(w, "calls", t->calls);
-	atag_json_bool(w, "accurate", t->accurate);
-	if (t->traced < 0)
-		atag_json_null(w, "traced");
-	else
-		atag_json_bool(w, "traced", t->traced);
-	atag_json_close(w);
+	printf("    { \"function\": ");
+	atag_json_write_string(stdout, t->function);
+	printf(", \"file\": ");
+	atag_json_write_string(stdout, t->filename);
+	printf(", \"line\": %llu, \"module\": ", t->lineno);
+	atag_json_write_string(stdout, t->modname[0] ? t->modname : NULL);
+	printf(", \"bytes\": %lld, \"calls\": %llu, \"accurate\": %s, \"traced\": %s }",
+	       t->bytes, t->calls, t->accurate ? "true" : "false",
+	       t->traced < 0 ? "null" : t->traced ? "true" : "false");
 }
 
-/* One document: the source, whether it reports trace state, a tag a line. */
+/* One object: the source, whether it reports trace state, then a tag a line. */
 static void print_json(const struct atag_taglist *list, size_t rows)
 {
 	static const char * const sources[] = {
 		[ATAG_SRC_IOCTL] = "ioctl", [ATAG_SRC_IOCTL_V73] = "ioctl-7.3",
 		[ATAG_SRC_TEXT] = "text",
 	};
-	struct atag_json w;
 	size_t i;
 
-	atag_json_init(&w, stdout, 0);
-	atag_json_open_object(&w, NULL);
-	atag_json_str(&w, "source", sources[list->source]);
-	atag_json_bool(&w, "trace_state", list->source == ATAG_SRC_IOCTL);
-	atag_json_open_array(&w, "tags");
-	for (i = 0; i < rows; i++)
-		print_json_tag(&w, &list->tags[i]);
-	atag_json_close(&w);
-	atag_json_close(&w);
-	if (atag_json_finish(&w))
-		die("writing the JSON output: %s", strerror(errno));
+	printf("{ \"source\": \"%s\", \"trace_state\": %s,\n  \"tags\": [\n",
+	       sources[list->source], list->source == ATAG_SRC_IOCTL ? "true" : "false");
+	for (i = 0; i < rows; i++) {
+		print_json_tag(&list->tags[i]);
+		printf("%s\n", i + 1 < rows ? "," : "");
+	}
+	printf("  ] }\n");
 }
 
 static int run_list(struct list_params *p)
