@@ -502,8 +502,8 @@ t_cmd_record_module() {
 			"site \(.function)|\(.file)|\(.line)|\(.module)",
 			"nstacks \(.function) \([.stacks[] | select(.frames | length > 0)] | length) \([.stacks[] | select(.frames | length > 0) | .allocs] | add)",
 			(.function as $f | .stacks[] | select(.frames | length > 0) |
-				"stack \($f) \(.frames[0] | test("^" + $f + "\\+0x[0-9a-f]+$")) " +
-				(.frames[1:4] | map(sub("\\+0x[0-9a-f]+$"; "")) | join(" ")))),
+				"stack \($f) \(.frames[0] | test("^" + $f + "\\+0x[0-9a-f]+ \\[atag_test\\]$")) " +
+				(.frames[1:4] | map(sub("\\+0x[0-9a-f]+( \\[[^]]*\\])?$"; "")) | join(" ")))),
 		"livetop \([.live[] | (.frames[0] | sub("\\+0x.*"; "")) == .function] | unique)",
 		(.live[] | "live \(.function | sub("^atag_test_"; "") | sub("_alloc$"; "")) \(.ptr)")
 		' "$CW/module.json")
@@ -555,8 +555,9 @@ atag_test_split_alloc true atag_write proc_reg_write vfs_write"
 	same "report: each live allocation's stack starts at its function" "$(pick livetop)" "[true]"
 	run "$C" report --live --stacks --function 'atag_test_s*' "$CW/module.dat"
 	expect "report text: a call-site row with its module" 0 \
-		"     5      3     2       128 B      384 B      512 B  * atag_test_slab_alloc $MF:$L_slab \[atag_test\]"
-	expect "report text: the stack under it" 0 "          atag_test_slab_alloc+0x*"
+		"     5      3          0     2       128 B      384 B      512 B  * atag_test_slab_alloc $MF:$L_slab \[atag_test\]"
+	expect "report text: the stack under it, module named" 0 \
+		"          atag_test_slab_alloc+0x* \[atag_test\]"
 	expect "report text: live at end" 0 "live at end   2 (128 B)"
 	echo free >"$ATP"
 	clean "report"
@@ -675,7 +676,7 @@ t_cmd_record_kmem() {
 		"file \(.complete) \(.files[0].source)",
 		(.tags[] | select(.function == "atag_test_slab_alloc") |
 			"tag \(.function) \(.allocs) \(.frees) \(.live) \(.bytes_alloced) \(.bytes_freed)",
-			(.stacks[] | "stack " + (.frames[0:3] | map(sub("\\+0x[0-9a-f]+$"; "")) | join(" "))))
+			(.stacks[] | "stack " + (.frames[0:3] | map(sub("\\+0x[0-9a-f]+( \\[[^]]*\\])?$"; "")) | join(" "))))
 		' "$CW/kmem.json")
 	same "report (kmem): complete" "$(pick file)" "true kmem"
 	same "report (kmem): the module's 3 kmalloc(128), freed" "$(pick tag)" "atag_test_slab_alloc 3 3 0 384 384"
