@@ -54,27 +54,33 @@ WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 		   -Wno-format-nonliteral -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS		?= -g -O2
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -DATAG_VERSION='"$(VERSION)"' $(WARN) \
-		   -Iinclude -Ilib -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
+		   -Iinclude -Ilib/util -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
 LDFLAGS		?=
 override LDFLAGS += $(SAN_FLAGS)
 LIBS		= $(PKG_LIBS) -lm -lpthread
 
-LIB_SRCS	:= $(sort $(wildcard lib/*.c))
+# lib/ by concern: util (shared helpers), read (trace.dat), stitch (stitching and
+# aggregation), render, kernel (allocinfo, recording); bufstat is an archive of its own.
+LIB_DIRS	:= util read stitch render kernel
+LIB_SRCS	:= $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
+BUFSTAT_SRCS	:= $(sort $(wildcard lib/bufstat/*.c))
 UTIL_SRCS	:= $(sort $(wildcard utils/*.c))
 UTEST_SRCS	:= $(sort $(wildcard tests/*-utest.c)) tests/atag-utest.c
 FIXTURE_LIB	:= $(sort $(wildcard tests/fixture/tracedat-*.c))
 TESTPROG_SRCS	:= $(sort $(wildcard tests/progs/*.c))
 BENCH_SRCS	:= $(sort $(wildcard bench/*.c))
-PROTO_SRCS	:= $(sort $(wildcard lib/*.proto))
+PROTO_SRCS	:= $(sort $(wildcard lib/render/*.proto))
 
-PROTO_GEN	:= $(patsubst lib/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
+PROTO_GEN	:= $(patsubst lib/render/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
 LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o)
+BUFSTAT_OBJS	:= $(patsubst %.c,$(O)/%.o,$(BUFSTAT_SRCS))
 UTIL_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTIL_SRCS))
 UTEST_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTEST_SRCS))
 FIXTURE_OBJS	:= $(patsubst %.c,$(O)/%.o,$(FIXTURE_LIB)) $(O)/gen/fixture-formats.o
 FIXTURE_FORMATS	:= $(shell find tests/fixture/formats -type f)
 
 LIBATAG		:= $(O)/lib/libatag.a
+LIBBUFSTAT	:= $(O)/lib/libatag-bufstat.a
 CMD		:= $(O)/trace-cmd-alloc-tag
 PLUGIN		:= $(O)/plugins/plugin_alloc_tag.so
 UTEST		:= $(O)/tests/atag-utest
@@ -96,10 +102,10 @@ build-all: $(ALL_TARGETS)
 deps:
 	$(Q)scripts/deps.sh
 
-$(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/%.proto
+$(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/render/%.proto
 	$(call quiet,PROTOC,$<)
 	$(Q)mkdir -p $(O)/gen
-	$(Q)protoc-c --proto_path=lib --c_out=$(O)/gen $<
+	$(Q)protoc-c --proto_path=lib/render --c_out=$(O)/gen $<
 
 # Keep the generated code: as an intermediate file make would delete it, and then
 # regenerate it (and so rebuild every object) whenever any one source changes.
@@ -120,11 +126,21 @@ $(O)/%.o: %.c $(PROTO_GEN)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# The unit tests are white-box: they may include a part's internal headers.
+$(O)/tests/%.o: tests/%.c $(PROTO_GEN)
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LIB_DIRS:%=-Ilib/%) -MMD -MP -c -o $@ $<
+
 $(LIBATAG): $(LIB_OBJS)
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(CMD): $(UTIL_OBJS) $(LIBATAG)
+$(LIBBUFSTAT): $(BUFSTAT_OBJS)
+	$(call quiet,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(CMD): $(UTIL_OBJS) $(LIBBUFSTAT) $(LIBATAG)
 	$(call quiet,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -134,7 +150,7 @@ $(PLUGIN): plugins/plugin_alloc_tag.c
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -fPIC -shared -MMD -MP -o $@ $<
 
-$(UTEST): $(UTEST_OBJS) $(FIXTURE_OBJS) $(LIBATAG)
+$(UTEST): $(UTEST_OBJS) $(FIXTURE_OBJS) $(LIBBUFSTAT) $(LIBATAG)
 	$(call quiet,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lcunit -ldl
 

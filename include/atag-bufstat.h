@@ -3,13 +3,13 @@
  * atag-bufstat.h - what tracing's own ring buffers cost.
  *
  * Three layers, each usable alone:
- *  - parsers (lib/atag-bufstat-parse.c) turn the text of one tracefs file into numbers;
- *  - the reader (lib/atag-bufstat-read.c) walks a tracefs directory with plain
+ *  - parsers (lib/bufstat/atag-bufstat-parse.c) turn the text of one tracefs file into numbers;
+ *  - the reader (lib/bufstat/atag-bufstat-read.c) walks a tracefs directory with plain
  *    open()/read() (no libtracefs: several of its calls ignore tracefs_set_tracing_dir(),
  *    and this way a fake tree in a temporary directory reads like the real mount);
- *  - the computation (lib/atag-bufstat.c) turns what was read into bytes of memory;
- *  - the renderings of the stat command: text (lib/atag-bufstat-text.c) and JSON
- *    (lib/atag-bufstat-json.c), with the notes both show (lib/atag-bufstat-notes.c).
+ *  - the computation (lib/bufstat/atag-bufstat.c) turns what was read into bytes of memory;
+ *  - the renderings of the stat command: text (lib/bufstat/atag-bufstat-text.c) and JSON
+ *    (lib/bufstat/atag-bufstat-json.c), with the notes both show (lib/bufstat/atag-bufstat-notes.c).
  *
  * Files read, per buffer (the top directory and each instances/<name>/):
  *   buffer_size_kb          "N", "N (expanded: M)" (not yet expanded) or "X" (CPUs differ)

@@ -6,13 +6,13 @@
  * stitcher's events (include/atag-stitch.h). Three exist, one file each:
  *
  *   alloc_tag  alloc_tag:alloc_tag_hit, alloc_tag_mem_alloced, alloc_tag_mem_freed
- *              (lib/atag-source-alloc-tag.c). Tag = the tag pointer; its call
+ *              (lib/read/atag-source-alloc-tag.c). Tag = the tag pointer; its call
  *              site comes from the hit events; key = 'ptr' (or 'ref').
  *   kmem       kmem:kmalloc, kmalloc_node, kmem_cache_alloc(_node), kfree,
- *              kmem_cache_free (lib/atag-source-kmem.c). Tag = call_site, named by
+ *              kmem_cache_free (lib/read/atag-source-kmem.c). Tag = call_site, named by
  *              the kallsyms of the trace; bytes = bytes_alloc; stacks from -T
  *              follow the allocation itself. kfree(NULL) is ignored.
- *   page       kmem:mm_page_alloc, mm_page_free (lib/atag-source-page.c). Key = pfn,
+ *   page       kmem:mm_page_alloc, mm_page_free (lib/read/atag-source-page.c). Key = pfn,
  *              bytes = page size << order; the call site is the first stack frame
  *              outside the page allocator.
  *
@@ -22,7 +22,7 @@
  * for its fields is counted as malformed and skipped.
  *
  * Adding a source: one file defining a struct atag_source, and its line in the
- * table of lib/atag-source.c.
+ * table of lib/read/atag-source.c.
  */
 #ifndef _ATAG_SOURCE_H
 #define _ATAG_SOURCE_H

@@ -6,7 +6,7 @@
  *
  *   source adapter --atag_event--> stitcher --> aggregates (per tag, per stack)
  *
- * A source adapter (lib/atag-source-*.c) decodes trace records into struct
+ * A source adapter (lib/read/atag-source-*.c) decodes trace records into struct
  * atag_event; the stitcher applies the stitching rules and updates the
  * aggregates. The stitcher knows nothing of trace.dat files, so its rules can be
  * tested on in-memory event streams.
@@ -210,7 +210,7 @@ uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st);
 
 /*
  * Where decoded events go: straight into a stitcher, or into a queue that a
- * stitcher in another thread drains (lib/atag-pipe.c). Each call returns 0 or a
+ * stitcher in another thread drains (lib/stitch/atag-pipe.c). Each call returns 0 or a
  * negative errno.
  */
 struct atag_sink {

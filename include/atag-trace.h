@@ -44,7 +44,7 @@ int atag_trace_iterate(struct atag_trace *t, int i,
 				 void *data), void *data);
 
 /*
- * Whether buffer @i is walked straight from its pages (lib/atag-pages.c) rather
+ * Whether buffer @i is walked straight from its pages (lib/read/atag-pages.c) rather
  * than through libtracecmd: files whose timestamps need no conversion.
  */
 bool atag_trace_direct(const struct atag_trace *t, int i);

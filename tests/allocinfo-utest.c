@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lib/atag-allocinfo*.c and lib/atag-filter.c: the text parser, the
+ * Unit tests of lib/kernel/atag-allocinfo*.c and lib/kernel/atag-filter.c: the text parser, the
  * filters, and the ioctl ABI (CONTENT_ID retry, layouts, every error) against the
  * in-process model of the kernel that the FUSE double also serves.
  */

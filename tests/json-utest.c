@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The json suite: the writer of lib/atag-json.c. Escaping, control characters,
+ * The json suite: the writer of lib/util/atag-json.c. Escaping, control characters,
  * UTF-8 passed through or replaced (checked against GLib's validator too), nesting
  * and commas in both layouts, integers at the 64-bit limits, misuse, and the stat
  * JSON of names that are not UTF-8.

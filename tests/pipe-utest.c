@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the queue between the reading and the stitching thread
- * (lib/atag-pipe.c): order and content across ring wraps, call-site strings
+ * (lib/stitch/atag-pipe.c): order and content across ring wraps, call-site strings
  * sent once per tag, oversized messages, and a consumer error stopping the
  * producer without a hang.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the tracefs side of lib/atag-record.c on a fake tracefs tree
+ * Unit tests of the tracefs side of lib/kernel/atag-record.c on a fake tracefs tree
  * (libtracefs' tracefs_set_tracing_dir()): lost-event counters, instances, events.
  * Recording itself needs root and is tested in tests/t-record.sh.
  */

@@ -2,7 +2,7 @@
 /*
  * Unit tests of the CSV, folded and pprof renderers on the hand-built report of
  * tests/render-sample.h: exact CSV and folded text, and the pprof profile
- * gunzipped and decoded with the protobuf-c code generated from lib/profile.proto.
+ * gunzipped and decoded with the protobuf-c code generated from lib/render/profile.proto.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lib/atag-state.c (the record state file) and the process helpers
- * of lib/atag-record.c that need no root.
+ * Unit tests of lib/kernel/atag-state.c (the record state file) and the process helpers
+ * of lib/kernel/atag-record.c that need no root.
  */
 #include <errno.h>
 #include <fcntl.h>

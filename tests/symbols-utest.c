@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lib/atag-symbols.c: which module a symbol belongs to, read from a
+ * Unit tests of lib/read/atag-symbols.c: which module a symbol belongs to, read from a
  * kallsyms text that need not end in a NUL (as a trace.dat section gives it), and
  * the frame strings built from it.
  */

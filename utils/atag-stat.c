@@ -5,8 +5,8 @@
  * per-buffer files beside the kernel's trace_stats/memory_usage_kb.
  *
  * This file is the command: its options and the --watch loop. libatag reads tracefs
- * (lib/atag-bufstat-read.c), computes (lib/atag-bufstat.c) and renders the report
- * (lib/atag-bufstat-text.c, lib/atag-bufstat-json.c).
+ * (lib/bufstat/atag-bufstat-read.c), computes (lib/bufstat/atag-bufstat.c) and renders the report
+ * (lib/bufstat/atag-bufstat-text.c, lib/bufstat/atag-bufstat-json.c).
  */
 #include <errno.h>
 #include <getopt.h>

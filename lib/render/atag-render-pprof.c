@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The report as a pprof heap profile: profile.proto (our subset in
- * lib/profile.proto), packed with protobuf-c, gzipped with zlib.
+ * lib/render/profile.proto), packed with protobuf-c, gzipped with zlib.
  *
  * Layout:
  *  - sample_type: alloc_objects/count, alloc_space/bytes, inuse_objects/count,
@@ -35,7 +35,7 @@
 #include <glib.h>
 #include <zlib.h>
 
-#include "atag-local.h"
+#include "atag-render-samples.h"
 #include "atag-map.h"
 #include "atag-report.h"
 #include "atag-utils.h"
@@ -383,7 +383,7 @@ static void pprof_free(struct pprof *p)
  *     0 for all); NULL for defaults
  * @f: where to write (binary)
  *
- * The layout is described at the top of lib/atag-render-pprof.c.
+ * The layout is described at the top of lib/render/atag-render-pprof.c.
  *
  * Returns 0, -EINVAL for an unknown weight, -ENOMEM, or -EIO when writing
  * failed (errno set).

@@ -24,6 +24,7 @@
  * which may be compressed ({u32 size, u32 uncompressed size, data}); compressed
  * CPU data is {u32 chunks, then per chunk u32 size, u32 uncompressed size, data}.
  */
+#include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "atag-local.h"
+#include "atag-tracecmd.h"
 #include "atag-pages.h"
 
 enum {

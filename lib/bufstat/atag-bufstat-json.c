@@ -8,7 +8,7 @@
  *     "notes": [...] }
  *
  * Sizes in exact KiB (bytes rounded up); unknown figures are null, never 0. Indented,
- * a value a line (lib/atag-json.c writes it).
+ * a value a line (lib/util/atag-json.c writes it).
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,40 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-local.h - what the parts of libatag share and the public headers do not show.
+ * atag-render-samples.h - what the sample renderers (folded, pprof) share, internal
+ * to lib/render/.
  */
-#ifndef _ATAG_LOCAL_H
-#define _ATAG_LOCAL_H
+#ifndef _ATAG_RENDER_SAMPLES_H
+#define _ATAG_RENDER_SAMPLES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "atag-stitch.h"
-
+#ifndef __hidden
 #define __hidden __attribute__((visibility("hidden")))
+#endif
 
 /*
- * libtracecmd calls exported by libtracecmd.so.1 (1.3.1 and later) but declared
- * only in its private header, which Debian does not ship.
- */
-struct tracecmd_input;
-struct tep_record;
-int tracecmd_cpus(struct tracecmd_input *handle);
-void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle, unsigned long long time);
-struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
-/* weak in libtracecmd; lib/atag-trace.c provides its own to collect the messages */
-void tracecmd_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void tracecmd_critical(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* The stitcher's updates of the aggregates (lib/atag-aggr.c). */
-int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l) __hidden;
-int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts,
-			uint64_t bytes) __hidden;
-void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l) __hidden;
-void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes) __hidden;
-void atag_aggr_note_free_event(struct atag_aggr *aggr, uint64_t bytes) __hidden;
-
-/*
- * What the sample renderers (folded, pprof) share: lib/atag-render-samples.c.
+ * What the sample renderers (folded, pprof) share: atag-render-samples.c.
  * A sample is one (call site, stack) with pprof's four heap values; the stack is
  * NULL for the call site alone, which carries what the tag's stacks with frames
  * do not (stackless allocations).
@@ -81,4 +61,4 @@ int atag_render_for_each_sample(const struct atag_report *r, long limit,
  */
 char *atag_render_site_frame(const struct atag_report_tag *t, char *buf, size_t len) __hidden;
 
-#endif /* _ATAG_LOCAL_H */
+#endif /* _ATAG_RENDER_SAMPLES_H */

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atag-local.h"
+#include "atag-render-samples.h"
 #include "atag-report.h"
 #include "atag-utils.h"
 

@@ -19,7 +19,7 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "atag-local.h"
+#include "atag-tracecmd.h"
 #include "atag-pages.h"
 #include "atag-symbols.h"
 #include "atag-trace.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-pages.h - walking the ring-buffer pages of a version 6 trace.dat directly
- * (library-internal). See lib/atag-pages.c.
+ * (library-internal). See lib/read/atag-pages.c.
  */
 #ifndef _ATAG_PAGES_H
 #define _ATAG_PAGES_H

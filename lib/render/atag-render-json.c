@@ -7,7 +7,7 @@
  *     "stacks": [...]} ], "live": [...], "files": [...], "notices": [...] }
  *
  * Pointers are "0x..." strings; numbers are exact integers; unknowns are null.
- * Compact, with a call site or a live allocation a line (lib/atag-json.c writes it).
+ * Compact, with a call site or a live allocation a line (lib/util/atag-json.c writes it).
  */
 #include <stdio.h>
 

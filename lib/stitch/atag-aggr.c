@@ -2,13 +2,13 @@
 /*
  * Aggregates of one stitched trace: per tag, per (tag, stack), and totals.
  * The stitcher updates them through the hidden atag_aggr_note_*() calls in
- * atag-local.h; readers use the accessors of atag-stitch.h.
+ * atag-aggr.h; readers use the accessors of atag-stitch.h.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "atag-local.h"
+#include "atag-aggr.h"
 #include "atag-map.h"
 #include "atag-stitch.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atag-local.h"
+#include "atag-aggr.h"
 #include "atag-map.h"
 #include "atag-stitch.h"
 

@@ -15,7 +15,6 @@
 #include <glib.h>
 #include <trace-cmd.h>
 
-#include "atag-local.h"
 #include "atag-pipe.h"
 #include "atag-report.h"
 #include "atag-source.h"

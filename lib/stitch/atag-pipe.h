@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-pipe.h - a queue of decoded events from a reading thread to a stitching
- * thread (library-internal). See lib/atag-pipe.c.
+ * thread (library-internal). See lib/stitch/atag-pipe.c.
  */
 #ifndef _ATAG_PIPE_H
 #define _ATAG_PIPE_H
