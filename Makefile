@@ -37,7 +37,7 @@ O		?= build
 
 CC		?= gcc
 PKG_CONFIG	?= pkg-config
-PKGS		:= libtracecmd libtracefs libtraceevent glib-2.0 libprotobuf-c zlib libzstd fuse3
+PKGS		:= libtracecmd libtracefs libtraceevent glib-2.0 libprotobuf-c zlib libzstd fuse3 libdw
 
 ifeq ($(V),1)
 Q		:=
