@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "atag-lifetime.h"
+#include "atag-read.h"
 #include "atag-stitch.h"
 
 struct atag_report_stack {
@@ -107,21 +108,8 @@ struct atag_report {
 };
 
 struct atag_report_opts {
-	const char	*source;	/* NULL: detect */
-	/* NULL: the top buffer if it holds the events, else the first instance that does */
-	const char	*buffer;
-	bool		raw_stacks;	/* keep the tracing machinery's frames */
-	bool		has_start;
-	uint64_t	start;		/* ns; events before are ignored */
-	bool		has_end;
-	uint64_t	end;		/* ns; events after are ignored */
-	const int	*pids;		/* count only allocations of these tasks ... */
-	unsigned int	nr_pids;
-	const char	*const *comms;	/* ... or of tasks whose comm matches one of these globs */
-	unsigned int	nr_comms;
-	/* called now and then while reading, with a fraction 0..1 of the file */
-	void		(*progress)(void *ctx, const char *path, double done);
-	void		*progress_ctx;
+	struct atag_read_opts	read;		/* source, buffer, window, task filter, progress */
+	bool			raw_stacks;	/* keep the tracing machinery's frames */
 };
 
 struct atag_report *atag_report_alloc(const struct atag_report_opts *opts);

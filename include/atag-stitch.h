@@ -4,12 +4,13 @@
  *
  * The engine of "report", in three objects that data flows through one way:
  *
- *   source adapter --atag_event--> stitcher --> aggregates (per tag, per stack)
+ *   reader --atag_event, atag_kstack--> stitcher --> aggregates (per tag, per stack)
  *
- * A source adapter (lib/read/atag-source-*.c) decodes trace records into struct
- * atag_event; the stitcher applies the stitching rules and updates the
- * aggregates. The stitcher knows nothing of trace.dat files, so its rules can be
- * tested on in-memory event streams.
+ * A reader (include/atag-read.h) decodes trace records into the messages of
+ * include/atag-event.h; the stitcher applies the stitching rules and updates the
+ * aggregates. The stitcher knows nothing of trace.dat files, never calls back
+ * into the reader, and calls no libtraceevent function, so it can run in a
+ * thread of its own and its rules can be tested on in-memory event streams.
  *
  * Stitching rules:
  *  - HIT (pid P, tag T): the kernel stack recorded right after it on the same CPU
@@ -29,8 +30,11 @@
  *    counted for the tag of the allocation. No live record: an "unmatched" free,
  *    counted for the tag of the free. Fewer bytes than allocated: a "partial" free
  *    (still retired). bytes 0 means the event carries no size: the record's bytes.
- *  - A tag of 0 on an ALLOC whose stack follows is resolved from the stack by
- *    the source's tag_from_stack callback (page events carry no call site).
+ *  - A tag of 0 on an ALLOC whose stack follows takes the call site its stack
+ *    carries (struct atag_kstack.site: page events carry no call site).
+ *  - An ALLOC marked filtered (its task is outside the pid/comm filter) is live
+ *    but never counted, nor is its free; a filtered FREE that matches nothing is
+ *    ignored.
  *
  * Memory grows with live records, cached stacks and distinct stacks, never with
  * the number of events.
@@ -42,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atag-event.h"
 #include "atag-lifetime.h"
 
 /* ------------------------------------------------------------ stacks */
@@ -125,37 +130,6 @@ const struct atag_totals *atag_aggr_totals(const struct atag_aggr *aggr);
 
 /* ------------------------------------------------------------ the stitcher */
 
-enum atag_event_kind {
-	ATAG_EV_OTHER,		/* any other record: only matters for stack attribution */
-	ATAG_EV_HIT,
-	ATAG_EV_ALLOC,
-	ATAG_EV_FREE,
-};
-
-struct atag_event {
-	enum atag_event_kind	kind;
-	int			type;		/* trace event id (>= 0) */
-	int			cpu;
-	int			pid;
-	uint64_t		ts;
-	uint64_t		tag;
-	uint64_t		ptr;
-	uint64_t		bytes;
-	bool			stack_follows;	/* ALLOC: its own stack comes next */
-	/* HIT: the call site; strings need only live during the call */
-	const char		*function;
-	const char		*file;
-	const char		*module;	/* NULL or "NONE": built-in */
-	long			line;
-	/*
-	 * HIT, instead of the strings above: called the first time the stitcher
-	 * meets the tag, to fill them in (returns -1 if the record lacks them).
-	 */
-	int			(*site)(const struct atag_event *ev, const char **function,
-					const char **file, const char **module);
-	const void		*site_ctx[3];
-};
-
 /* A live allocation. */
 struct atag_live {
 	uint64_t	ptr;
@@ -171,33 +145,15 @@ struct atag_live {
 
 struct atag_stitcher;
 
-struct atag_stitch_opts {
-	/* Resolve the tag of an ALLOC with tag 0 from its stack; return 0 if none. */
-	uint64_t	(*tag_from_stack)(void *ctx, uint32_t stack_id, const uint64_t *frames,
-					  unsigned int nr);
-	/* Count only allocations (and unmatched frees) of tasks it accepts. */
-	bool		(*select_pid)(void *ctx, int pid);
-	void		*ctx;
-};
-
-/*
- * A stitcher that feeds @aggr and interns stacks in @stacks (both owned by the
- * caller). @opts may be NULL.
- */
-struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks,
-					  const struct atag_stitch_opts *opts);
+/* A stitcher that feeds @aggr and interns stacks in @stacks (both owned by the caller). */
+struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks);
 void atag_stitcher_free(struct atag_stitcher *st);
 
 /* Feed one event; events come in timestamp order. Returns 0 or -ENOMEM. */
 int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev);
 
-/*
- * Feed one kernel stack record (frames outermost last). @type is the event type
- * the stack says it was recorded for (its trace_event_raw_event_<event> frame),
- * or -1 when unknown. Returns 0 or -ENOMEM.
- */
-int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
-		      const uint64_t *frames, unsigned int nr);
+/* Feed one kernel stack record. Returns 0 or -ENOMEM. */
+int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks);
 
 /* Events were lost on @cpu: no event before the gap can own a stack after it. */
 int atag_stitch_missed(struct atag_stitcher *st, int cpu);
@@ -208,20 +164,7 @@ int atag_stitch_finish(struct atag_stitcher *st);
 /* Stacks that matched no waiting event (a sign of lost events or odd recording). */
 uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st);
 
-/*
- * Where decoded events go: straight into a stitcher, or into a queue that a
- * stitcher in another thread drains (lib/stitch/atag-pipe.c). Each call returns 0 or a
- * negative errno.
- */
-struct atag_sink {
-	int	(*event)(void *ctx, const struct atag_event *ev);
-	int	(*stack)(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
-			 unsigned int nr);
-	int	(*missed)(void *ctx, int cpu);
-	void	*ctx;
-};
-
-/* A sink that feeds @st. */
+/* A sink (include/atag-event.h) that feeds @st. */
 void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink);
 
 /* Walk the live records: for (i = 0; (l = atag_stitch_live_next(st, &i)); ) */

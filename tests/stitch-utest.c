@@ -15,14 +15,21 @@ enum { T_HIT = 1, T_ALLOCED, T_FREED, T_KMALLOC, T_KFREE, T_OTHER };
 #define TAG1	0xffffffff82000000ULL
 #define TAG2	0xffffffff82000040ULL
 
-struct run {
-	struct atag_aggr	*aggr;
-	struct atag_stacks	*stacks;
-	struct atag_stitcher	*st;
-	uint64_t		ts;
+/* What the reader side resolves before events reach the stitcher. */
+struct reader_side {
+	uint64_t	(*site)(const uint64_t *frames, unsigned int nr);	/* of a stack */
+	bool		(*selected)(int pid);		/* the task filter */
 };
 
-static uint64_t page_tag(void *ctx, uint32_t stack_id, const uint64_t *frames, unsigned int nr)
+struct run {
+	struct atag_aggr		*aggr;
+	struct atag_stacks		*stacks;
+	struct atag_stitcher		*st;
+	const struct reader_side	*rs;
+	uint64_t			ts;
+};
+
+static uint64_t page_tag(const uint64_t *frames, unsigned int nr)
 {
 	unsigned int i;
 
@@ -33,16 +40,17 @@ static uint64_t page_tag(void *ctx, uint32_t stack_id, const uint64_t *frames, u
 	return 0;
 }
 
-static bool not_pid_7(void *ctx, int pid)
+static bool not_pid_7(int pid)
 {
 	return pid != 7;
 }
 
-static void run_init(struct run *r, const struct atag_stitch_opts *opts)
+static void run_init(struct run *r, const struct reader_side *rs)
 {
 	r->aggr = atag_aggr_alloc();
 	r->stacks = atag_stacks_alloc();
-	r->st = atag_stitcher_alloc(r->aggr, r->stacks, opts);
+	r->st = atag_stitcher_alloc(r->aggr, r->stacks);
+	r->rs = rs;
 	r->ts = 1000;
 }
 
@@ -60,6 +68,7 @@ static void ev(struct run *r, enum atag_event_kind kind, int type, int cpu, int 
 		.kind = kind, .type = type, .cpu = cpu, .pid = pid, .ts = r->ts += 10,
 		.tag = tag, .ptr = ptr, .bytes = bytes, .stack_follows = follows,
 		.function = "fn", .file = "f.c", .line = 1, .module = "NONE",
+		.filtered = r->rs && r->rs->selected && !r->rs->selected(pid),
 	};
 
 	CU_ASSERT_EQUAL(atag_stitch_event(r->st, &e), 0);
@@ -74,9 +83,13 @@ static void ev(struct run *r, enum atag_event_kind kind, int type, int cpu, int 
 static void stack_of_type(struct run *r, int cpu, int pid, int type, uint64_t a, uint64_t b)
 {
 	uint64_t frames[2] = { a, b };
+	struct atag_kstack ks = {
+		.cpu = cpu, .pid = pid, .type = type, .frames = frames, .nr = 2,
+		.site = r->rs && r->rs->site ? r->rs->site(frames, 2) : 0,
+	};
 
 	r->ts += 1;
-	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, cpu, pid, type, frames, 2), 0);
+	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, &ks), 0);
 }
 
 static void stack(struct run *r, int cpu, int pid, uint64_t a, uint64_t b)
@@ -377,7 +390,7 @@ static void test_missed_events(void)
 
 static void test_tag_from_stack(void)
 {
-	struct atag_stitch_opts o = { .tag_from_stack = page_tag };
+	struct reader_side o = { .site = page_tag };
 	const struct atag_tag_stats *t;
 	struct run r;
 
@@ -395,7 +408,7 @@ static void test_tag_from_stack(void)
 
 static void test_pid_filter(void)
 {
-	struct atag_stitch_opts o = { .select_pid = not_pid_7 };
+	struct reader_side o = { .selected = not_pid_7 };
 	const struct atag_totals *tot;
 	struct run r;
 
