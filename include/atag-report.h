@@ -2,37 +2,44 @@
 /*
  * atag-report.h - allocation lifetimes from trace.dat files, ready to render.
  *
- * atag_report_add_file() runs the whole offline pipeline on one file:
+ * The consuming end of the engine:
  *
- *   trace.dat -> source adapter -> stitcher -> aggregates -> this report
+ *   trace.dat -> reader -> stitcher -> aggregates -> this report -> renderers
  *
- * and folds the result in: tags are merged across files by their call site
- * (function, file, line, module; the tag pointer when no call site is known),
- * stacks by their symbolised frames. atag_report_finish() applies the call-site
- * filters and the sort order; the renderers (atag_render_*) only read.
+ * atag_report_add_file() runs the whole offline pipeline on one file and folds
+ * the result in: tags are merged across files by their call site (function,
+ * file, line, module; the tag pointer when no call site is known), stacks by
+ * their symbolised frames. atag_report_finish() applies the call-site filters and
+ * the sort order; the renderers (include/atag-render.h) only read.
  *
  * Nothing here touches the live kernel or needs root.
+ *
+ * Threads: atag_report_add_file() stitches on a thread of its own while the
+ * calling thread reads (lib/stitch/atag-run.h has the contract); every
+ * libtracecmd and libtraceevent call stays on the calling thread, and the
+ * report is complete when it returns. A report is not thread safe: one thread
+ * at a time. The process-wide effects of reading trace.dat files (a probe
+ * child, fd 1 briefly redirected, SIGSEGV/SIGBUS handlers while libtracecmd
+ * reads) are those of include/atag-trace.h.
  */
 #ifndef _ATAG_REPORT_H
 #define _ATAG_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "atag-counters.h"
 #include "atag-lifetime.h"
 #include "atag-read.h"
-#include "atag-stitch.h"
 
+/* The allocations of one call site with one stack, folded across files. */
 struct atag_report_stack {
-	char		**frames;	/* "function+0xoff", or "0x<addr>" if unknown */
-	unsigned int	nr_frames;
-	uint64_t	allocs;
-	uint64_t	live;
-	uint64_t	live_bytes;
-	uint64_t	bytes_alloced;
+	char			**frames;	/* "function+0xoff", or "0x<addr>" if unknown */
+	unsigned int		nr_frames;
+	struct atag_counters	counts;		/* ATAG_COUNTERS_STACK are meaningful */
 };
 
+/* One call site, folded across files. */
 struct atag_report_tag {
 	uint64_t		tag;		/* tag pointer or call_site address (first file) */
 	char			*function;	/* NULL when unknown */
@@ -40,16 +47,7 @@ struct atag_report_tag {
 	char			*module;	/* NULL for built-in (or unknown) */
 	long			line;		/* -1 when unknown */
 	long long		offset;		/* call-site offset into function, or -1 */
-	uint64_t		allocs;
-	uint64_t		frees;		/* matched */
-	uint64_t		unmatched_frees;
-	uint64_t		partial_frees;
-	uint64_t		replaced;
-	uint64_t		live;
-	uint64_t		live_bytes;
-	uint64_t		peak_live_bytes;
-	uint64_t		bytes_alloced;
-	uint64_t		bytes_freed;
+	struct atag_counters	counts;
 	struct atag_lifetime	lifetimes;
 	struct atag_report_stack **stacks;	/* by allocs, descending */
 	size_t			nr_stacks;
@@ -143,25 +141,5 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 
 /* "function file:line [module]", "function+0xoff", or the tag pointer. Returns @buf. */
 char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len);
-
-/* ------------------------------------------------------------ renderers */
-
-struct atag_render_opts {
-	long		limit;		/* rows per list, 0 = all */
-	bool		stacks;		/* text: per-stack breakdown */
-	bool		live;		/* text/csv: the live view */
-	bool		hist;		/* text: lifetime histograms */
-	bool		summary;	/* text: the summary block */
-	bool		sites;		/* text: the per-call-site table */
-	const char	*weight;	/* folded, pprof-free: alloc_space, alloc_objects,
-					 * inuse_space, inuse_objects */
-	int		width;		/* text: terminal width for bars */
-};
-
-int atag_render_text(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_json(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 
 #endif /* _ATAG_REPORT_H */

@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atag-counters.h"
 #include "atag-event.h"
 #include "atag-lifetime.h"
 
@@ -67,19 +68,6 @@ size_t atag_stacks_count(const struct atag_stacks *stacks);
 
 /* ------------------------------------------------------------ aggregates */
 
-struct atag_totals {
-	uint64_t	allocs;
-	uint64_t	frees;		/* every free event (kfree(NULL) excepted) */
-	uint64_t	matched_frees;
-	uint64_t	unmatched_frees;
-	uint64_t	partial_frees;
-	uint64_t	replaced;
-	uint64_t	live;
-	uint64_t	live_bytes;
-	uint64_t	bytes_alloced;
-	uint64_t	bytes_freed;	/* the bytes of every free event */
-};
-
 /* What is known of a tag and what happened to it. */
 struct atag_tag_stats {
 	uint64_t		tag;		/* tag pointer, or call_site address */
@@ -87,27 +75,15 @@ struct atag_tag_stats {
 	char			*file;
 	char			*module;	/* NULL for built-in */
 	long			line;		/* -1 if unknown */
-	uint64_t		allocs;
-	uint64_t		frees;		/* matched frees */
-	uint64_t		unmatched_frees;
-	uint64_t		partial_frees;
-	uint64_t		replaced;
-	uint64_t		live;
-	uint64_t		live_bytes;
-	uint64_t		peak_live_bytes;
-	uint64_t		bytes_alloced;
-	uint64_t		bytes_freed;
+	struct atag_counters	counts;
 	struct atag_lifetime	lifetimes;
 };
 
 /* Allocations of one tag with one stack. */
 struct atag_stack_stats {
-	uint32_t	tag_idx;
-	uint32_t	stack_id;
-	uint64_t	allocs;
-	uint64_t	live;
-	uint64_t	live_bytes;
-	uint64_t	bytes_alloced;
+	uint32_t		tag_idx;
+	uint32_t		stack_id;
+	struct atag_counters	counts;
 };
 
 struct atag_aggr;
@@ -126,7 +102,8 @@ size_t atag_aggr_nr_tags(const struct atag_aggr *aggr);
 const struct atag_tag_stats *atag_aggr_tag(const struct atag_aggr *aggr, size_t idx);
 size_t atag_aggr_nr_stacks(const struct atag_aggr *aggr);
 const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, size_t idx);
-const struct atag_totals *atag_aggr_totals(const struct atag_aggr *aggr);
+/* The totals over every tag (computed when asked). */
+const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr);
 
 /* ------------------------------------------------------------ the stitcher */
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "atag-cmd.h"
+#include "atag-render.h"
 #include "atag-report.h"
 #include "atag-source.h"
 #include "atag-utils.h"

@@ -113,17 +113,7 @@ nomem:
 
 static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
 {
-	rt->allocs += t->allocs;
-	rt->frees += t->frees;
-	rt->unmatched_frees += t->unmatched_frees;
-	rt->partial_frees += t->partial_frees;
-	rt->replaced += t->replaced;
-	rt->live += t->live;
-	rt->live_bytes += t->live_bytes;
-	if (t->peak_live_bytes > rt->peak_live_bytes)
-		rt->peak_live_bytes = t->peak_live_bytes;
-	rt->bytes_alloced += t->bytes_alloced;
-	rt->bytes_freed += t->bytes_freed;
+	atag_counters_add(&rt->counts, &t->counts);
 	return atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
 }
 
@@ -200,16 +190,13 @@ static int fold_stacks(struct file_fold *ff)
 
 	for (i = 0; i < atag_aggr_nr_stacks(aggr); i++) {
 		s = atag_aggr_stack(aggr, i);
-		if (!ff->tags[s->tag_idx] || !s->allocs)
+		if (!ff->tags[s->tag_idx] || !s->counts.allocs)
 			continue;
 		frames = symbolize_frames(ff, s->stack_id, &nr);
 		rs = report_stack(ff->tags[s->tag_idx], frames, nr);
 		if (!rs)
 			return -ENOMEM;
-		rs->allocs += s->allocs;
-		rs->live += s->live;
-		rs->live_bytes += s->live_bytes;
-		rs->bytes_alloced += s->bytes_alloced;
+		atag_counters_add(&rs->counts, &s->counts);
 		key = (uint64_t)s->tag_idx << 32 | s->stack_id;
 		g_hash_table_insert(ff->by_pair, g_memdup2(&key, sizeof(key)), rs);
 	}
@@ -274,7 +261,7 @@ int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct a
 	for (i = 0; i < n; i++) {
 		t = atag_aggr_tag(run->aggr, i);
 		/* a tag seen only in hits, with nothing allocated or freed, is not a row */
-		if (!t->allocs && !t->unmatched_frees && !t->frees)
+		if (!t->counts.allocs && !t->counts.unmatched_frees && !t->counts.frees)
 			continue;
 		ff.tags[i] = report_tag(&ff, t);
 		if (!ff.tags[i] || fold_tag(ff.tags[i], t))

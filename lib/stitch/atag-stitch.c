@@ -343,7 +343,6 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 		idx = atag_aggr_tag_index(st->aggr, ev->tag);
 		if (idx < 0)
 			return idx;
-		atag_aggr_note_free_event(st->aggr, ev->bytes);
 		atag_aggr_note_unmatched(st->aggr, idx, ev->bytes);
 		return 0;
 	}
@@ -351,10 +350,8 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 	if (l->pending)
 		ret = commit(st, l, 0);
 	bytes = ev->bytes ? ev->bytes : l->bytes;
-	if (!ret && l->counted) {
-		atag_aggr_note_free_event(st->aggr, bytes);
+	if (!ret && l->counted)
 		ret = atag_aggr_note_free(st->aggr, l, ev->ts, bytes);
-	}
 	return ret ? ret : slot_release(st, slot);
 }
 
