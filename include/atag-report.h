@@ -54,6 +54,7 @@ struct atag_report_tag {
 	bool			selected;	/* passes the call-site filters */
 };
 
+/* An allocation still live at the end of its file. */
 struct atag_report_live {
 	uint64_t			ptr;
 	struct atag_report_tag		*tag;
@@ -72,6 +73,7 @@ struct atag_report_count {
 	uint64_t	count;
 };
 
+/* What was read of one file, and what it lacked. */
 struct atag_report_file {
 	char			*path;
 	const char		*source;	/* "alloc_tag", "kmem", "page" */
@@ -88,6 +90,10 @@ struct atag_report_file {
 	bool			truncated;
 };
 
+/*
+ * The report: everything the renderers read. The arrays are the report's;
+ * treat them as read-only outside lib/stitch/.
+ */
 struct atag_report {
 	struct atag_report_file	*files;
 	unsigned int		nr_files;
@@ -110,14 +116,15 @@ struct atag_report_opts {
 	bool			raw_stacks;	/* keep the tracing machinery's frames */
 };
 
+/* An empty report that reads files with @opts (copied; NULL: defaults); NULL on ENOMEM. */
 struct atag_report *atag_report_alloc(const struct atag_report_opts *opts);
 void atag_report_free(struct atag_report *r);
 
 /*
  * Read @path and fold its lifetimes into @r. On failure returns a negative errno
- * and writes a one-line reason (without the file name) into @err. Trouble that
- * leaves partial data (lost events, a truncated file) is not a failure: it adds a
- * notice and clears r->complete.
+ * and writes a one-line reason (without the file name) into @err; @r is then as
+ * it was. Trouble that leaves partial data (lost events, a truncated file,
+ * corrupt pages) is not a failure: it adds a notice and clears r->complete.
  */
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen);
 
@@ -136,7 +143,14 @@ struct atag_report_view {
 	uint64_t	min_age;	/* live view: only allocations at least this old */
 };
 
-/* Apply @view: select and sort tags, compute totals, sort and filter the live list. */
+/*
+ * Apply @view (NULL: none): select the call sites its globs match and sort them
+ * (selected first, by the key descending, ties by bytes allocated, then by
+ * name), sort each one's stacks (by allocs), add up the totals of the selected
+ * ones, keep the live allocations of selected call sites at least min_age old,
+ * oldest first. Call it once, after the last file. 0, or -EINVAL for an
+ * unknown sort key.
+ */
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view);
 
 /* "function file:line [module]", "function+0xoff", or the tag pointer. Returns @buf. */

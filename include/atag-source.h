@@ -137,6 +137,7 @@ void atag_decoder_free(struct atag_decoder *d);
 int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec);
 
+/* The tep it decodes with. */
 struct tep_handle *atag_decoder_tep(const struct atag_decoder *d);
 
 /* The classes of the frames the decoder met (include/atag-symbols.h), to reuse. */
@@ -164,10 +165,11 @@ void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules 
 
 /* ------------------------------------------------------------ for source files */
 
+/* atag_field_read() for fields that are not 8 native bytes (any size, byte order). */
 int atag_field_read_slow(const struct atag_decoder *d, const struct atag_field *f,
 			 const struct tep_record *rec, uint64_t *val);
 
-/* Read a number field; -1 if it lies outside the record or is absent. */
+/* Read a number field into *@val; -1 if it lies outside the record or is absent. */
 static inline int atag_field_read(const struct atag_decoder *d, const struct atag_field *f,
 				  const struct tep_record *rec, uint64_t *val)
 {

@@ -38,6 +38,11 @@
  *
  * Memory grows with live records, cached stacks and distinct stacks, never with
  * the number of events.
+ *
+ * Threads: a stitcher, its aggregates and its stacks belong to one thread at a
+ * time and need nothing else: report stitches on a thread of its own and reads
+ * the results after joining it (lib/stitch/atag-run.h). Functions that return
+ * an int return 0 or a negative errno (-ENOMEM: the only way they fail).
  */
 #ifndef _ATAG_STITCH_H
 #define _ATAG_STITCH_H
@@ -52,9 +57,13 @@
 
 /* ------------------------------------------------------------ stacks */
 
-/* Interned stacks: each distinct sequence of frames is stored once. Id 0 = empty. */
+/*
+ * Interned stacks: each distinct sequence of frames is stored once, named by a
+ * small id that stays valid while the table lives. Id 0 is the empty stack.
+ */
 struct atag_stacks;
 
+/* An empty table (holding the empty stack); NULL on ENOMEM. */
 struct atag_stacks *atag_stacks_alloc(void);
 void atag_stacks_free(struct atag_stacks *stacks);
 
@@ -64,9 +73,16 @@ int64_t atag_stacks_intern(struct atag_stacks *stacks, const uint64_t *frames, u
 /* The frames of stack @id (NULL for the empty stack) and their number in *@nr. */
 const uint64_t *atag_stacks_get(const struct atag_stacks *stacks, uint32_t id, unsigned int *nr);
 
+/* How many distinct stacks the table holds, the empty one included. */
 size_t atag_stacks_count(const struct atag_stacks *stacks);
 
 /* ------------------------------------------------------------ aggregates */
+
+/*
+ * The aggregates of one stitched trace: per tag (its call site when known, its
+ * counters and lifetimes) and per (tag, stack), in the order first seen. The
+ * stitcher updates them; what they count is include/atag-counters.h.
+ */
 
 /* What is known of a tag and what happened to it. */
 struct atag_tag_stats {
@@ -88,6 +104,7 @@ struct atag_stack_stats {
 
 struct atag_aggr;
 
+/* Empty aggregates; NULL on ENOMEM. */
 struct atag_aggr *atag_aggr_alloc(void);
 void atag_aggr_free(struct atag_aggr *aggr);
 
@@ -98,8 +115,10 @@ int64_t atag_aggr_tag_index(struct atag_aggr *aggr, uint64_t tag);
 int atag_aggr_set_site(struct atag_aggr *aggr, uint32_t tag_idx, const char *function,
 		       const char *file, long line, const char *module);
 
+/* The tags, indexed 0 .. nr - 1 (NULL past the end); a tag's index never changes. */
 size_t atag_aggr_nr_tags(const struct atag_aggr *aggr);
 const struct atag_tag_stats *atag_aggr_tag(const struct atag_aggr *aggr, size_t idx);
+/* The (tag, stack) pairs likewise. */
 size_t atag_aggr_nr_stacks(const struct atag_aggr *aggr);
 const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, size_t idx);
 /* The totals over every tag (computed when asked). */
@@ -107,7 +126,7 @@ const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr);
 
 /* ------------------------------------------------------------ the stitcher */
 
-/* A live allocation. */
+/* A live allocation, as atag_stitch_live_next() shows it. */
 struct atag_live {
 	uint64_t	ptr;
 	uint64_t	ts;
@@ -117,25 +136,34 @@ struct atag_live {
 	uint32_t	stats_idx;	/* its (tag, stack) aggregate, once counted */
 	int32_t		pid;
 	uint8_t		pending;	/* waiting for its own stack */
-	uint8_t		counted;	/* passed the pid filter: in the aggregates */
+	uint8_t		counted;	/* not filtered: in the aggregates */
 };
 
 struct atag_stitcher;
 
-/* A stitcher that feeds @aggr and interns stacks in @stacks (both owned by the caller). */
+/*
+ * A stitcher that feeds @aggr and interns stacks in @stacks (both owned by the
+ * caller, and to outlive it); NULL on ENOMEM.
+ */
 struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks);
 void atag_stitcher_free(struct atag_stitcher *st);
 
-/* Feed one event; events come in timestamp order. Returns 0 or -ENOMEM. */
+/*
+ * The messages of include/atag-event.h, in the order the reader made them
+ * (timestamp order across CPUs). Each returns 0 or -ENOMEM.
+ *   atag_stitch_event()   one decoded record
+ *   atag_stitch_stack()   one kernel stack: it goes to the event waiting for it
+ *   atag_stitch_missed()  events were lost on @cpu: no event before the gap can
+ *                         own a stack after it
+ */
 int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev);
-
-/* Feed one kernel stack record. Returns 0 or -ENOMEM. */
 int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks);
-
-/* Events were lost on @cpu: no event before the gap can own a stack after it. */
 int atag_stitch_missed(struct atag_stitcher *st, int cpu);
 
-/* The end of the stream: allocations still waiting for a stack are committed. */
+/*
+ * The end of the stream: allocations still waiting for a stack are committed
+ * without one. Call it once, before reading the aggregates. 0 or -ENOMEM.
+ */
 int atag_stitch_finish(struct atag_stitcher *st);
 
 /* Stacks that matched no waiting event (a sign of lost events or odd recording). */

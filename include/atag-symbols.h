@@ -2,6 +2,13 @@
 /*
  * atag-symbols.h - kernel stack frames: names, and which frames are the tracing
  * machinery or the page allocator rather than the code that allocated.
+ *
+ * Names come from the kallsyms a trace.dat carries (libtraceevent's function
+ * map of the trace's tep); libtraceevent keeps no module name per symbol, so
+ * atag_modules reads them from the same text. Frames are classified by name
+ * (globs over function names: tracing machinery, page and slab allocator), once
+ * per address with a struct atag_frame_cache. Everything here reads a tep: it
+ * belongs to the thread that reads the trace.
  */
 #ifndef _ATAG_SYMBOLS_H
 #define _ATAG_SYMBOLS_H

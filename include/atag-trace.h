@@ -54,10 +54,12 @@ struct atag_trace;
 struct atag_modules;
 
 /*
- * Open @path. On failure returns a negative errno and writes a one-line reason
- * (without the file name) into @err.
+ * Open @path into *@trace. On failure returns a negative errno and writes a
+ * one-line reason (without the file name) into @err ("not a trace.dat file ...",
+ * "cannot read its headers ...").
  */
 int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size_t errlen);
+/* Close @t and everything it handed out (tep, names, warnings); NULL is fine. */
 void atag_trace_close(struct atag_trace *t);
 
 /* Called with each record: ts, cpu, data, size and missed_events are set. 0 goes on. */
@@ -85,6 +87,7 @@ bool atag_trace_direct(const struct atag_trace *t, int i);
 unsigned int atag_trace_nr_warnings(const struct atag_trace *t);
 const char *atag_trace_warning(const struct atag_trace *t, unsigned int i);
 
+/* The path it was opened with. */
 const char *atag_trace_path(const struct atag_trace *t);
 
 /* Which module each module symbol of the file's kallsyms is in; NULL if unknown. */
