@@ -21,6 +21,7 @@
 struct dispatch {
 	const struct atag_source_event	*ev;		/* NULL: not ours */
 	int				index;		/* in src->events */
+	bool				untagged;	/* made an ALLOC of tag 0 */
 	struct atag_field		f[ATAG_SOURCE_MAX_FIELDS];
 };
 
@@ -283,6 +284,16 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
 
 /* ------------------------------------------------------------ feeding the stitcher */
 
+/*
+ * Whether the stitcher may want the call site of a stack naming event @type: an
+ * allocation of tag 0 of that type may wait for it. A stack that names no event
+ * may belong to any.
+ */
+static bool site_wanted(const struct atag_decoder *d, int type)
+{
+	return type < 0 || type >= d->nr_ids || d->by_id[type].untagged;
+}
+
 static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec, int pid)
 {
@@ -317,7 +328,9 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 	ks.cpu = rec->cpu;
 	ks.pid = pid;
 	ks.type = atag_stack_event(d->frames_seen, d->frames, i);
-	ks.site = d->src->stack_site ? d->src->stack_site(d, d->frames, i) : 0;
+	ks.site = 0;
+	if (d->src->stack_site && site_wanted(d, ks.type))
+		ks.site = d->src->stack_site(d, d->frames, i);
 	ks.frames = d->frames;
 	ks.nr = i;
 	return sink->stack(sink->ctx, &ks);
@@ -380,6 +393,8 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 			ev.kind = ATAG_EV_OTHER;
 		} else if (ev.kind == ATAG_EV_HIT && d->src->hit_site) {
 			describe(d, dp, rec, &ev);
+		} else if (ev.kind == ATAG_EV_ALLOC && !ev.tag) {
+			dp->untagged = true;
 		}
 	}
 	return sink->event(sink->ctx, &ev);

@@ -107,50 +107,76 @@ static uint64_t classify(struct tep_handle *tep, uint64_t addr)
 	return cls | (uint64_t)(event ? event->id + 1 : 0) << 32;
 }
 
-unsigned int atag_frame_class(struct atag_frame_cache *fc, uint64_t addr, int *event)
+/* The class of @addr and the event it names + 1 (bits 32 and up), from the cache. */
+static inline uint64_t class_of(struct atag_frame_cache *fc, uint64_t addr)
 {
-	uint64_t *v, c;
-	bool created;
+	uint64_t *v = atag_map_find(&fc->classes, addr), c;
 
-	v = atag_map_get(&fc->classes, addr, 0, &created);
-	if (!v)
-		c = classify(fc->tep, addr);		/* no memory: uncached */
-	else if (created)
-		c = *v = classify(fc->tep, addr);
-	else
-		c = *v;
-	if (event)
-		*event = (int)(c >> 32) - 1;
-	return (unsigned int)c;
+	if (v)
+		return *v;
+	c = classify(fc->tep, addr);
+	/* without memory to keep it, it is looked up again next time */
+	atag_map_get(&fc->classes, addr, c, NULL);
+	return c;
 }
 
-unsigned int atag_stack_skip(struct atag_frame_cache *fc, const uint64_t *frames,
-			     unsigned int nr)
-{
-	unsigned int i, skip = 0, cls;
+#define CLASS(c)	((unsigned int)(c))
+#define EVENT(c)	((int)((c) >> 32) - 1)
 
-	for (i = 0; i < nr && i < SKIP_SCAN; i++) {
-		cls = atag_frame_class(fc, frames[i], NULL);
-		if (!(cls & ATAG_FRAME_KNOWN))
+unsigned int atag_frame_class(struct atag_frame_cache *fc, uint64_t addr, int *event)
+{
+	uint64_t c = class_of(fc, addr);
+
+	if (event)
+		*event = EVENT(c);
+	return CLASS(c);
+}
+
+/* The classes of the first frames of a stack, those atag_stack_skip() looks at. */
+static unsigned int classify_top(struct atag_frame_cache *fc, const uint64_t *frames,
+				 unsigned int nr, uint64_t *c)
+{
+	unsigned int i, n = nr < SKIP_SCAN ? nr : SKIP_SCAN;
+
+	for (i = 0; i < n; i++)
+		c[i] = class_of(fc, frames[i]);
+	return n;
+}
+
+static unsigned int skip_of(const uint64_t *c, unsigned int n)
+{
+	unsigned int i, skip = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!(CLASS(c[i]) & ATAG_FRAME_KNOWN))
 			continue;
-		if (i == skip && (cls & ATAG_FRAME_TRACING))
+		if (i == skip && (CLASS(c[i]) & ATAG_FRAME_TRACING))
 			skip = i + 1;
-		else if (cls & ATAG_FRAME_RAW_EVENT)
+		else if (CLASS(c[i]) & ATAG_FRAME_RAW_EVENT)
 			skip = i + 1;
 	}
 	return skip;
 }
 
+unsigned int atag_stack_skip(struct atag_frame_cache *fc, const uint64_t *frames,
+			     unsigned int nr)
+{
+	uint64_t c[SKIP_SCAN];
+
+	return skip_of(c, classify_top(fc, frames, nr, c));
+}
+
 int atag_stack_event(struct atag_frame_cache *fc, const uint64_t *frames, unsigned int nr)
 {
 	unsigned int i;
-	int event;
+	uint64_t c;
 
 	for (i = 0; i < nr && i < NAME_SCAN; i++) {
-		if (!(atag_frame_class(fc, frames[i], &event) & ATAG_FRAME_TRACING))
+		c = class_of(fc, frames[i]);
+		if (!(CLASS(c) & ATAG_FRAME_TRACING))
 			return -1;
-		if (event >= 0)
-			return event;
+		if (EVENT(c) >= 0)
+			return EVENT(c);
 	}
 	return -1;
 }
@@ -158,10 +184,12 @@ int atag_stack_event(struct atag_frame_cache *fc, const uint64_t *frames, unsign
 uint64_t atag_stack_call_site(struct atag_frame_cache *fc, const uint64_t *frames,
 			      unsigned int nr)
 {
-	unsigned int i, cls;
+	unsigned int i, cls, n;
+	uint64_t c[SKIP_SCAN];
 
-	for (i = atag_stack_skip(fc, frames, nr); i < nr; i++) {
-		cls = atag_frame_class(fc, frames[i], NULL);
+	n = classify_top(fc, frames, nr, c);
+	for (i = skip_of(c, n); i < nr; i++) {
+		cls = CLASS(i < n ? c[i] : class_of(fc, frames[i]));
 		if (!(cls & ATAG_FRAME_KNOWN) || !(cls & ATAG_FRAME_ALLOCATOR))
 			return frames[i];
 	}
