@@ -26,7 +26,8 @@
  * other records as ATAG_EV_OTHER (the stitcher needs them to attribute stacks).
  * What a message needs from the trace is resolved here, once: the call-site
  * strings of a hit the first time its tag is met, the event a stack names and,
- * for sources with stack_site, the call site a stack gives.
+ * for sources with stack_site, the call site a stack gives, and whether the
+ * task of an allocation or free passes the task filter.
  *
  * A decoder, like the tep it reads, belongs to one thread.
  *
@@ -162,6 +163,14 @@ bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **fu
 
 /* Tell the decoder which module each symbol is in (name_tag uses it); may be NULL. */
 void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods);
+
+/*
+ * The task filter: ALLOC and FREE events of tasks @selected rejects are marked
+ * filtered (struct atag_event). It is asked once per pid, on the decoder's
+ * thread; NULL: no filter.
+ */
+void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void *ctx, int pid),
+				  void *ctx);
 
 /* ------------------------------------------------------------ for source files */
 

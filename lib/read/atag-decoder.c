@@ -17,6 +17,8 @@
 
 #define MAX_FRAMES	512
 
+enum { TASK_COUNTED = 1, TASK_FILTERED };
+
 /* What to do with a record of a given event id. */
 struct dispatch {
 	const struct atag_source_event	*ev;		/* NULL: not ours */
@@ -39,6 +41,10 @@ struct atag_decoder {
 	uint64_t			stacks;
 	uint64_t			malformed;
 	struct atag_map			described;	/* tags whose call site went out */
+	/* the task filter: pid -> TASK_*, from task_selected() on first sight */
+	bool				(*task_selected)(void *ctx, int pid);
+	void				*task_ctx;
+	struct atag_map			tasks;
 	struct atag_frame_cache		*frames_seen;	/* frame address -> class */
 	const struct atag_modules	*modules;
 	uint64_t			frames[MAX_FRAMES];
@@ -151,6 +157,7 @@ void atag_decoder_free(struct atag_decoder *d)
 	free(d->by_id);
 	free(d->counts);
 	atag_map_free(&d->described);
+	atag_map_free(&d->tasks);
 	atag_frame_cache_free(d->frames_seen);
 	free(d);
 	errno = err;
@@ -196,6 +203,26 @@ struct atag_frame_cache *atag_decoder_frames(const struct atag_decoder *d)
 void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods)
 {
 	d->modules = mods;
+}
+
+void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void *ctx, int pid),
+				  void *ctx)
+{
+	d->task_selected = selected;
+	d->task_ctx = ctx;
+}
+
+/* Whether the filter leaves out task @pid, asked once per pid. */
+static bool filtered(struct atag_decoder *d, int pid)
+{
+	uint64_t *task = atag_map_find(&d->tasks, (uint32_t)pid), v;
+
+	if (task)
+		return *task == TASK_FILTERED;
+	v = d->task_selected(d->task_ctx, pid) ? TASK_COUNTED : TASK_FILTERED;
+	/* without memory to keep it, it is asked again next time */
+	atag_map_get(&d->tasks, (uint32_t)pid, v, NULL);
+	return v == TASK_FILTERED;
 }
 
 void atag_source_name_code(struct atag_decoder *d, uint64_t tag, const char **function,
@@ -396,6 +423,8 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		} else if (ev.kind == ATAG_EV_ALLOC && !ev.tag) {
 			dp->untagged = true;
 		}
+		if (d->task_selected && (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_FREE))
+			ev.filtered = filtered(d, pid);
 	}
 	return sink->event(sink->ctx, &ev);
 }

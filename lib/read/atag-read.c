@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atag-map.h"
 #include "atag-read.h"
 #include "atag-source.h"
 #include "atag-trace.h"
@@ -17,8 +16,6 @@
 
 #define PROBE_RECORDS		4096
 #define PROGRESS_EVERY		(1 << 18)
-
-enum { TASK_COUNTED = 1, TASK_FILTERED };
 
 struct atag_reader {
 	struct atag_read_opts		opts;
@@ -34,9 +31,7 @@ struct atag_reader {
 	int				nr_cpus;
 	uint64_t			span_start;	/* for progress by timestamps */
 	uint64_t			span_end;
-	struct atag_map			tasks;		/* pid -> TASK_* */
 	const struct atag_sink		*out;		/* during a run */
-	struct atag_sink		sink;		/* what the decoder feeds */
 	int				error;		/* the sink's first error */
 };
 
@@ -109,6 +104,25 @@ static int pick_buffer(struct atag_reader *rd, char *err, size_t errlen)
 	return 0;
 }
 
+/* ------------------------------------------------------------ the task filter */
+
+/* The task filter, asked by the decoder once per pid. */
+static bool task_selected(void *ctx, int pid)
+{
+	struct atag_reader *rd = ctx;
+	const char *comm;
+	unsigned int i;
+
+	for (i = 0; i < rd->opts.nr_pids; i++)
+		if (rd->opts.pids[i] == pid)
+			return true;
+	comm = rd->opts.nr_comms ? atag_trace_comm(rd->trace, pid) : NULL;
+	for (i = 0; comm && i < rd->opts.nr_comms; i++)
+		if (atag_glob_match(rd->opts.comms[i], comm))
+			return true;
+	return false;
+}
+
 int atag_reader_open(const char *path, const struct atag_read_opts *opts,
 		     struct atag_reader **reader, char *err, size_t errlen)
 {
@@ -135,6 +149,8 @@ int atag_reader_open(const char *path, const struct atag_read_opts *opts,
 		goto fail;
 	}
 	atag_decoder_set_modules(rd->dec, atag_trace_modules(rd->trace));
+	if (rd->opts.nr_pids || rd->opts.nr_comms)
+		atag_decoder_set_task_filter(rd->dec, task_selected, rd);
 	ret = pick_buffer(rd, err, errlen);
 	if (ret)
 		goto fail;
@@ -153,62 +169,10 @@ void atag_reader_close(struct atag_reader *rd)
 		return;
 	atag_decoder_free(rd->dec);
 	atag_trace_close(rd->trace);
-	atag_map_free(&rd->tasks);
 	free(rd->also);
 	free(rd->missed);
 	free(rd->missed_seen);
 	free(rd);
-}
-
-/* ------------------------------------------------------------ the task filter */
-
-static bool task_selected(struct atag_reader *rd, int pid)
-{
-	const char *comm;
-	unsigned int i;
-
-	for (i = 0; i < rd->opts.nr_pids; i++)
-		if (rd->opts.pids[i] == pid)
-			return true;
-	comm = rd->opts.nr_comms ? atag_trace_comm(rd->trace, pid) : NULL;
-	for (i = 0; comm && i < rd->opts.nr_comms; i++)
-		if (atag_glob_match(rd->opts.comms[i], comm))
-			return true;
-	return false;
-}
-
-/* The decoder's events on their way out: allocations and frees get the filter's mark. */
-static int filter_event(void *ctx, const struct atag_event *ev)
-{
-	struct atag_reader *rd = ctx;
-	struct atag_event marked;
-	uint64_t *task;
-	bool created;
-
-	if (ev->kind != ATAG_EV_ALLOC && ev->kind != ATAG_EV_FREE)
-		return rd->out->event(rd->out->ctx, ev);
-	task = atag_map_get(&rd->tasks, (uint32_t)ev->pid, 0, &created);
-	if (!task)
-		return -ENOMEM;
-	if (created)
-		*task = task_selected(rd, ev->pid) ? TASK_COUNTED : TASK_FILTERED;
-	marked = *ev;
-	marked.filtered = *task == TASK_FILTERED;
-	return rd->out->event(rd->out->ctx, &marked);
-}
-
-static int filter_stack(void *ctx, const struct atag_kstack *ks)
-{
-	const struct atag_reader *rd = ctx;
-
-	return rd->out->stack(rd->out->ctx, ks);
-}
-
-static int filter_missed(void *ctx, int cpu)
-{
-	const struct atag_reader *rd = ctx;
-
-	return rd->out->missed(rd->out->ctx, cpu);
 }
 
 /* ------------------------------------------------------------ reading */
@@ -275,7 +239,7 @@ static int record_cb(const struct tep_record *rec, void *data)
 	rd->stats.last_ts = rec->ts;
 	if (rd->opts.progress && !(rd->stats.records % PROGRESS_EVERY))
 		show_progress(rd, rec);
-	ret = atag_decoder_feed(rd->dec, &rd->sink, rec);
+	ret = atag_decoder_feed(rd->dec, rd->out, rec);
 	if (ret)
 		goto fail;
 	return 0;
@@ -287,9 +251,6 @@ fail:
 int atag_reader_run(struct atag_reader *rd, const struct atag_sink *sink)
 {
 	rd->out = sink;
-	rd->sink = *sink;
-	if (rd->opts.nr_pids || rd->opts.nr_comms)
-		rd->sink = (struct atag_sink){ filter_event, filter_stack, filter_missed, rd };
 	if (rd->opts.progress && !atag_trace_direct(rd->trace, rd->buffer)) {
 		rd->span_start = atag_trace_first_ts(rd->trace, rd->buffer);
 		rd->span_end = atag_trace_last_ts(rd->trace, rd->buffer);
