@@ -68,8 +68,8 @@ struct atag_kstack {
 	/*
 	 * The call site of the allocation that owns the stack, for sources whose
 	 * events carry none (page: the first frame outside the tracing machinery
-	 * and the allocator); 0 otherwise. The stitcher gives it to a waiting
-	 * ALLOC of tag 0.
+	 * and the allocator); 0 otherwise, and when the stack names an event that
+	 * made no ALLOC of tag 0. The stitcher gives it to a waiting ALLOC of tag 0.
 	 */
 	uint64_t		site;
 	const uint64_t		*frames;	/* innermost first */
