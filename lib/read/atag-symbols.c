@@ -132,27 +132,24 @@ unsigned int atag_frame_class(struct atag_frame_cache *fc, uint64_t addr, int *e
 	return CLASS(c);
 }
 
-/* The classes of the first frames of a stack, those atag_stack_skip() looks at. */
-static unsigned int classify_top(struct atag_frame_cache *fc, const uint64_t *frames,
-				 unsigned int nr, uint64_t *c)
+/*
+ * The classes of the first frames of a stack, those the skip looks at, into
+ * @c[0 .. *@n); returns how many of them are the tracing machinery's.
+ */
+static unsigned int top_classes(struct atag_frame_cache *fc, const uint64_t *frames,
+				unsigned int nr, uint64_t *c, unsigned int *n)
 {
-	unsigned int i, n = nr < SKIP_SCAN ? nr : SKIP_SCAN;
+	unsigned int i, skip = 0, cls;
 
-	for (i = 0; i < n; i++)
+	*n = nr < SKIP_SCAN ? nr : SKIP_SCAN;
+	for (i = 0; i < *n; i++) {
 		c[i] = class_of(fc, frames[i]);
-	return n;
-}
-
-static unsigned int skip_of(const uint64_t *c, unsigned int n)
-{
-	unsigned int i, skip = 0;
-
-	for (i = 0; i < n; i++) {
-		if (!(CLASS(c[i]) & ATAG_FRAME_KNOWN))
+		cls = CLASS(c[i]);
+		if (!(cls & ATAG_FRAME_KNOWN))
 			continue;
-		if (i == skip && (CLASS(c[i]) & ATAG_FRAME_TRACING))
+		if (i == skip && (cls & ATAG_FRAME_TRACING))
 			skip = i + 1;
-		else if (CLASS(c[i]) & ATAG_FRAME_RAW_EVENT)
+		else if (cls & ATAG_FRAME_RAW_EVENT)
 			skip = i + 1;
 	}
 	return skip;
@@ -162,8 +159,9 @@ unsigned int atag_stack_skip(struct atag_frame_cache *fc, const uint64_t *frames
 			     unsigned int nr)
 {
 	uint64_t c[SKIP_SCAN];
+	unsigned int n;
 
-	return skip_of(c, classify_top(fc, frames, nr, c));
+	return top_classes(fc, frames, nr, c, &n);
 }
 
 int atag_stack_event(struct atag_frame_cache *fc, const uint64_t *frames, unsigned int nr)
@@ -187,8 +185,7 @@ uint64_t atag_stack_call_site(struct atag_frame_cache *fc, const uint64_t *frame
 	unsigned int i, cls, n;
 	uint64_t c[SKIP_SCAN];
 
-	n = classify_top(fc, frames, nr, c);
-	for (i = skip_of(c, n); i < nr; i++) {
+	for (i = top_classes(fc, frames, nr, c, &n); i < nr; i++) {
 		cls = CLASS(i < n ? c[i] : class_of(fc, frames[i]));
 		if (!(cls & ATAG_FRAME_KNOWN) || !(cls & ATAG_FRAME_ALLOCATOR))
 			return frames[i];
