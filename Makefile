@@ -4,7 +4,8 @@
 #
 #   make [O=dir] [V=1]        build the command, the plugin and the tests (default O=build)
 #   make run                  build, then run the main job on the bundled sample trace
-#   make check                run the test suite, then again built with ASan+UBSan
+#   make check                run the test suite, then again built with ASan+UBSan, then
+#                             the two-thread pipeline built with ThreadSanitizer
 #   make check-vm             the VM tier: a patched kernel under QEMU (tests/vm/)
 #   make bench                benchmarks (bench/)
 #   make install [PREFIX=/usr/local] [DESTDIR=]   binary, plugin and man pages
@@ -32,6 +33,12 @@ SAN		?=
 ifneq ($(SAN),)
 O		?= build-asan
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+# TSAN=1: the programs of the ThreadSanitizer tier (check-tsan), in build-tsan/
+TSAN		?=
+ifneq ($(TSAN),)
+O		?= build-tsan
+SAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
 endif
 O		?= build
 
@@ -66,6 +73,10 @@ LIB_SRCS	:= $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 BUFSTAT_SRCS	:= $(sort $(wildcard lib/bufstat/*.c))
 UTIL_SRCS	:= $(sort $(wildcard utils/*.c))
 UTEST_SRCS	:= $(sort $(wildcard tests/*-utest.c)) tests/atag-utest.c
+ifneq ($(TSAN),)
+# under ThreadSanitizer, the suites of what runs on two threads
+UTEST_SRCS	:= tests/pipe-utest.c tests/atag-utest.c
+endif
 FIXTURE_LIB	:= $(sort $(wildcard tests/fixture/tracedat-*.c))
 TESTPROG_SRCS	:= $(sort $(wildcard tests/progs/*.c))
 BENCH_SRCS	:= $(sort $(wildcard bench/*.c))
@@ -90,7 +101,7 @@ BENCHPROGS	:= $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
-.PHONY: all deps run check check-vm check-one bench install uninstall doc clean help
+.PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
 .DEFAULT_GOAL := all
 
 all: deps
@@ -172,15 +183,22 @@ SAMPLE		:= tests/data/sample.dat
 run: all
 	$(Q)scripts/run-sample.sh $(O) $(SAMPLE)
 
-# The whole suite, then the same suite built with ASan+UBSan in build-asan/.
+# The whole suite, then the same suite built with ASan+UBSan in build-asan/, then
+# the ThreadSanitizer tier in build-tsan/.
 check: all
-	$(Q)rm -f $(O)/check-results $(O)-asan/check-results
+	$(Q)rm -f $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results
 	$(Q)$(MAKE) --no-print-directory check-one || true
 	$(Q)$(MAKE) --no-print-directory SAN=1 O=$(O)-asan check-one || true
-	$(Q)tests/summarize.sh $(O)/check-results $(O)-asan/check-results
+	$(Q)$(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan check-tsan || true
+	$(Q)tests/summarize.sh $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results
 
 check-one: build-all
 	$(Q)tests/run-tests.sh $(O) $(if $(SAN),asan)
+
+# The two-thread pipeline under ThreadSanitizer: the pipe's unit tests and threaded
+# reports (tests/tsan-*.sh); run with TSAN=1.
+check-tsan: $(CMD) $(UTEST) $(MKFIXTURE)
+	$(Q)tests/run-tests.sh $(O) tsan
 
 check-vm: all
 	$(Q)scripts/deps.sh --vm
@@ -224,9 +242,9 @@ uninstall:
 		$(DESTDIR)$(mandir)/man[1-9]/trace-cmd-alloc-tag-*.[1-9]
 
 clean:
-	rm -rf $(O) $(O)-asan build build-asan
+	rm -rf $(O) $(O)-asan $(O)-tsan build build-asan build-tsan
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

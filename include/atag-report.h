@@ -2,36 +2,44 @@
 /*
  * atag-report.h - allocation lifetimes from trace.dat files, ready to render.
  *
- * atag_report_add_file() runs the whole offline pipeline on one file:
+ * The consuming end of the engine:
  *
- *   trace.dat -> source adapter -> stitcher -> aggregates -> this report
+ *   trace.dat -> reader -> stitcher -> aggregates -> this report -> renderers
  *
- * and folds the result in: tags are merged across files by their call site
- * (function, file, line, module; the tag pointer when no call site is known),
- * stacks by their symbolised frames. atag_report_finish() applies the call-site
- * filters and the sort order; the renderers (atag_render_*) only read.
+ * atag_report_add_file() runs the whole offline pipeline on one file and folds
+ * the result in: tags are merged across files by their call site (function,
+ * file, line, module; the tag pointer when no call site is known), stacks by
+ * their symbolised frames. atag_report_finish() applies the call-site filters and
+ * the sort order; the renderers (include/atag-render.h) only read.
  *
  * Nothing here touches the live kernel or needs root.
+ *
+ * Threads: atag_report_add_file() stitches on a thread of its own while the
+ * calling thread reads (lib/stitch/atag-run.h has the contract); every
+ * libtracecmd and libtraceevent call stays on the calling thread, and the
+ * report is complete when it returns. A report is not thread safe: one thread
+ * at a time. The process-wide effects of reading trace.dat files (a probe
+ * child, fd 1 briefly redirected, SIGSEGV/SIGBUS handlers while libtracecmd
+ * reads) are those of include/atag-trace.h.
  */
 #ifndef _ATAG_REPORT_H
 #define _ATAG_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "atag-counters.h"
 #include "atag-lifetime.h"
-#include "atag-stitch.h"
+#include "atag-read.h"
 
+/* The allocations of one call site with one stack, folded across files. */
 struct atag_report_stack {
-	char		**frames;	/* "function+0xoff", or "0x<addr>" if unknown */
-	unsigned int	nr_frames;
-	uint64_t	allocs;
-	uint64_t	live;
-	uint64_t	live_bytes;
-	uint64_t	bytes_alloced;
+	char			**frames;	/* "function+0xoff", or "0x<addr>" if unknown */
+	unsigned int		nr_frames;
+	struct atag_counters	counts;		/* ATAG_COUNTERS_STACK are meaningful */
 };
 
+/* One call site, folded across files. */
 struct atag_report_tag {
 	uint64_t		tag;		/* tag pointer or call_site address (first file) */
 	char			*function;	/* NULL when unknown */
@@ -39,22 +47,14 @@ struct atag_report_tag {
 	char			*module;	/* NULL for built-in (or unknown) */
 	long			line;		/* -1 when unknown */
 	long long		offset;		/* call-site offset into function, or -1 */
-	uint64_t		allocs;
-	uint64_t		frees;		/* matched */
-	uint64_t		unmatched_frees;
-	uint64_t		partial_frees;
-	uint64_t		replaced;
-	uint64_t		live;
-	uint64_t		live_bytes;
-	uint64_t		peak_live_bytes;
-	uint64_t		bytes_alloced;
-	uint64_t		bytes_freed;
+	struct atag_counters	counts;
 	struct atag_lifetime	lifetimes;
 	struct atag_report_stack **stacks;	/* by allocs, descending */
 	size_t			nr_stacks;
 	bool			selected;	/* passes the call-site filters */
 };
 
+/* An allocation still live at the end of its file. */
 struct atag_report_live {
 	uint64_t			ptr;
 	struct atag_report_tag		*tag;
@@ -73,6 +73,7 @@ struct atag_report_count {
 	uint64_t	count;
 };
 
+/* What was read of one file, and what it lacked. */
 struct atag_report_file {
 	char			*path;
 	const char		*source;	/* "alloc_tag", "kmem", "page" */
@@ -89,6 +90,10 @@ struct atag_report_file {
 	bool			truncated;
 };
 
+/*
+ * The report: everything the renderers read. The arrays are the report's;
+ * treat them as read-only outside lib/stitch/.
+ */
 struct atag_report {
 	struct atag_report_file	*files;
 	unsigned int		nr_files;
@@ -107,31 +112,19 @@ struct atag_report {
 };
 
 struct atag_report_opts {
-	const char	*source;	/* NULL: detect */
-	/* NULL: the top buffer if it holds the events, else the first instance that does */
-	const char	*buffer;
-	bool		raw_stacks;	/* keep the tracing machinery's frames */
-	bool		has_start;
-	uint64_t	start;		/* ns; events before are ignored */
-	bool		has_end;
-	uint64_t	end;		/* ns; events after are ignored */
-	const int	*pids;		/* count only allocations of these tasks ... */
-	unsigned int	nr_pids;
-	const char	*const *comms;	/* ... or of tasks whose comm matches one of these globs */
-	unsigned int	nr_comms;
-	/* called now and then while reading, with a fraction 0..1 of the file */
-	void		(*progress)(void *ctx, const char *path, double done);
-	void		*progress_ctx;
+	struct atag_read_opts	read;		/* source, buffer, window, task filter, progress */
+	bool			raw_stacks;	/* keep the tracing machinery's frames */
 };
 
+/* An empty report that reads files with @opts (copied; NULL: defaults); NULL on ENOMEM. */
 struct atag_report *atag_report_alloc(const struct atag_report_opts *opts);
 void atag_report_free(struct atag_report *r);
 
 /*
  * Read @path and fold its lifetimes into @r. On failure returns a negative errno
- * and writes a one-line reason (without the file name) into @err. Trouble that
- * leaves partial data (lost events, a truncated file) is not a failure: it adds a
- * notice and clears r->complete.
+ * and writes a one-line reason (without the file name) into @err; @r is then as
+ * it was. Trouble that leaves partial data (lost events, a truncated file,
+ * corrupt pages) is not a failure: it adds a notice and clears r->complete.
  */
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen);
 
@@ -150,30 +143,17 @@ struct atag_report_view {
 	uint64_t	min_age;	/* live view: only allocations at least this old */
 };
 
-/* Apply @view: select and sort tags, compute totals, sort and filter the live list. */
+/*
+ * Apply @view (NULL: none): select the call sites its globs match and sort them
+ * (selected first, by the key descending, ties by bytes allocated, then by
+ * name), sort each one's stacks (by allocs), add up the totals of the selected
+ * ones, keep the live allocations of selected call sites at least min_age old,
+ * oldest first. Call it once, after the last file. 0, or -EINVAL for an
+ * unknown sort key.
+ */
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view);
 
 /* "function file:line [module]", "function+0xoff", or the tag pointer. Returns @buf. */
 char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len);
-
-/* ------------------------------------------------------------ renderers */
-
-struct atag_render_opts {
-	long		limit;		/* rows per list, 0 = all */
-	bool		stacks;		/* text: per-stack breakdown */
-	bool		live;		/* text/csv: the live view */
-	bool		hist;		/* text: lifetime histograms */
-	bool		summary;	/* text: the summary block */
-	bool		sites;		/* text: the per-call-site table */
-	const char	*weight;	/* folded, pprof-free: alloc_space, alloc_objects,
-					 * inuse_space, inuse_objects */
-	int		width;		/* text: terminal width for bars */
-};
-
-int atag_render_text(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_json(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
-int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 
 #endif /* _ATAG_REPORT_H */

@@ -3,7 +3,9 @@
  * atag-source.h - source adapters: trace records in, struct atag_event out.
  *
  * A source names the trace events it reads and decodes their records into the
- * stitcher's events (include/atag-stitch.h). Three exist, one file each:
+ * events of include/atag-event.h. Three exist, one file each, and the registry
+ * (lib/read/atag-sources.c) is the one list of them, in the order detection tries
+ * them:
  *
  *   alloc_tag  alloc_tag:alloc_tag_hit, alloc_tag_mem_alloced, alloc_tag_mem_freed
  *              (lib/read/atag-source-alloc-tag.c). Tag = the tag pointer; its call
@@ -12,29 +14,39 @@
  *              kmem_cache_free (lib/read/atag-source-kmem.c). Tag = call_site, named by
  *              the kallsyms of the trace; bytes = bytes_alloc; stacks from -T
  *              follow the allocation itself. kfree(NULL) is ignored.
- *   page       kmem:mm_page_alloc, mm_page_free (lib/read/atag-source-page.c). Key = pfn,
- *              bytes = page size << order; the call site is the first stack frame
- *              outside the page allocator.
+ *   page       kmem:mm_page_alloc, mm_page_free, mm_page_free_batched
+ *              (lib/read/atag-source-page.c). Key = pfn, bytes = page size << order;
+ *              the call site is the first stack frame outside the page allocator.
  *
- * Every source also hands ftrace:kernel_stack records and all other records to
- * the stitcher, which needs them to attribute stacks. Fields are found by name
- * once per trace; records are read with bounds checks, and a record too short
- * for its fields is counted as malformed and skipped.
+ * The decoder (lib/read/atag-decoder.c) is what every source shares: it finds the
+ * fields by name once per trace, dispatches records by event id, reads fields
+ * with bounds checks (a record too short for its fields is counted as malformed
+ * and skipped), and decodes ftrace:kernel_stack records itself. Every record
+ * becomes a message for the sink: the source's events, kernel stacks, and all
+ * other records as ATAG_EV_OTHER (the stitcher needs them to attribute stacks).
+ * What a message needs from the trace is resolved here, once: the call-site
+ * strings of a hit the first time its tag is met, the event a stack names and,
+ * for sources with stack_site, the call site a stack gives, and whether the
+ * task of an allocation or free passes the task filter.
+ *
+ * A decoder, like the tep it reads, belongs to one thread.
  *
  * Adding a source: one file defining a struct atag_source, and its line in the
- * table of lib/read/atag-source.c.
+ * list of lib/read/atag-sources.c.
  */
 #ifndef _ATAG_SOURCE_H
 #define _ATAG_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <event-parse.h>
 
-#include "atag-stitch.h"
+#include "atag-event.h"
 
 struct atag_modules;
+struct atag_frame_cache;
 
 #define ATAG_SOURCE_MAX_FIELDS	6
 
@@ -68,36 +80,56 @@ struct atag_source {
 	const char			*name;
 	const char			*description;
 	const struct atag_source_event	*events;	/* ends with .name == NULL */
-	/* optional: the tag of an allocation that carries none, from its stack */
-	uint64_t			(*tag_from_stack)(struct atag_decoder *d,
-							  const uint64_t *frames, unsigned int nr);
+	/*
+	 * Optional: the call-site strings of a HIT record @rec, whose fields are @f
+	 * (pointers into the record). The decoder asks the first time it meets a
+	 * tag, until it gets them; returns -1 if the record lacks them.
+	 */
+	int				(*hit_site)(const struct atag_field *f,
+						    const struct tep_record *rec,
+						    const char **function, const char **file,
+						    const char **module);
+	/*
+	 * Optional: for events that carry no call site, the call site a kernel stack
+	 * gives (0: none). Computed for every stack record, on the reader's side;
+	 * it travels with the stack (struct atag_kstack.site).
+	 */
+	uint64_t			(*stack_site)(struct atag_decoder *d,
+						      const uint64_t *frames, unsigned int nr);
 	/* optional: name a tag that no hit event described (kallsyms, ...) */
 	void				(*name_tag)(struct atag_decoder *d, uint64_t tag,
 						    const char **function, uint64_t *offset,
 						    const char **module);
 };
 
-/* The known sources, NULL-terminated. */
+/* ------------------------------------------------------------ the registry */
+
+/* The sources, one file each, listed once in lib/read/atag-sources.c. */
+extern const struct atag_source atag_source_alloc_tag;
+extern const struct atag_source atag_source_kmem;
+extern const struct atag_source atag_source_page;
+
+/* The known sources in the order detection tries them, NULL-terminated. */
 extern const struct atag_source *const atag_sources[];
 
 /* The source called @name, or NULL. */
 const struct atag_source *atag_source_find(const char *name);
 
+/* The names of the sources joined with ", " ("alloc_tag, kmem, page") into @buf. */
+char *atag_source_names(char *buf, size_t len);
+
 /* How many of @src's events the trace parsed into @tep has (0: none). */
 int atag_source_nr_present(const struct atag_source *src, struct tep_handle *tep);
 
-/*
- * The source to use for @tep: the first of alloc_tag, kmem, page whose events
- * are present; NULL if none.
- */
+/* The first source of the list whose events @tep has; NULL if none. */
 const struct atag_source *atag_source_detect(struct tep_handle *tep);
 
 /* ------------------------------------------------------------ decoding */
 
 /*
- * A decoder for @src on the trace of @tep, feeding @st. Its counters say how many
- * records of each event it read. NULL with errno ENOENT if @tep has none of the
- * source's events.
+ * A decoder for @src on the trace of @tep. Its counters say how many records of
+ * each event it read. NULL with errno ENOENT if @tep has none of the source's
+ * events.
  */
 struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct tep_handle *tep);
 void atag_decoder_free(struct atag_decoder *d);
@@ -106,7 +138,11 @@ void atag_decoder_free(struct atag_decoder *d);
 int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec);
 
+/* The tep it decodes with. */
 struct tep_handle *atag_decoder_tep(const struct atag_decoder *d);
+
+/* The classes of the frames the decoder met (include/atag-symbols.h), to reuse. */
+struct atag_frame_cache *atag_decoder_frames(const struct atag_decoder *d);
 
 /* Per event of the source (index into src->events) and for kernel_stack: records read. */
 uint64_t atag_decoder_count(const struct atag_decoder *d, int event_index);
@@ -115,6 +151,8 @@ uint64_t atag_decoder_stack_count(const struct atag_decoder *d);
 uint64_t atag_decoder_malformed(const struct atag_decoder *d);
 /* Whether the trace has the event at @event_index of the source. */
 bool atag_decoder_has_event(const struct atag_decoder *d, int event_index);
+/* Whether the trace has ftrace:kernel_stack. */
+bool atag_decoder_has_stacks(const struct atag_decoder *d);
 
 /*
  * Name a tag no hit event described, as the source can (kmem, page: the symbol of
@@ -123,15 +161,24 @@ bool atag_decoder_has_event(const struct atag_decoder *d, int event_index);
 bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **function,
 			   uint64_t *offset, const char **module);
 
-/* Stitch options bound to this decoder (tag_from_stack of the source). */
-void atag_decoder_stitch_opts(struct atag_decoder *d, struct atag_stitch_opts *opts);
+/* Tell the decoder which module each symbol is in (name_tag uses it); may be NULL. */
+void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods);
+
+/*
+ * The task filter: ALLOC and FREE events of tasks @selected rejects are marked
+ * filtered (struct atag_event). It is asked once per pid, on the decoder's
+ * thread; NULL: no filter.
+ */
+void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void *ctx, int pid),
+				  void *ctx);
 
 /* ------------------------------------------------------------ for source files */
 
+/* atag_field_read() for fields that are not 8 native bytes (any size, byte order). */
 int atag_field_read_slow(const struct atag_decoder *d, const struct atag_field *f,
 			 const struct tep_record *rec, uint64_t *val);
 
-/* Read a number field; -1 if it lies outside the record or is absent. */
+/* Read a number field into *@val; -1 if it lies outside the record or is absent. */
 static inline int atag_field_read(const struct atag_decoder *d, const struct atag_field *f,
 				  const struct tep_record *rec, uint64_t *val)
 {
@@ -148,11 +195,12 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
 /* The page size of the traced machine. */
 unsigned int atag_decoder_page_size(const struct atag_decoder *d);
 
-/* Tell the decoder which module each symbol is in (name_tag uses it); may be NULL. */
-void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods);
-
 /* A name_tag for sources whose tags are code addresses: the symbol, offset, module. */
 void atag_source_name_code(struct atag_decoder *d, uint64_t tag, const char **function,
 			   uint64_t *offset, const char **module);
+
+/* A stack_site for sources whose events carry no call site: atag_stack_call_site(). */
+uint64_t atag_source_stack_call_site(struct atag_decoder *d, const uint64_t *frames,
+				     unsigned int nr);
 
 #endif /* _ATAG_SOURCE_H */

@@ -4,12 +4,13 @@
  *
  * The engine of "report", in three objects that data flows through one way:
  *
- *   source adapter --atag_event--> stitcher --> aggregates (per tag, per stack)
+ *   reader --atag_event, atag_kstack--> stitcher --> aggregates (per tag, per stack)
  *
- * A source adapter (lib/read/atag-source-*.c) decodes trace records into struct
- * atag_event; the stitcher applies the stitching rules and updates the
- * aggregates. The stitcher knows nothing of trace.dat files, so its rules can be
- * tested on in-memory event streams.
+ * A reader (include/atag-read.h) decodes trace records into the messages of
+ * include/atag-event.h; the stitcher applies the stitching rules and updates the
+ * aggregates. The stitcher knows nothing of trace.dat files, never calls back
+ * into the reader, and calls no libtraceevent function, so it can run in a
+ * thread of its own and its rules can be tested on in-memory event streams.
  *
  * Stitching rules:
  *  - HIT (pid P, tag T): the kernel stack recorded right after it on the same CPU
@@ -29,11 +30,19 @@
  *    counted for the tag of the allocation. No live record: an "unmatched" free,
  *    counted for the tag of the free. Fewer bytes than allocated: a "partial" free
  *    (still retired). bytes 0 means the event carries no size: the record's bytes.
- *  - A tag of 0 on an ALLOC whose stack follows is resolved from the stack by
- *    the source's tag_from_stack callback (page events carry no call site).
+ *  - A tag of 0 on an ALLOC whose stack follows takes the call site its stack
+ *    carries (struct atag_kstack.site: page events carry no call site).
+ *  - An ALLOC marked filtered (its task is outside the pid/comm filter) is live
+ *    but never counted, nor is its free; a filtered FREE that matches nothing is
+ *    ignored.
  *
  * Memory grows with live records, cached stacks and distinct stacks, never with
  * the number of events.
+ *
+ * Threads: a stitcher, its aggregates and its stacks belong to one thread at a
+ * time and need nothing else: report stitches on a thread of its own and reads
+ * the results after joining it (lib/stitch/atag-run.h). Functions that return
+ * an int return 0 or a negative errno (-ENOMEM: the only way they fail).
  */
 #ifndef _ATAG_STITCH_H
 #define _ATAG_STITCH_H
@@ -42,13 +51,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atag-counters.h"
+#include "atag-event.h"
 #include "atag-lifetime.h"
 
 /* ------------------------------------------------------------ stacks */
 
-/* Interned stacks: each distinct sequence of frames is stored once. Id 0 = empty. */
+/*
+ * Interned stacks: each distinct sequence of frames is stored once, named by a
+ * small id that stays valid while the table lives. Id 0 is the empty stack.
+ */
 struct atag_stacks;
 
+/* An empty table (holding the empty stack); NULL on ENOMEM. */
 struct atag_stacks *atag_stacks_alloc(void);
 void atag_stacks_free(struct atag_stacks *stacks);
 
@@ -58,22 +73,16 @@ int64_t atag_stacks_intern(struct atag_stacks *stacks, const uint64_t *frames, u
 /* The frames of stack @id (NULL for the empty stack) and their number in *@nr. */
 const uint64_t *atag_stacks_get(const struct atag_stacks *stacks, uint32_t id, unsigned int *nr);
 
+/* How many distinct stacks the table holds, the empty one included. */
 size_t atag_stacks_count(const struct atag_stacks *stacks);
 
 /* ------------------------------------------------------------ aggregates */
 
-struct atag_totals {
-	uint64_t	allocs;
-	uint64_t	frees;		/* every free event (kfree(NULL) excepted) */
-	uint64_t	matched_frees;
-	uint64_t	unmatched_frees;
-	uint64_t	partial_frees;
-	uint64_t	replaced;
-	uint64_t	live;
-	uint64_t	live_bytes;
-	uint64_t	bytes_alloced;
-	uint64_t	bytes_freed;	/* the bytes of every free event */
-};
+/*
+ * The aggregates of one stitched trace: per tag (its call site when known, its
+ * counters and lifetimes) and per (tag, stack), in the order first seen. The
+ * stitcher updates them; what they count is include/atag-counters.h.
+ */
 
 /* What is known of a tag and what happened to it. */
 struct atag_tag_stats {
@@ -82,31 +91,20 @@ struct atag_tag_stats {
 	char			*file;
 	char			*module;	/* NULL for built-in */
 	long			line;		/* -1 if unknown */
-	uint64_t		allocs;
-	uint64_t		frees;		/* matched frees */
-	uint64_t		unmatched_frees;
-	uint64_t		partial_frees;
-	uint64_t		replaced;
-	uint64_t		live;
-	uint64_t		live_bytes;
-	uint64_t		peak_live_bytes;
-	uint64_t		bytes_alloced;
-	uint64_t		bytes_freed;
+	struct atag_counters	counts;
 	struct atag_lifetime	lifetimes;
 };
 
 /* Allocations of one tag with one stack. */
 struct atag_stack_stats {
-	uint32_t	tag_idx;
-	uint32_t	stack_id;
-	uint64_t	allocs;
-	uint64_t	live;
-	uint64_t	live_bytes;
-	uint64_t	bytes_alloced;
+	uint32_t		tag_idx;
+	uint32_t		stack_id;
+	struct atag_counters	counts;
 };
 
 struct atag_aggr;
 
+/* Empty aggregates; NULL on ENOMEM. */
 struct atag_aggr *atag_aggr_alloc(void);
 void atag_aggr_free(struct atag_aggr *aggr);
 
@@ -117,46 +115,18 @@ int64_t atag_aggr_tag_index(struct atag_aggr *aggr, uint64_t tag);
 int atag_aggr_set_site(struct atag_aggr *aggr, uint32_t tag_idx, const char *function,
 		       const char *file, long line, const char *module);
 
+/* The tags, indexed 0 .. nr - 1 (NULL past the end); a tag's index never changes. */
 size_t atag_aggr_nr_tags(const struct atag_aggr *aggr);
 const struct atag_tag_stats *atag_aggr_tag(const struct atag_aggr *aggr, size_t idx);
+/* The (tag, stack) pairs likewise. */
 size_t atag_aggr_nr_stacks(const struct atag_aggr *aggr);
 const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, size_t idx);
-const struct atag_totals *atag_aggr_totals(const struct atag_aggr *aggr);
+/* The totals over every tag (computed when asked). */
+const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr);
 
 /* ------------------------------------------------------------ the stitcher */
 
-enum atag_event_kind {
-	ATAG_EV_OTHER,		/* any other record: only matters for stack attribution */
-	ATAG_EV_HIT,
-	ATAG_EV_ALLOC,
-	ATAG_EV_FREE,
-};
-
-struct atag_event {
-	enum atag_event_kind	kind;
-	int			type;		/* trace event id (>= 0) */
-	int			cpu;
-	int			pid;
-	uint64_t		ts;
-	uint64_t		tag;
-	uint64_t		ptr;
-	uint64_t		bytes;
-	bool			stack_follows;	/* ALLOC: its own stack comes next */
-	/* HIT: the call site; strings need only live during the call */
-	const char		*function;
-	const char		*file;
-	const char		*module;	/* NULL or "NONE": built-in */
-	long			line;
-	/*
-	 * HIT, instead of the strings above: called the first time the stitcher
-	 * meets the tag, to fill them in (returns -1 if the record lacks them).
-	 */
-	int			(*site)(const struct atag_event *ev, const char **function,
-					const char **file, const char **module);
-	const void		*site_ctx[3];
-};
-
-/* A live allocation. */
+/* A live allocation, as atag_stitch_live_next() shows it. */
 struct atag_live {
 	uint64_t	ptr;
 	uint64_t	ts;
@@ -166,62 +136,40 @@ struct atag_live {
 	uint32_t	stats_idx;	/* its (tag, stack) aggregate, once counted */
 	int32_t		pid;
 	uint8_t		pending;	/* waiting for its own stack */
-	uint8_t		counted;	/* passed the pid filter: in the aggregates */
+	uint8_t		counted;	/* not filtered: in the aggregates */
 };
 
 struct atag_stitcher;
 
-struct atag_stitch_opts {
-	/* Resolve the tag of an ALLOC with tag 0 from its stack; return 0 if none. */
-	uint64_t	(*tag_from_stack)(void *ctx, uint32_t stack_id, const uint64_t *frames,
-					  unsigned int nr);
-	/* Count only allocations (and unmatched frees) of tasks it accepts. */
-	bool		(*select_pid)(void *ctx, int pid);
-	void		*ctx;
-};
-
 /*
  * A stitcher that feeds @aggr and interns stacks in @stacks (both owned by the
- * caller). @opts may be NULL.
+ * caller, and to outlive it); NULL on ENOMEM.
  */
-struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks,
-					  const struct atag_stitch_opts *opts);
+struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks);
 void atag_stitcher_free(struct atag_stitcher *st);
 
-/* Feed one event; events come in timestamp order. Returns 0 or -ENOMEM. */
-int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev);
-
 /*
- * Feed one kernel stack record (frames outermost last). @type is the event type
- * the stack says it was recorded for (its trace_event_raw_event_<event> frame),
- * or -1 when unknown. Returns 0 or -ENOMEM.
+ * The messages of include/atag-event.h, in the order the reader made them
+ * (timestamp order across CPUs). Each returns 0 or -ENOMEM.
+ *   atag_stitch_event()   one decoded record
+ *   atag_stitch_stack()   one kernel stack: it goes to the event waiting for it
+ *   atag_stitch_missed()  events were lost on @cpu: no event before the gap can
+ *                         own a stack after it
  */
-int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
-		      const uint64_t *frames, unsigned int nr);
-
-/* Events were lost on @cpu: no event before the gap can own a stack after it. */
+int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev);
+int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks);
 int atag_stitch_missed(struct atag_stitcher *st, int cpu);
 
-/* The end of the stream: allocations still waiting for a stack are committed. */
+/*
+ * The end of the stream: allocations still waiting for a stack are committed
+ * without one. Call it once, before reading the aggregates. 0 or -ENOMEM.
+ */
 int atag_stitch_finish(struct atag_stitcher *st);
 
 /* Stacks that matched no waiting event (a sign of lost events or odd recording). */
 uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st);
 
-/*
- * Where decoded events go: straight into a stitcher, or into a queue that a
- * stitcher in another thread drains (lib/stitch/atag-pipe.c). Each call returns 0 or a
- * negative errno.
- */
-struct atag_sink {
-	int	(*event)(void *ctx, const struct atag_event *ev);
-	int	(*stack)(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
-			 unsigned int nr);
-	int	(*missed)(void *ctx, int cpu);
-	void	*ctx;
-};
-
-/* A sink that feeds @st. */
+/* A sink (include/atag-event.h) that feeds @st. */
 void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink);
 
 /* Walk the live records: for (i = 0; (l = atag_stitch_live_next(st, &i)); ) */

@@ -2,6 +2,13 @@
 /*
  * atag-symbols.h - kernel stack frames: names, and which frames are the tracing
  * machinery or the page allocator rather than the code that allocated.
+ *
+ * Names come from the kallsyms a trace.dat carries (libtraceevent's function
+ * map of the trace's tep); libtraceevent keeps no module name per symbol, so
+ * atag_modules reads them from the same text. Frames are classified by name
+ * (globs over function names: tracing machinery, page and slab allocator), once
+ * per address with a struct atag_frame_cache. Everything here reads a tep: it
+ * belongs to the thread that reads the trace.
  */
 #ifndef _ATAG_SYMBOLS_H
 #define _ATAG_SYMBOLS_H
@@ -18,12 +25,50 @@ bool atag_frame_is_tracing(const char *function);
 /* Frames of the page and slab allocators and their *_noprof entry points. */
 bool atag_frame_is_allocator(const char *function);
 
+/* ------------------------------------------------------------ frames of a stack */
+
+/* What a frame is, as far as attributing a stack cares (bits). */
+#define ATAG_FRAME_KNOWN	0x1	/* kallsyms names its function */
+#define ATAG_FRAME_TRACING	0x2	/* atag_frame_is_tracing() */
+#define ATAG_FRAME_RAW_EVENT	0x4	/* trace_event_raw_event_<event>: names an event */
+#define ATAG_FRAME_ALLOCATOR	0x8	/* atag_frame_is_allocator() */
+
+/*
+ * The class of each frame address of one trace, looked up in kallsyms once per
+ * address. Not thread safe: it belongs to the thread that reads the trace.
+ */
+struct atag_frame_cache;
+
+struct atag_frame_cache *atag_frame_cache_alloc(struct tep_handle *tep);
+void atag_frame_cache_free(struct atag_frame_cache *fc);
+
+/*
+ * The ATAG_FRAME_* bits of @addr; for a RAW_EVENT frame, *@event is the id of
+ * the event it names (-1 when the trace has no such event). @event may be NULL.
+ */
+unsigned int atag_frame_class(struct atag_frame_cache *fc, uint64_t addr, int *event);
+
 /*
  * How many leading frames of a stack belong to the tracing machinery (dropped
  * unless raw stacks are asked for): the longest prefix of tracing frames, and at
  * least everything up to a trace_event_raw_event_* frame among the first 16.
  */
-unsigned int atag_stack_skip(struct tep_handle *tep, const uint64_t *frames, unsigned int nr);
+unsigned int atag_stack_skip(struct atag_frame_cache *fc, const uint64_t *frames,
+			     unsigned int nr);
+
+/*
+ * The event type a stack was recorded for: the event its first frames name
+ * (trace_event_raw_event_<event>, among tracing frames only); -1 if none.
+ */
+int atag_stack_event(struct atag_frame_cache *fc, const uint64_t *frames, unsigned int nr);
+
+/*
+ * The call site of an allocation from its stack, as perf kmem finds it: the first
+ * frame past the tracing machinery that is not the page or slab allocator; 0 if
+ * there is none.
+ */
+uint64_t atag_stack_call_site(struct atag_frame_cache *fc, const uint64_t *frames,
+			      unsigned int nr);
 
 /*
  * Which module each module symbol of a kallsyms text belongs to (libtraceevent

@@ -1,15 +1,45 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-trace.h - opening trace.dat files for offline analysis.
+ * atag-trace.h - the trace.dat reader: open a file, iterate the records of a
+ * buffer, close it.
  *
- * A thin layer over libtracecmd that never needs root and never touches the live
- * kernel. It checks that the file is a trace.dat before libtracecmd parses it,
- * keeps libtracecmd's own messages off stdout, opens the top buffer and every
- * instance buffer, and copes with truncated files: libtracecmd refuses a file
- * whose CPU data runs past its end, so the readable part is copied into a
- * temporary file padded with zeroes (empty ring-buffer pages) to the size the
- * headers promise, and opened from there. atag_trace_truncated() then says so,
- * and every result read from it is incomplete.
+ * The one way the library reads trace.dat files, and the one module that talks
+ * to libtracecmd: no libtracecmd type crosses this interface, so what walks the
+ * records behind it can change (today: the direct page walker of
+ * lib/read/atag-pages.c for files whose timestamps need no conversion, else
+ * libtracecmd 1.3.1's tracecmd_iterate_events(); a libtracecmd whose iterator is
+ * robust and fast enough would replace both, and the workarounds below). It never
+ * needs root and never touches the live kernel.
+ *
+ * atag_trace_open() checks that the file is a trace.dat before libtracecmd parses
+ * it, opens the top buffer and every instance buffer, and copes with truncated
+ * files: libtracecmd refuses a file whose CPU data runs past its end, so the
+ * readable part is copied into a temporary file padded with zeroes (empty
+ * ring-buffer pages) to the size the headers promise, and opened from there.
+ * atag_trace_truncated() then says so, and every result read from it is
+ * incomplete.
+ *
+ * Process-wide side effects (workarounds for libtracecmd 1.3.1, confined to this
+ * module; lib/read/atag-trace.c):
+ *  - atag_trace_open() forks: a child opens the file first, because libtracecmd
+ *    crashes in its own cleanup on some truncated or corrupt files. stdio is
+ *    flushed before; the child only opens and _exit()s.
+ *  - While libtracecmd opens a file, file descriptor 1 (stdout) is pointed at a
+ *    memory file: libtracecmd prints to stdout when a file is cut short. Another
+ *    thread writing to stdout meanwhile would lose its output.
+ *  - While libtracecmd code reads ring-buffer data (atag_trace_iterate(),
+ *    atag_trace_buffer_has(), atag_trace_last_ts()), SIGSEGV and SIGBUS handlers
+ *    are installed, and the previous ones restored after: libtracecmd trusts what
+ *    a corrupt page says and can fault. A fault stops the walk, keeping what was
+ *    read, and abandons the file's handles (they leak). The caller's own callback
+ *    runs without them: a fault there is a bug and crashes.
+ *  - libatag defines tracecmd_warning() and tracecmd_critical(), which libtracecmd
+ *    declares weak, for the whole process: what libtracecmd says while it works on
+ *    a trace is kept with that trace (atag_trace_warning()); anything else is
+ *    printed to stderr as libtracecmd would.
+ *
+ * Threads: a trace and its tep belong to the thread that opened it; libtracecmd
+ * and libtraceevent are not thread safe. The fault guard is per thread.
  */
 #ifndef _ATAG_TRACE_H
 #define _ATAG_TRACE_H
@@ -18,30 +48,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct tracecmd_input;
 struct tep_handle;
 struct tep_record;
 struct atag_trace;
 struct atag_modules;
 
 /*
- * Open @path. On failure returns a negative errno and writes a one-line reason
- * (without the file name) into @err.
+ * Open @path into *@trace. On failure returns a negative errno and writes a
+ * one-line reason (without the file name) into @err ("not a trace.dat file ...",
+ * "cannot read its headers ...").
  */
 int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size_t errlen);
+/* Close @t and everything it handed out (tep, names, warnings); NULL is fine. */
 void atag_trace_close(struct atag_trace *t);
 
+/* Called with each record: ts, cpu, data, size and missed_events are set. 0 goes on. */
+typedef int (*atag_record_fn)(const struct tep_record *rec, void *data);
+
 /*
- * Call @cb for every record of buffer @i in timestamp order across CPUs (as
- * tracecmd_iterate_events(); @cb returns 0 to go on, -1 to stop). libtracecmd
- * reads ring-buffer pages without checking what a corrupt page says, so a damaged
- * file can make it fault: the walk runs with SIGSEGV and SIGBUS caught, and on a
- * fault it stops, keeping what was read, and returns the signal number (the
- * handles are then left alone, and leak). Returns 0 otherwise. Not thread safe.
+ * Call @cb for every record of buffer @i in timestamp order across CPUs, until
+ * it returns non-zero. Returns 0, or the signal number of a fault in corrupt data
+ * (see above). While it walks, it drops now and then the file pages it has gone
+ * past (libtracecmd 1.3.1 maps each CPU's data in one piece and touches it page
+ * by page, so the resident set would grow with the file, not with what is live).
  */
-int atag_trace_iterate(struct atag_trace *t, int i,
-		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
-				 void *data), void *data);
+int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *data);
 
 /*
  * Whether buffer @i is walked straight from its pages (lib/read/atag-pages.c) rather
@@ -50,23 +81,27 @@ int atag_trace_iterate(struct atag_trace *t, int i,
 bool atag_trace_direct(const struct atag_trace *t, int i);
 
 /*
- * What libtracecmd warned about while opening and reading @t ("bad page read,
- * ..."): such a warning means data was skipped. The library's weak
- * tracecmd_warning() is replaced by libatag to collect them.
+ * What libtracecmd (or the page walker) warned about while opening and reading
+ * @t ("bad page read, ..."): such a warning means data was skipped.
  */
 unsigned int atag_trace_nr_warnings(const struct atag_trace *t);
 const char *atag_trace_warning(const struct atag_trace *t, unsigned int i);
 
+/* The path it was opened with. */
 const char *atag_trace_path(const struct atag_trace *t);
 
 /* Which module each module symbol of the file's kallsyms is in; NULL if unknown. */
 const struct atag_modules *atag_trace_modules(const struct atag_trace *t);
+
+/* The file's event formats, kallsyms and comms, for libtraceevent look-ups. */
 struct tep_handle *atag_trace_tep(const struct atag_trace *t);
+
+/* The comm the file saved for @pid, or NULL when it has none. */
+const char *atag_trace_comm(const struct atag_trace *t, int pid);
 
 /* Buffers: index 0 is the top buffer (name ""), then the instances in file order. */
 int atag_trace_nr_buffers(const struct atag_trace *t);
 const char *atag_trace_buffer_name(const struct atag_trace *t, int i);
-struct tracecmd_input *atag_trace_buffer(const struct atag_trace *t, int i);
 
 /* The index of buffer @name ("" or "top" for the top buffer), or -1. */
 int atag_trace_find_buffer(const struct atag_trace *t, const char *name);
@@ -79,24 +114,16 @@ int atag_trace_find_buffer(const struct atag_trace *t, const char *name);
 bool atag_trace_buffer_has(struct atag_trace *t, int i, const int *ids, int nr_ids,
 			   unsigned int limit);
 
-/* The last timestamp of buffer @i, or 0 when unknown (for progress reports only). */
+/* The first and last timestamps of buffer @i, 0 when unknown (for progress reports only). */
+uint64_t atag_trace_first_ts(struct atag_trace *t, int i);
 uint64_t atag_trace_last_ts(struct atag_trace *t, int i);
 
 /*
  * During a direct walk (atag_trace_direct()), the fraction of the buffer's data
  * read so far, from 0 to 1; -1 for walks through libtracecmd, whose progress
- * the caller measures by timestamps (atag_trace_last_ts()).
+ * the caller measures by timestamps (atag_trace_first_ts(), atag_trace_last_ts()).
  */
 double atag_trace_progress(const struct atag_trace *t);
-
-/*
- * Drop the file pages libtracecmd has mapped and the reader has gone past.
- * libtracecmd 1.3.1 maps each CPU's data in one piece and touches it page by page,
- * so without this the resident set grows with the file, not with what is live.
- * The mapping is private and read-only: dropped pages come back from the page
- * cache if touched again. Call it now and then while iterating.
- */
-void atag_trace_release_pages(const struct atag_trace *t);
 
 /* True if the file was cut short; then *@size and *@needed (either may be NULL). */
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed);

@@ -251,24 +251,35 @@ static int mem_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+static const struct {
+	const char		*name;
+	tep_event_handler_func	handler;
+} handlers[] = {
+	{ "alloc_tag_hit", hit_handler },
+	{ "alloc_tag_mem_alloced", mem_handler },
+	{ "alloc_tag_mem_freed", mem_handler },
+};
+
+#define NR_HANDLERS	(sizeof(handlers) / sizeof(handlers[0]))
+
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
-	tep_register_event_handler(tep, -1, "alloc_tag", "alloc_tag_hit", hit_handler, NULL);
-	tep_register_event_handler(tep, -1, "alloc_tag", "alloc_tag_mem_alloced",
-				   mem_handler, NULL);
-	tep_register_event_handler(tep, -1, "alloc_tag", "alloc_tag_mem_freed",
-				   mem_handler, NULL);
+	size_t i;
+
+	for (i = 0; i < NR_HANDLERS; i++)
+		tep_register_event_handler(tep, -1, "alloc_tag", handlers[i].name,
+					   handlers[i].handler, NULL);
 	tep_plugin_add_options("alloc_tag", plugin_options);
 	return 0;
 }
 
 void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
-	tep_unregister_event_handler(tep, -1, "alloc_tag", "alloc_tag_hit", hit_handler, NULL);
-	tep_unregister_event_handler(tep, -1, "alloc_tag", "alloc_tag_mem_alloced",
-				     mem_handler, NULL);
-	tep_unregister_event_handler(tep, -1, "alloc_tag", "alloc_tag_mem_freed",
-				     mem_handler, NULL);
+	size_t i;
+
+	for (i = 0; i < NR_HANDLERS; i++)
+		tep_unregister_event_handler(tep, -1, "alloc_tag", handlers[i].name,
+					     handlers[i].handler, NULL);
 	tep_plugin_remove_options(plugin_options);
 	sites_drop(tep);
 }

@@ -3,7 +3,7 @@
  * Unit tests of the queue between the reading and the stitching thread
  * (lib/stitch/atag-pipe.c): order and content across ring wraps, call-site strings
  * sent once per tag, oversized messages, and a consumer error stopping the
- * producer without a hang.
+ * producer without a hang. make check also runs them under ThreadSanitizer.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -37,6 +37,7 @@ static void *produce(void *arg)
 {
 	struct producer *pr = arg;
 	uint64_t frames[64];
+	struct atag_kstack ks;
 	struct atag_event ev;
 	struct atag_sink in;
 	unsigned int i, j;
@@ -50,14 +51,17 @@ static void *produce(void *arg)
 				.kind = i & 1 ? ATAG_EV_ALLOC : ATAG_EV_FREE, .type = 3,
 				.cpu = i % 5, .pid = i, .ts = 1000ULL + i, .tag = 0xa0 + i % 3,
 				.ptr = 0xffff888000000000ULL + i * 64, .bytes = i * 8,
-				.stack_follows = i % 3 == 0, .line = -1,
+				.stack_follows = i % 3 == 0, .filtered = i % 4 == 1, .line = -1,
 			};
 			ret = in.event(in.ctx, &ev);
 			break;
 		case 2:
 			for (j = 0; j < msg_frames(i); j++)
 				frames[j] = (uint64_t)i << 8 | j;
-			ret = in.stack(in.ctx, i % 5, i, 9, frames, msg_frames(i));
+			ks = (struct atag_kstack){ .cpu = i % 5, .pid = i, .type = 9,
+						   .site = 0xc0de0000ULL + i, .frames = frames,
+						   .nr = msg_frames(i) };
+			ret = in.stack(in.ctx, &ks);
 			break;
 		default:
 			ret = in.missed(in.ctx, i % 5);
@@ -96,21 +100,21 @@ static int got_event(void *ctx, const struct atag_event *ev)
 	    ev->cpu != (int)(i % 5) || ev->pid != (int)i || ev->ts != 1000ULL + i ||
 	    ev->tag != 0xa0 + i % 3 || ev->ptr != 0xffff888000000000ULL + i * 64 ||
 	    ev->bytes != i * 8ULL || ev->stack_follows != (i % 3 == 0) || ev->line != -1 ||
-	    ev->function)
+	    ev->filtered != (i % 4 == 1) || ev->function)
 		c->bad++;
 	return check_index(c, 1);
 }
 
-static int got_stack(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
-		     unsigned int nr)
+static int got_stack(void *ctx, const struct atag_kstack *ks)
 {
 	struct consumer *c = ctx;
-	unsigned int i = c->next, j;
+	unsigned int i = c->next, j, nr = ks->nr;
 
-	if (cpu != (int)(i % 5) || pid != (int)i || type != 9 || nr != msg_frames(i))
+	if (ks->cpu != (int)(i % 5) || ks->pid != (int)i || ks->type != 9 ||
+	    ks->site != 0xc0de0000ULL + i || nr != msg_frames(i))
 		c->bad++;
 	for (j = 0; j < nr && nr == msg_frames(i); j++)
-		if (frames[j] != ((uint64_t)i << 8 | j))
+		if (ks->frames[j] != ((uint64_t)i << 8 | j))
 			c->bad++;
 	return check_index(c, 2);
 }
@@ -184,12 +188,14 @@ static void test_too_big(void)
 {
 	struct atag_pipe *p = atag_pipe_alloc(512);
 	uint64_t frames[64] = { 0 };
+	struct atag_kstack big = { .cpu = 0, .pid = 1, .type = 9, .frames = frames, .nr = 64 };
+	struct atag_kstack small = { .cpu = 0, .pid = 1, .type = 9, .frames = frames, .nr = 2 };
 	struct atag_sink in;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	atag_pipe_sink(p, &in);
-	CU_ASSERT_EQUAL(in.stack(in.ctx, 0, 1, 9, frames, 64), -E2BIG);
-	CU_ASSERT_EQUAL(in.stack(in.ctx, 0, 1, 9, frames, 2), 0);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, &big), -E2BIG);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, &small), 0);
 	atag_pipe_close(p);
 	atag_pipe_free(p);
 }
@@ -212,16 +218,6 @@ static int site_event(void *ctx, const struct atag_event *ev)
 	return 0;
 }
 
-static int fill_site(const struct atag_event *ev, const char **function, const char **file,
-		     const char **module)
-{
-	(void)ev;
-	*function = "foo_create";
-	*file = "mm/foo.c";
-	*module = NULL;
-	return 0;
-}
-
 static void drop_site(void)
 {
 	free((void *)site_function);
@@ -230,13 +226,13 @@ static void drop_site(void)
 	site_function = site_file = site_module = NULL;
 }
 
-/* A hit carries its call site the first time its tag goes through, resolved lazily. */
+/* A hit carries its call site the first time its tag goes through. */
 static void test_site_once(void)
 {
 	struct atag_pipe *p = atag_pipe_alloc(4096);
 	struct atag_sink in, out = { site_event, NULL, NULL, NULL };
 	struct atag_event hit = { .kind = ATAG_EV_HIT, .tag = 0xa0, .line = 10,
-				  .site = fill_site };
+				  .function = "foo_create", .file = "mm/foo.c" };
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	atag_pipe_sink(p, &in);

@@ -20,6 +20,7 @@
 
 #include <string.h>
 
+#include "atag-render.h"
 #include "atag-report.h"
 
 enum { RS_A, RS_B, RS_C, RS_D, RS_E, RS_F, RS_NR_TAGS };
@@ -56,10 +57,10 @@ static inline void rs_tag(struct atag_report_tag *t, uint64_t tag, const char *f
 static inline void rs_counts(struct atag_report_tag *t, uint64_t allocs, uint64_t live,
 			     uint64_t live_bytes, uint64_t bytes_alloced)
 {
-	t->allocs = allocs;
-	t->live = live;
-	t->live_bytes = live_bytes;
-	t->bytes_alloced = bytes_alloced;
+	t->counts.allocs = allocs;
+	t->counts.live = live;
+	t->counts.live_bytes = live_bytes;
+	t->counts.bytes_alloced = bytes_alloced;
 }
 
 static inline void rs_stack(struct atag_report_stack *s, char **frames, unsigned int nr,
@@ -68,10 +69,10 @@ static inline void rs_stack(struct atag_report_stack *s, char **frames, unsigned
 {
 	s->frames = frames;
 	s->nr_frames = nr;
-	s->allocs = allocs;
-	s->live = live;
-	s->live_bytes = live_bytes;
-	s->bytes_alloced = bytes_alloced;
+	s->counts.allocs = allocs;
+	s->counts.live = live;
+	s->counts.live_bytes = live_bytes;
+	s->counts.bytes_alloced = bytes_alloced;
 }
 
 static inline void rs_live(struct atag_report_live *l, uint64_t ptr, struct atag_report_tag *t,
@@ -95,23 +96,23 @@ static inline void rs_tags(struct render_sample *rs)
 
 	rs_tag(&t[RS_A], 0xffffffff82000000ULL, "alloc_inode", "fs/inode.c", 261, NULL, -1);
 	rs_counts(&t[RS_A], 10, 2, 1024, 5120);
-	t[RS_A].frees = 7;
-	t[RS_A].unmatched_frees = 1;
-	t[RS_A].replaced = 1;
-	t[RS_A].peak_live_bytes = 2048;
-	t[RS_A].bytes_freed = 4096;
+	t[RS_A].counts.frees = 7;
+	t[RS_A].counts.unmatched_frees = 1;
+	t[RS_A].counts.replaced = 1;
+	t[RS_A].counts.peak_live_bytes = 2048;
+	t[RS_A].counts.bytes_freed = 4096;
 	for (i = 1; i <= 7; i++)
 		atag_lifetime_add(&t[RS_A].lifetimes, i * 10);
 	rs_tag(&t[RS_B], 0xffffffff82000040ULL, "xfs_buf_alloc", "fs/xfs/xfs_buf.c", 231, "xfs",
 	       -1);
 	rs_counts(&t[RS_B], 4, 4, 16384, 16384);
-	t[RS_B].peak_live_bytes = 16384;
+	t[RS_B].counts.peak_live_bytes = 16384;
 	rs_tag(&t[RS_C], 0xffff888012345678ULL, NULL, NULL, -1, NULL, -1);
 	rs_counts(&t[RS_C], 3, 0, 0, 300);
-	t[RS_C].frees = 3;
-	t[RS_C].partial_frees = 1;
-	t[RS_C].peak_live_bytes = 200;
-	t[RS_C].bytes_freed = 280;
+	t[RS_C].counts.frees = 3;
+	t[RS_C].counts.partial_frees = 1;
+	t[RS_C].counts.peak_live_bytes = 200;
+	t[RS_C].counts.bytes_freed = 280;
 	for (i = 5; i <= 7; i++)
 		atag_lifetime_add(&t[RS_C].lifetimes, i * 10);
 	rs_tag(&t[RS_D], 0xffffffff8123456aULL, "kmalloc_caller", NULL, -1, NULL, 0x2a);

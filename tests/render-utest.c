@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "atag-utest.h"
+#include "atag-render.h"
 #include "atag-report.h"
 #include "profile.pb-c.h"
 #include "render-sample.h"

@@ -1,18 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-tests.sh BUILD_DIR [asan]: run every test tier against one build:
+# run-tests.sh BUILD_DIR [asan|tsan]: run every test tier against one build:
 # the CUnit suites, then each tests/t-*.sh script. Appends "name passed failed
-# skipped" lines to BUILD_DIR/check-results and prints the totals.
+# skipped" lines to BUILD_DIR/check-results and prints the totals. A tsan build
+# (make TSAN=1) holds only the suites of the two-thread pipeline, and its shell
+# tiers are tests/tsan-*.sh.
 
-[ -d "$1" ] || { echo "usage: $0 BUILD_DIR [asan]" >&2; exit 2; }
+[ -d "$1" ] || { echo "usage: $0 BUILD_DIR [asan|tsan]" >&2; exit 2; }
 ATAG_BUILD=$(cd "$1" && pwd)
 ATAG_SRC=$(cd "$(dirname "$0")/.." && pwd)
 ATAG_RESULTS=$ATAG_BUILD/check-results
+MODE=$2
 export ATAG_BUILD ATAG_SRC ATAG_RESULTS
 : > "$ATAG_RESULTS"
 
-if [ "$2" = asan ]; then
+if [ "$MODE" = asan ]; then
 	# stock trace-cmd loads our sanitized plugin: give it the runtime first
 	ATAG_TRACECMD_ENV="LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
 	export ATAG_TRACECMD_ENV
@@ -20,6 +23,10 @@ if [ "$2" = asan ]; then
 	export LSAN_OPTIONS="suppressions=$ATAG_SRC/tests/lsan.supp:print_suppressions=0"
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=99"
 	echo "== tests in $ATAG_BUILD (ASan+UBSan)"
+elif [ "$MODE" = tsan ]; then
+	# a data race is a failure: the program ends with status 66 at the first one
+	export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1"
+	echo "== tests in $ATAG_BUILD (ThreadSanitizer)"
 else
 	echo "== tests in $ATAG_BUILD"
 fi
@@ -40,7 +47,9 @@ fi
 echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
 
 # 2. the shell tiers
-for t in tests/t-*.sh; do
+tiers="tests/t-*.sh"
+[ "$MODE" = tsan ] && tiers="tests/tsan-*.sh"
+for t in $tiers; do
 	[ -f "$t" ] || continue
 	before=$(wc -l < "$ATAG_RESULTS")
 	sh "$t"

@@ -15,14 +15,21 @@ enum { T_HIT = 1, T_ALLOCED, T_FREED, T_KMALLOC, T_KFREE, T_OTHER };
 #define TAG1	0xffffffff82000000ULL
 #define TAG2	0xffffffff82000040ULL
 
-struct run {
-	struct atag_aggr	*aggr;
-	struct atag_stacks	*stacks;
-	struct atag_stitcher	*st;
-	uint64_t		ts;
+/* What the reader side resolves before events reach the stitcher. */
+struct reader_side {
+	uint64_t	(*site)(const uint64_t *frames, unsigned int nr);	/* of a stack */
+	bool		(*selected)(int pid);		/* the task filter */
 };
 
-static uint64_t page_tag(void *ctx, uint32_t stack_id, const uint64_t *frames, unsigned int nr)
+struct run {
+	struct atag_aggr		*aggr;
+	struct atag_stacks		*stacks;
+	struct atag_stitcher		*st;
+	const struct reader_side	*rs;
+	uint64_t			ts;
+};
+
+static uint64_t page_tag(const uint64_t *frames, unsigned int nr)
 {
 	unsigned int i;
 
@@ -33,16 +40,17 @@ static uint64_t page_tag(void *ctx, uint32_t stack_id, const uint64_t *frames, u
 	return 0;
 }
 
-static bool not_pid_7(void *ctx, int pid)
+static bool not_pid_7(int pid)
 {
 	return pid != 7;
 }
 
-static void run_init(struct run *r, const struct atag_stitch_opts *opts)
+static void run_init(struct run *r, const struct reader_side *rs)
 {
 	r->aggr = atag_aggr_alloc();
 	r->stacks = atag_stacks_alloc();
-	r->st = atag_stitcher_alloc(r->aggr, r->stacks, opts);
+	r->st = atag_stitcher_alloc(r->aggr, r->stacks);
+	r->rs = rs;
 	r->ts = 1000;
 }
 
@@ -60,6 +68,7 @@ static void ev(struct run *r, enum atag_event_kind kind, int type, int cpu, int 
 		.kind = kind, .type = type, .cpu = cpu, .pid = pid, .ts = r->ts += 10,
 		.tag = tag, .ptr = ptr, .bytes = bytes, .stack_follows = follows,
 		.function = "fn", .file = "f.c", .line = 1, .module = "NONE",
+		.filtered = r->rs && r->rs->selected && !r->rs->selected(pid),
 	};
 
 	CU_ASSERT_EQUAL(atag_stitch_event(r->st, &e), 0);
@@ -74,9 +83,13 @@ static void ev(struct run *r, enum atag_event_kind kind, int type, int cpu, int 
 static void stack_of_type(struct run *r, int cpu, int pid, int type, uint64_t a, uint64_t b)
 {
 	uint64_t frames[2] = { a, b };
+	struct atag_kstack ks = {
+		.cpu = cpu, .pid = pid, .type = type, .frames = frames, .nr = 2,
+		.site = r->rs && r->rs->site ? r->rs->site(frames, 2) : 0,
+	};
 
 	r->ts += 1;
-	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, cpu, pid, type, frames, 2), 0);
+	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, &ks), 0);
 }
 
 static void stack(struct run *r, int cpu, int pid, uint64_t a, uint64_t b)
@@ -104,10 +117,10 @@ static uint64_t stack_of(struct run *r, uint64_t t, uint64_t *allocs)
 
 	for (i = 0; i < atag_aggr_nr_stacks(r->aggr); i++) {
 		s = atag_aggr_stack(r->aggr, i);
-		if (atag_aggr_tag(r->aggr, s->tag_idx)->tag != t || !s->allocs)
+		if (atag_aggr_tag(r->aggr, s->tag_idx)->tag != t || !s->counts.allocs)
 			continue;
 		if (allocs)
-			*allocs = s->allocs;
+			*allocs = s->counts.allocs;
 		f = atag_stacks_get(r->stacks, s->stack_id, &nr);
 		return nr ? f[0] : 0;
 	}
@@ -129,12 +142,12 @@ static void test_basic_lifetime(void)
 	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
 	t = tag(&r, TAG1);
 	CU_ASSERT_FATAL(t != NULL);
-	CU_ASSERT_EQUAL(t->allocs, 1);
-	CU_ASSERT_EQUAL(t->frees, 1);
-	CU_ASSERT_EQUAL(t->live, 0);
-	CU_ASSERT_EQUAL(t->bytes_alloced, 64);
-	CU_ASSERT_EQUAL(t->bytes_freed, 64);
-	CU_ASSERT_EQUAL(t->peak_live_bytes, 64);
+	CU_ASSERT_EQUAL(t->counts.allocs, 1);
+	CU_ASSERT_EQUAL(t->counts.frees, 1);
+	CU_ASSERT_EQUAL(t->counts.live, 0);
+	CU_ASSERT_EQUAL(t->counts.bytes_alloced, 64);
+	CU_ASSERT_EQUAL(t->counts.bytes_freed, 64);
+	CU_ASSERT_EQUAL(t->counts.peak_live_bytes, 64);
 	CU_ASSERT_EQUAL(t->lifetimes.count, 1);
 	CU_ASSERT_EQUAL(t->lifetimes.min, 1010);
 	CU_ASSERT_STRING_EQUAL(t->function, "fn");
@@ -196,7 +209,7 @@ static void test_pid_tag_isolation(void)
 	CU_ASSERT_EQUAL(n, 1);
 	/* a cached stack is taken once */
 	ALLOC(&r, 0, 5, TAG1, 0x300, 8);
-	CU_ASSERT_EQUAL(tag(&r, TAG1)->allocs, 3);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.allocs, 3);
 	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 3);
 	run_free(&r);
 }
@@ -244,11 +257,11 @@ static void test_replaced(void)
 	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
 	ALLOC(&r, 0, 5, TAG1, 0x100, 32);	/* the free of the first was missed */
 	t = tag(&r, TAG1);
-	CU_ASSERT_EQUAL(t->allocs, 2);
-	CU_ASSERT_EQUAL(t->replaced, 1);
-	CU_ASSERT_EQUAL(t->frees, 0);
-	CU_ASSERT_EQUAL(t->live, 1);
-	CU_ASSERT_EQUAL(t->live_bytes, 32);
+	CU_ASSERT_EQUAL(t->counts.allocs, 2);
+	CU_ASSERT_EQUAL(t->counts.replaced, 1);
+	CU_ASSERT_EQUAL(t->counts.frees, 0);
+	CU_ASSERT_EQUAL(t->counts.live, 1);
+	CU_ASSERT_EQUAL(t->counts.live_bytes, 32);
 	CU_ASSERT_EQUAL(t->lifetimes.count, 0);
 	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->replaced, 1);
 	run_free(&r);
@@ -265,12 +278,12 @@ static void test_unmatched_and_partial(void)
 	ALLOC(&r, 0, 5, TAG1, 0x100, 8192);
 	FREE(&r, 0, 5, TAG1, 0x100, 4096);		/* a split page: fewer bytes */
 	t = tag(&r, TAG2);
-	CU_ASSERT_EQUAL(t->unmatched_frees, 1);
-	CU_ASSERT_EQUAL(t->frees, 0);
+	CU_ASSERT_EQUAL(t->counts.unmatched_frees, 1);
+	CU_ASSERT_EQUAL(t->counts.frees, 0);
 	t = tag(&r, TAG1);
-	CU_ASSERT_EQUAL(t->frees, 1);
-	CU_ASSERT_EQUAL(t->partial_frees, 1);
-	CU_ASSERT_EQUAL(t->live, 0);
+	CU_ASSERT_EQUAL(t->counts.frees, 1);
+	CU_ASSERT_EQUAL(t->counts.partial_frees, 1);
+	CU_ASSERT_EQUAL(t->counts.live, 0);
 	tot = atag_aggr_totals(r.aggr);
 	CU_ASSERT_EQUAL(tot->frees, 2);
 	CU_ASSERT_EQUAL(tot->matched_frees, 1);
@@ -291,9 +304,9 @@ static void test_own_stack_follows(void)
 	stack(&r, 0, 5, 0xa1, 0xa2);
 	KFREE(&r, 1, 5, 0x6000, 0x100);		/* no size: the allocation's */
 	t = tag(&r, 0x5000);
-	CU_ASSERT_EQUAL(t->allocs, 1);
-	CU_ASSERT_EQUAL(t->frees, 1);
-	CU_ASSERT_EQUAL(t->bytes_freed, 64);
+	CU_ASSERT_EQUAL(t->counts.allocs, 1);
+	CU_ASSERT_EQUAL(t->counts.frees, 1);
+	CU_ASSERT_EQUAL(t->counts.bytes_freed, 64);
 	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), 0xa1);
 	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->bytes_freed, 64);
 	run_free(&r);
@@ -309,10 +322,10 @@ static void test_stackless_types_learned(void)
 	for (i = 0; i < 20; i++)
 		KMALLOC(&r, 0, 5, 0x5000, 0x100 + i * 8, 8);
 	/* all are counted, the waiting ones at the latest at the end */
-	CU_ASSERT(tag(&r, 0x5000)->allocs >= 20 - 16);
+	CU_ASSERT(tag(&r, 0x5000)->counts.allocs >= 20 - 16);
 	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
-	CU_ASSERT_EQUAL(tag(&r, 0x5000)->allocs, 20);
-	CU_ASSERT_EQUAL(tag(&r, 0x5000)->live, 20);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.allocs, 20);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.live, 20);
 	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), 0);
 	run_free(&r);
 }
@@ -377,7 +390,7 @@ static void test_missed_events(void)
 
 static void test_tag_from_stack(void)
 {
-	struct atag_stitch_opts o = { .tag_from_stack = page_tag };
+	struct reader_side o = { .site = page_tag };
 	const struct atag_tag_stats *t;
 	struct run r;
 
@@ -387,15 +400,15 @@ static void test_tag_from_stack(void)
 	KFREE(&r, 0, 5, 0, 0x42);
 	t = tag(&r, 0x7777);
 	CU_ASSERT_FATAL(t != NULL);
-	CU_ASSERT_EQUAL(t->allocs, 1);
-	CU_ASSERT_EQUAL(t->frees, 1);
-	CU_ASSERT_EQUAL(tag(&r, 0)->allocs, 0);
+	CU_ASSERT_EQUAL(t->counts.allocs, 1);
+	CU_ASSERT_EQUAL(t->counts.frees, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0)->counts.allocs, 0);
 	run_free(&r);
 }
 
 static void test_pid_filter(void)
 {
-	struct atag_stitch_opts o = { .select_pid = not_pid_7 };
+	struct reader_side o = { .selected = not_pid_7 };
 	const struct atag_totals *tot;
 	struct run r;
 
@@ -410,7 +423,7 @@ static void test_pid_filter(void)
 	CU_ASSERT_EQUAL(tot->frees, 1);
 	CU_ASSERT_EQUAL(tot->unmatched_frees, 1);
 	CU_ASSERT_EQUAL(tot->live, 1);
-	CU_ASSERT_EQUAL(tag(&r, TAG1)->live_bytes, 8);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.live_bytes, 8);
 	run_free(&r);
 }
 
@@ -423,8 +436,8 @@ static void test_peak_live(void)
 	ALLOC(&r, 0, 5, TAG1, 0x200, 200);
 	FREE(&r, 0, 5, TAG1, 0x100, 100);
 	ALLOC(&r, 0, 5, TAG1, 0x300, 50);
-	CU_ASSERT_EQUAL(tag(&r, TAG1)->peak_live_bytes, 300);
-	CU_ASSERT_EQUAL(tag(&r, TAG1)->live_bytes, 250);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.peak_live_bytes, 300);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.live_bytes, 250);
 	run_free(&r);
 }
 

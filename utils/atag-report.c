@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "atag-cmd.h"
+#include "atag-render.h"
 #include "atag-report.h"
+#include "atag-source.h"
 #include "atag-utils.h"
 
 #define DEFAULT_TEXT_ROWS	25
@@ -101,18 +103,18 @@ static void add_pids(struct report_params *p, const char *list)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (atag_parse_u64(tok, &v) || v > 0x7fffffff)
 			atag_usage_error(usage, "--pid: '%s' is not a pid", tok);
-		p->pids = grow(p->pids, p->opts.nr_pids, sizeof(*p->pids));
-		p->pids[p->opts.nr_pids++] = v;
+		p->pids = grow(p->pids, p->opts.read.nr_pids, sizeof(*p->pids));
+		p->pids[p->opts.read.nr_pids++] = v;
 	}
 	free(copy);
-	p->opts.pids = p->pids;
+	p->opts.read.pids = p->pids;
 }
 
 static void add_comm(struct report_params *p, const char *glob)
 {
-	p->comms = grow(p->comms, p->opts.nr_comms, sizeof(*p->comms));
-	p->comms[p->opts.nr_comms++] = glob;
-	p->opts.comms = p->comms;
+	p->comms = grow(p->comms, p->opts.read.nr_comms, sizeof(*p->comms));
+	p->comms[p->opts.read.nr_comms++] = glob;
+	p->opts.read.comms = p->comms;
 }
 
 static uint64_t parse_ts(const char *opt, const char *arg)
@@ -162,7 +164,6 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const sources[] = { "alloc_tag", "kmem", "page", NULL };
 	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", NULL };
 	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
 		"inuse_objects", NULL };
@@ -175,18 +176,19 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 				NULL)) != -1) {
 		switch (c) {
 		case 'i': add_input(p, optarg); break;
-		case 'B': p->opts.buffer = optarg; break;
+		case 'B': p->opts.read.buffer = optarg; break;
 		case OPT_source:
-			check_choice("--source", optarg, sources);
-			p->opts.source = optarg;
+			if (!atag_source_find(optarg))
+				atag_usage_error(usage, "--source: unknown value '%s'", optarg);
+			p->opts.read.source = optarg;
 			break;
 		case OPT_start:
-			p->opts.has_start = true;
-			p->opts.start = parse_ts("--start", optarg);
+			p->opts.read.has_start = true;
+			p->opts.read.start = parse_ts("--start", optarg);
 			break;
 		case OPT_end:
-			p->opts.has_end = true;
-			p->opts.end = parse_ts("--end", optarg);
+			p->opts.read.has_end = true;
+			p->opts.read.end = parse_ts("--end", optarg);
 			break;
 		case OPT_pid: add_pids(p, optarg); break;
 		case OPT_comm: add_comm(p, optarg); break;
@@ -232,7 +234,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		add_input(p, argv[c]);
 	if (!p->nr_inputs)
 		add_input(p, "trace.dat");
-	if (p->opts.has_start && p->opts.has_end && p->opts.end < p->opts.start)
+	if (p->opts.read.has_start && p->opts.read.has_end && p->opts.read.end < p->opts.read.start)
 		atag_usage_error(usage, "--end is before --start");
 	if (p->view.min_age && !p->render.live)
 		atag_usage_error(usage, "--min-age goes with --live");
@@ -295,8 +297,8 @@ static int run_report(struct report_params *p)
 	FILE *out;
 
 	if (!p->no_progress && isatty(STDERR_FILENO)) {
-		p->opts.progress = progress;
-		p->opts.progress_ctx = &shown;
+		p->opts.read.progress = progress;
+		p->opts.read.progress_ctx = &shown;
 	}
 	r = atag_report_alloc(&p->opts);
 	if (!r)

@@ -16,8 +16,9 @@
  * DATE, OFFSET, TIME_SHIFT, GUEST, TSC2NSEC or CPUCOUNT option, no latency
  * buffer, and no option this code does not know. Everything else goes through
  * libtracecmd. A page whose commit size is larger than a page stops its CPU, as
- * in libtracecmd, with the same warning. tests/t-pages.sh compares both walks
- * record by record.
+ * in libtracecmd, with the same warning, said through the hook given to
+ * atag_pages_open() (the walker knows nothing of libtracecmd). tests/t-pages.sh
+ * compares both walks record by record.
  *
  * Layouts (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)): v6 lists each buffer's CPU
  * data in "flyrecord" tables; v7 in BUFFER options inside options sections,
@@ -26,6 +27,7 @@
  */
 #include <stdint.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "atag-tracecmd.h"
 #include "atag-pages.h"
 
 enum {
@@ -83,7 +84,22 @@ struct atag_pages {
 	uint64_t		kallsyms_off;
 	uint64_t		kallsyms_len;
 	bool			kallsyms_section;
+	/* where the walk says what it skipped */
+	void			(*warn)(void *ctx, const char *fmt, va_list ap);
+	void			*warn_ctx;
 };
+
+static void __attribute__((format(printf, 2, 3)))
+say(struct atag_pages *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->warn)
+		return;
+	va_start(ap, fmt);
+	p->warn(p->warn_ctx, fmt, ap);
+	va_end(ap);
+}
 
 /* ------------------------------------------------------------ reading numbers */
 
@@ -446,7 +462,8 @@ static bool v7_open(struct reader *r, struct atag_pages *p)
 
 /* ------------------------------------------------------------ opening */
 
-struct atag_pages *atag_pages_open(int fd)
+struct atag_pages *atag_pages_open(int fd, void (*warn)(void *ctx, const char *fmt, va_list ap),
+				   void *ctx)
 {
 	struct reader r = { .fd = fd };
 	struct atag_pages *p;
@@ -462,6 +479,8 @@ struct atag_pages *atag_pages_open(int fd)
 	if (!p)
 		return NULL;
 	p->fd = fd;
+	p->warn = warn;
+	p->warn_ctx = ctx;
 	p->big_endian = head[12];
 	p->long_size = head[13];
 	r.swap = p->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
@@ -548,7 +567,7 @@ static bool next_chunk(struct cpu_walk *w)
 	zsize = rd_num(&r, 4);
 	usize = rd_num(&r, 4);
 	if (r.bad || zsize > MAX_CHUNK || usize > MAX_CHUNK || usize % w->p->page_size) {
-		tracecmd_warning("bad compressed chunk on CPU %d", w->reg->cpu);
+		say(w->p, "bad compressed chunk on CPU %d", w->reg->cpu);
 		return false;
 	}
 	if (usize > w->chunk_cap) {
@@ -563,7 +582,7 @@ static bool next_chunk(struct cpu_walk *w)
 		return false;
 	rd(&r, in, zsize);
 	if (r.bad || decompress(w->p->algo, in, zsize, w->pages, usize)) {
-		tracecmd_warning("cannot decompress a chunk on CPU %d", w->reg->cpu);
+		say(w->p, "cannot decompress a chunk on CPU %d", w->reg->cpu);
 		free(in);
 		return false;
 	}
@@ -596,7 +615,7 @@ static char *mapped_page(struct cpu_walk *w)
 	w->win_len = off - start + n * ps;
 	base = mmap(NULL, w->win_len, PROT_READ, MAP_PRIVATE, w->p->fd, start);
 	if (base == MAP_FAILED) {
-		tracecmd_warning("cannot map the data of CPU %d: %s", w->reg->cpu, strerror(errno));
+		say(w->p, "cannot map the data of CPU %d: %s", w->reg->cpu, strerror(errno));
 		return NULL;
 	}
 	w->win_base = base;
@@ -622,8 +641,8 @@ static bool next_page(struct cpu_walk *w)
 			return false;
 		kbuffer_load_subbuffer(w->kbuf, page);
 		if ((unsigned int)kbuffer_subbuffer_size(w->kbuf) > w->p->page_size) {
-			tracecmd_warning("bad page read, with size of %d on CPU %d",
-					 kbuffer_subbuffer_size(w->kbuf), w->reg->cpu);
+			say(w->p, "bad page read, with size of %d on CPU %d",
+		    kbuffer_subbuffer_size(w->kbuf), w->reg->cpu);
 			return false;
 		}
 		w->data = kbuffer_read_event(w->kbuf, &w->ts);
@@ -671,9 +690,8 @@ static void walk_free(struct cpu_walk *w)
 		free(w->pages);
 }
 
-int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *h,
-		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
-				 void *data), void *data)
+int atag_pages_iterate(struct atag_pages *p, int buffer,
+		       int (*cb)(const struct tep_record *rec, void *data), void *data)
 {
 	struct tep_record rec = { .ref_count = 1 };
 	const struct buffer_map *b;
@@ -704,7 +722,7 @@ int atag_pages_iterate(struct atag_pages *p, int buffer, struct tracecmd_input *
 		rec.data = w[next].data;
 		rec.size = kbuffer_event_size(w[next].kbuf);
 		rec.missed_events = kbuffer_missed_events(w[next].kbuf);
-		if (cb(h, &rec, rec.cpu, data) < 0)
+		if (cb(&rec, data))
 			break;
 		w[next].data = kbuffer_next_event(w[next].kbuf, &w[next].ts);
 		if (!w[next].data)

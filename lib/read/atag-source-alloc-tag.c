@@ -14,13 +14,10 @@
 enum { F_TAG, F_MODNAME, F_FILENAME, F_FUNCTION, F_LINENO };
 enum { F_KEY, F_MTAG, F_BYTES };
 
-/* The strings of a hit, read only the first time its tag is met. */
-static int hit_site(const struct atag_event *ev, const char **function, const char **file,
-		    const char **module)
+/* The strings of a hit: the decoder asks the first time it meets the tag. */
+static int hit_site(const struct atag_field *f, const struct tep_record *rec,
+		    const char **function, const char **file, const char **module)
 {
-	const struct atag_field *f = ev->site_ctx[0];
-	const struct tep_record *rec = ev->site_ctx[1];
-
 	*function = atag_field_string(&f[F_FUNCTION], rec);
 	*file = atag_field_string(&f[F_FILENAME], rec);
 	*module = atag_field_string(&f[F_MODNAME], rec);
@@ -38,9 +35,6 @@ static int decode_hit(struct atag_decoder *d, const struct atag_field *f,
 		return -1;
 	ev->kind = ATAG_EV_HIT;
 	ev->line = line;
-	ev->site = hit_site;
-	ev->site_ctx[0] = f;
-	ev->site_ctx[1] = rec;
 	return 0;
 }
 
@@ -80,4 +74,5 @@ const struct atag_source atag_source_alloc_tag = {
 	.name = "alloc_tag",
 	.description = "alloc_tag:alloc_tag_hit, alloc_tag_mem_alloced, alloc_tag_mem_freed",
 	.events = events,
+	.hit_site = hit_site,
 };

@@ -10,7 +10,6 @@
  * allocation itself. Failed allocations (ptr 0) and kfree(NULL) are skipped.
  */
 #include "atag-source.h"
-#include "atag-symbols.h"
 
 enum { F_CALL_SITE, F_PTR, F_BYTES };
 

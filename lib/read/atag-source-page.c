@@ -10,10 +10,7 @@
  * perf kmem does, the call site is the first frame of the allocation's stack
  * (recorded with -T) that is neither tracing machinery nor the allocator.
  */
-#include <event-parse.h>
-
 #include "atag-source.h"
-#include "atag-symbols.h"
 
 enum { F_PFN, F_ORDER };
 
@@ -55,20 +52,6 @@ static int decode_free_batched(struct atag_decoder *d, const struct atag_field *
 	return decode(d, f, rec, ev, false);
 }
 
-static uint64_t call_site(struct atag_decoder *d, const uint64_t *frames, unsigned int nr)
-{
-	struct tep_handle *tep = atag_decoder_tep(d);
-	unsigned int i = atag_stack_skip(tep, frames, nr);
-	const char *f;
-
-	for (; i < nr; i++) {
-		f = tep_find_function(tep, frames[i]);
-		if (!f || !atag_frame_is_allocator(f))
-			return frames[i];
-	}
-	return 0;
-}
-
 static const struct atag_source_event events[] = {
 	{ "kmem", "mm_page_alloc", { "pfn|page", "order" }, decode_alloc },
 	{ "kmem", "mm_page_free", { "pfn|page", "order" }, decode_free },
@@ -80,6 +63,6 @@ const struct atag_source atag_source_page = {
 	.name = "page",
 	.description = "kmem:mm_page_alloc, mm_page_free, mm_page_free_batched",
 	.events = events,
-	.tag_from_stack = call_site,
+	.stack_site = atag_source_stack_call_site,
 	.name_tag = atag_source_name_code,
 };

@@ -58,21 +58,139 @@ bool atag_frame_is_allocator(const char *function)
 	return matches(allocator_frames, function);
 }
 
-unsigned int atag_stack_skip(struct tep_handle *tep, const uint64_t *frames, unsigned int nr)
+/* ------------------------------------------------------------ frames of a stack */
+
+#define RAW_EVENT_PREFIX	"trace_event_raw_event_"
+#define NAME_SCAN		12	/* frames searched for the event a stack names */
+
+struct atag_frame_cache {
+	struct tep_handle	*tep;
+	struct atag_map		classes;	/* address -> class | (event id + 1) << 32 */
+};
+
+struct atag_frame_cache *atag_frame_cache_alloc(struct tep_handle *tep)
 {
-	unsigned int i, skip = 0;
+	struct atag_frame_cache *fc = calloc(1, sizeof(*fc));
+
+	if (fc)
+		fc->tep = tep;
+	return fc;
+}
+
+void atag_frame_cache_free(struct atag_frame_cache *fc)
+{
+	if (!fc)
+		return;
+	atag_map_free(&fc->classes);
+	free(fc);
+}
+
+/* The class of @addr and the event it names (-1: none), from kallsyms. */
+static uint64_t classify(struct tep_handle *tep, uint64_t addr)
+{
+	static const size_t plen = sizeof(RAW_EVENT_PREFIX) - 1;
+	struct tep_event *event = NULL;
+	unsigned int cls = ATAG_FRAME_KNOWN;
 	const char *f;
 
-	for (i = 0; i < nr && i < SKIP_SCAN; i++) {
-		f = tep_find_function(tep, frames[i]);
-		if (!f)
+	f = tep_find_function(tep, addr);
+	if (!f)
+		return 0;
+	if (atag_frame_is_tracing(f))
+		cls |= ATAG_FRAME_TRACING;
+	if (atag_frame_is_allocator(f))
+		cls |= ATAG_FRAME_ALLOCATOR;
+	if (!strncmp(f, RAW_EVENT_PREFIX, plen)) {
+		cls |= ATAG_FRAME_RAW_EVENT;
+		event = tep_find_event_by_name(tep, NULL, f + plen);
+	}
+	return cls | (uint64_t)(event ? event->id + 1 : 0) << 32;
+}
+
+/* The class of @addr and the event it names + 1 (bits 32 and up), from the cache. */
+static inline uint64_t class_of(struct atag_frame_cache *fc, uint64_t addr)
+{
+	uint64_t *v = atag_map_find(&fc->classes, addr), c;
+
+	if (v)
+		return *v;
+	c = classify(fc->tep, addr);
+	/* without memory to keep it, it is looked up again next time */
+	atag_map_get(&fc->classes, addr, c, NULL);
+	return c;
+}
+
+#define CLASS(c)	((unsigned int)(c))
+#define EVENT(c)	((int)((c) >> 32) - 1)
+
+unsigned int atag_frame_class(struct atag_frame_cache *fc, uint64_t addr, int *event)
+{
+	uint64_t c = class_of(fc, addr);
+
+	if (event)
+		*event = EVENT(c);
+	return CLASS(c);
+}
+
+/*
+ * The classes of the first frames of a stack, those the skip looks at, into
+ * @c[0 .. *@n); returns how many of them are the tracing machinery's.
+ */
+static unsigned int top_classes(struct atag_frame_cache *fc, const uint64_t *frames,
+				unsigned int nr, uint64_t *c, unsigned int *n)
+{
+	unsigned int i, skip = 0, cls;
+
+	*n = nr < SKIP_SCAN ? nr : SKIP_SCAN;
+	for (i = 0; i < *n; i++) {
+		c[i] = class_of(fc, frames[i]);
+		cls = CLASS(c[i]);
+		if (!(cls & ATAG_FRAME_KNOWN))
 			continue;
-		if (i == skip && atag_frame_is_tracing(f))
+		if (i == skip && (cls & ATAG_FRAME_TRACING))
 			skip = i + 1;
-		else if (!strncmp(f, "trace_event_raw_event_", 22))
+		else if (cls & ATAG_FRAME_RAW_EVENT)
 			skip = i + 1;
 	}
 	return skip;
+}
+
+unsigned int atag_stack_skip(struct atag_frame_cache *fc, const uint64_t *frames,
+			     unsigned int nr)
+{
+	uint64_t c[SKIP_SCAN];
+	unsigned int n;
+
+	return top_classes(fc, frames, nr, c, &n);
+}
+
+int atag_stack_event(struct atag_frame_cache *fc, const uint64_t *frames, unsigned int nr)
+{
+	unsigned int i;
+	uint64_t c;
+
+	for (i = 0; i < nr && i < NAME_SCAN; i++) {
+		c = class_of(fc, frames[i]);
+		if (!(CLASS(c) & ATAG_FRAME_TRACING))
+			return -1;
+		if (EVENT(c) >= 0)
+			return EVENT(c);
+	}
+	return -1;
+}
+
+uint64_t atag_stack_call_site(struct atag_frame_cache *fc, const uint64_t *frames,
+			      unsigned int nr)
+{
+	unsigned int i, cls, n;
+	uint64_t c[SKIP_SCAN];
+
+	for (i = top_classes(fc, frames, nr, c, &n); i < nr; i++) {
+		cls = CLASS(i < n ? c[i] : class_of(fc, frames[i]));
+		if (!(cls & ATAG_FRAME_KNOWN) || !(cls & ATAG_FRAME_ALLOCATOR))
+			return frames[i];
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ modules */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Opening trace.dat files. See atag-trace.h.
+ * The trace.dat reader: opening files (with the libtracecmd 1.3.1 workarounds:
+ * the probe child, the stdout capture, the fault guard, the warning hook) and
+ * walking their records. See atag-trace.h.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -26,6 +28,7 @@
 #include "atag-utils.h"
 
 #define MAX_REPAIRS	8
+#define RELEASE_EVERY	(1 << 19)	/* records between dropping mapped pages */
 
 struct atag_trace {
 	char			*path;
@@ -50,13 +53,13 @@ struct atag_trace {
 /*
  * libtracecmd reports trouble through the weak tracecmd_warning(); ours keeps
  * the messages of the trace being read (they become notices), and prints the
- * others as libtracecmd would.
+ * others as libtracecmd would. The page walker says what it skipped the same way,
+ * through its own hook.
  */
 static __thread struct atag_trace *warn_sink;
 
-static void keep_warning(const char *fmt, va_list ap)
+static void keep_warning(struct atag_trace *t, const char *fmt, va_list ap)
 {
-	struct atag_trace *t = warn_sink;
 	char **p, *s;
 
 	if (!t) {
@@ -83,7 +86,7 @@ void tracecmd_warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	keep_warning(fmt, ap);
+	keep_warning(warn_sink, fmt, ap);
 	va_end(ap);
 }
 
@@ -92,8 +95,13 @@ void tracecmd_critical(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	keep_warning(fmt, ap);
+	keep_warning(warn_sink, fmt, ap);
 	va_end(ap);
+}
+
+static void pages_warning(void *ctx, const char *fmt, va_list ap)
+{
+	keep_warning(ctx, fmt, ap);
 }
 
 unsigned int atag_trace_nr_warnings(const struct atag_trace *t)
@@ -404,7 +412,7 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 		ret = -EINVAL;
 		goto fail;
 	}
-	t->pages = atag_pages_open(t->fd);
+	t->pages = atag_pages_open(t->fd, pages_warning, t);
 	load_modules(t);
 	/* ATAG_PAGES=0: walk through libtracecmd only (tests compare both walks) */
 	env = getenv("ATAG_PAGES");
@@ -454,6 +462,13 @@ struct tep_handle *atag_trace_tep(const struct atag_trace *t)
 	return tracecmd_get_tep(t->buf[0]);
 }
 
+const char *atag_trace_comm(const struct atag_trace *t, int pid)
+{
+	struct tep_handle *tep = atag_trace_tep(t);
+
+	return tep_is_pid_registered(tep, pid) ? tep_data_comm_from_pid(tep, pid) : NULL;
+}
+
 int atag_trace_nr_buffers(const struct atag_trace *t)
 {
 	return t->nr_buffers;
@@ -464,7 +479,7 @@ const char *atag_trace_buffer_name(const struct atag_trace *t, int i)
 	return i >= 0 && i < t->nr_buffers ? t->name[i] : NULL;
 }
 
-struct tracecmd_input *atag_trace_buffer(const struct atag_trace *t, int i)
+static struct tracecmd_input *buffer(const struct atag_trace *t, int i)
 {
 	return i >= 0 && i < t->nr_buffers ? t->buf[i] : NULL;
 }
@@ -481,8 +496,12 @@ int atag_trace_find_buffer(const struct atag_trace *t, const char *name)
 	return -1;
 }
 
-
-void atag_trace_release_pages(const struct atag_trace *t)
+/*
+ * Drop the file pages mapped by libtracecmd (or the page walker) that the reader
+ * has gone past. The mappings are private and read-only: dropped pages come back
+ * from the page cache if touched again.
+ */
+static void release_pages(const struct atag_trace *t)
 {
 	unsigned long long start, end, ino;
 	unsigned int maj, min;
@@ -563,41 +582,47 @@ bool atag_trace_direct(const struct atag_trace *t, int i)
 struct walk {
 	struct atag_trace	*t;
 	int			buffer;
-	int			(*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
-				      void *data);
+	atag_record_fn		cb;
 	void			*data;
+	unsigned long		records;
 };
 
 /* The caller's callback runs outside the guard. */
-static int unguarded_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+static int unguarded_cb(const struct tep_record *rec, void *arg)
 {
 	struct walk *w = arg;
 	sigjmp_buf *jb = fault_jmp;
 	int ret;
 
+	if (!(++w->records % RELEASE_EVERY))
+		release_pages(w->t);
 	fault_jmp = NULL;
-	ret = w->cb(h, rec, cpu, w->data);
+	ret = w->cb(rec, w->data);
 	fault_jmp = jb;
 	return ret;
 }
 
+static int tracecmd_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+{
+	return unguarded_cb(rec, arg) ? -1 : 0;
+}
+
+/* The pages of the file when it allows, libtracecmd's iterator otherwise. */
 static void walk(void *arg)
 {
 	struct walk *w = arg;
 	struct tracecmd_input *h = w->t->buf[w->buffer];
 	int k = w->t->pages ? atag_pages_find(w->t->pages, w->t->name[w->buffer]) : -1;
 
-	if (k < 0 || atag_pages_iterate(w->t->pages, k, h, unguarded_cb, w))
-		tracecmd_iterate_events(h, NULL, 0, unguarded_cb, w);
+	if (k < 0 || atag_pages_iterate(w->t->pages, k, unguarded_cb, w))
+		tracecmd_iterate_events(h, NULL, 0, tracecmd_cb, w);
 }
 
-int atag_trace_iterate(struct atag_trace *t, int i,
-		       int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu,
-				 void *data), void *data)
+int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *data)
 {
 	struct walk w = { .t = t, .buffer = i, .cb = cb, .data = data };
 
-	if (!atag_trace_buffer(t, i))
+	if (!buffer(t, i))
 		return 0;
 	return guarded(t, walk, &w);
 }
@@ -622,7 +647,7 @@ static bool wanted(const struct probe_types *p, const struct tep_record *rec)
 	return false;
 }
 
-static int probe_pages_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
+static int probe_pages_cb(const struct tep_record *rec, void *arg)
 {
 	struct probe_types *p = arg;
 
@@ -642,7 +667,7 @@ static void probe_types(void *arg)
 	k = p->t->pages ? atag_pages_find(p->t->pages, p->t->name[p->buffer]) : -1;
 	if (k >= 0) {
 		p->limit *= tracecmd_cpus(h);
-		if (!atag_pages_iterate(p->t->pages, k, h, probe_pages_cb, p))
+		if (!atag_pages_iterate(p->t->pages, k, probe_pages_cb, p))
 			return;
 	}
 	for (cpu = 0; cpu < tracecmd_cpus(h) && !p->found; cpu++) {
@@ -664,7 +689,7 @@ bool atag_trace_buffer_has(struct atag_trace *t, int i, const int *ids, int nr_i
 	struct probe_types p = { .t = t, .buffer = i, .ids = ids, .nr_ids = nr_ids,
 				 .limit = limit ? limit : 1 };
 
-	if (!atag_trace_buffer(t, i))
+	if (!buffer(t, i))
 		return false;
 	guarded(t, probe_types, &p);
 	return p.found;
@@ -690,10 +715,15 @@ uint64_t atag_trace_last_ts(struct atag_trace *t, int i)
 {
 	struct probe_types p = { .t = t, .buffer = i };
 
-	if (!atag_trace_buffer(t, i))
+	if (!buffer(t, i))
 		return 0;
 	guarded(t, last_ts, &p);
 	return p.last_ts;
+}
+
+uint64_t atag_trace_first_ts(struct atag_trace *t, int i)
+{
+	return buffer(t, i) ? tracecmd_get_first_ts(t->buf[i]) : 0;
 }
 
 double atag_trace_progress(const struct atag_trace *t)

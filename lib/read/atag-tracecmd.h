@@ -2,7 +2,7 @@
 /*
  * atag-tracecmd.h - libtracecmd calls that libtracecmd.so.1 (1.3.1 and later) exports
  * but declares only in its private header, which Debian does not ship. Used by the
- * trace.dat reader alone (lib/read/).
+ * trace.dat reader alone (lib/read/atag-trace.c).
  */
 #ifndef _ATAG_TRACECMD_H
 #define _ATAG_TRACECMD_H

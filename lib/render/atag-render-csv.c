@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "atag-render.h"
+#include "atag-render-counters.h"
 #include "atag-report.h"
 #include "atag-utils.h"
 
@@ -93,10 +95,7 @@ static void site_row(FILE *f, const struct atag_report_tag *t)
 	fputc(',', f);
 	if (t->offset >= 0)
 		fprintf(f, "0x%llx", (unsigned long long)t->offset);
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, t->allocs, t->frees,
-		t->unmatched_frees, t->partial_frees, t->replaced, t->live, t->live_bytes,
-		t->peak_live_bytes, t->bytes_alloced, t->bytes_freed);
+	atag_render_counters_csv(f, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
 	put_lifetime(f, &t->lifetimes);
 	fputs(CSV_EOL, f);
 }

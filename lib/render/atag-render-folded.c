@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "atag-render.h"
 #include "atag-render-samples.h"
 #include "atag-report.h"
 #include "atag-utils.h"

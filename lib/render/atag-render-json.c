@@ -12,23 +12,9 @@
 #include <stdio.h>
 
 #include "atag-json.h"
+#include "atag-render.h"
+#include "atag-render-counters.h"
 #include "atag-report.h"
-
-static void totals(struct atag_json *w, const struct atag_totals *t)
-{
-	atag_json_open_object(w, "totals");
-	atag_json_uint(w, "allocs", t->allocs);
-	atag_json_uint(w, "frees", t->frees);
-	atag_json_uint(w, "matched_frees", t->matched_frees);
-	atag_json_uint(w, "unmatched_frees", t->unmatched_frees);
-	atag_json_uint(w, "partial_frees", t->partial_frees);
-	atag_json_uint(w, "replaced", t->replaced);
-	atag_json_uint(w, "live", t->live);
-	atag_json_uint(w, "live_bytes", t->live_bytes);
-	atag_json_uint(w, "bytes_alloced", t->bytes_alloced);
-	atag_json_uint(w, "bytes_freed", t->bytes_freed);
-	atag_json_close(w);
-}
 
 /* A lifetime figure: null when there is no lifetime. */
 static void ns(struct atag_json *w, const char *key, const struct atag_lifetime *lt,
@@ -76,10 +62,7 @@ static void stacks(struct atag_json *w, const struct atag_report_tag *t)
 		s = t->stacks[i];
 		atag_json_open_object(w, NULL);
 		strings(w, "frames", s->frames, s->nr_frames);
-		atag_json_uint(w, "allocs", s->allocs);
-		atag_json_uint(w, "live", s->live);
-		atag_json_uint(w, "live_bytes", s->live_bytes);
-		atag_json_uint(w, "bytes_alloced", s->bytes_alloced);
+		atag_render_counters_json(w, &s->counts, atag_counter_fields, ATAG_COUNTERS_STACK);
 		atag_json_close(w);
 	}
 	atag_json_close(w);
@@ -100,16 +83,7 @@ static void tag(struct atag_json *w, const struct atag_report_tag *t)
 		atag_json_int(w, "offset", t->offset);
 	else
 		atag_json_null(w, "offset");
-	atag_json_uint(w, "allocs", t->allocs);
-	atag_json_uint(w, "frees", t->frees);
-	atag_json_uint(w, "unmatched_frees", t->unmatched_frees);
-	atag_json_uint(w, "partial_frees", t->partial_frees);
-	atag_json_uint(w, "replaced", t->replaced);
-	atag_json_uint(w, "live", t->live);
-	atag_json_uint(w, "live_bytes", t->live_bytes);
-	atag_json_uint(w, "peak_live_bytes", t->peak_live_bytes);
-	atag_json_uint(w, "bytes_alloced", t->bytes_alloced);
-	atag_json_uint(w, "bytes_freed", t->bytes_freed);
+	atag_render_counters_json(w, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
 	lifetimes(w, &t->lifetimes);
 	stacks(w, t);
 	atag_json_close(w);
@@ -169,7 +143,9 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 	atag_json_init(&w, f, 0);
 	atag_json_open_object(&w, NULL);
 	atag_json_bool(&w, "complete", r->complete);
-	totals(&w, &r->totals);
+	atag_json_open_object(&w, "totals");
+	atag_render_counters_json(&w, &r->totals, atag_total_fields, ~0u);
+	atag_json_close(&w);
 	atag_json_open_array(&w, "tags");
 	for (i = 0; i < rows(o, r->nr_selected); i++) {
 		atag_json_break(&w);

@@ -35,6 +35,7 @@
 #include <glib.h>
 #include <zlib.h>
 
+#include "atag-render.h"
 #include "atag-render-samples.h"
 #include "atag-map.h"
 #include "atag-report.h"

@@ -67,20 +67,13 @@ int atag_render_weight(const char *name)
 	return atag_err(-EINVAL);
 }
 
-static void tag_values(const struct atag_report_tag *t, uint64_t *v)
+/* pprof's four heap values of a call site or a stack. */
+static void sample_values(const struct atag_counters *c, uint64_t *v)
 {
-	v[ATAG_V_ALLOC_OBJECTS] = t->allocs;
-	v[ATAG_V_ALLOC_SPACE] = t->bytes_alloced;
-	v[ATAG_V_INUSE_OBJECTS] = t->live;
-	v[ATAG_V_INUSE_SPACE] = t->live_bytes;
-}
-
-static void stack_values(const struct atag_report_stack *s, uint64_t *v)
-{
-	v[ATAG_V_ALLOC_OBJECTS] = s->allocs;
-	v[ATAG_V_ALLOC_SPACE] = s->bytes_alloced;
-	v[ATAG_V_INUSE_OBJECTS] = s->live;
-	v[ATAG_V_INUSE_SPACE] = s->live_bytes;
+	v[ATAG_V_ALLOC_OBJECTS] = c->allocs;
+	v[ATAG_V_ALLOC_SPACE] = c->bytes_alloced;
+	v[ATAG_V_INUSE_OBJECTS] = c->live;
+	v[ATAG_V_INUSE_SPACE] = c->live_bytes;
 }
 
 static int tag_samples(const struct atag_report *r, size_t i,
@@ -93,12 +86,12 @@ static int tag_samples(const struct atag_report *r, size_t i,
 	size_t j;
 	int k, ret;
 
-	tag_values(t, rest);
+	sample_values(&t->counts, rest);
 	for (j = 0; j < t->nr_stacks; j++) {
 		if (!t->stacks[j]->nr_frames)
 			continue;	/* stackless: counted with the call site alone */
 		s.stack = t->stacks[j];
-		stack_values(s.stack, s.v);
+		sample_values(&s.stack->counts, s.v);
 		for (k = 0; k < ATAG_V_NR; k++)
 			rest[k] -= s.v[k] < rest[k] ? s.v[k] : rest[k];
 		ret = fn(ctx, &s);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-render.h"
+#include "atag-render-counters.h"
 #include "atag-report.h"
 #include "atag-utils.h"
 
@@ -75,13 +77,6 @@ static char *fmt(const char *format, ...)
 		s = NULL;
 	va_end(ap);
 	return s ? s : strdup("?");
-}
-
-static char *size_cell(uint64_t bytes)
-{
-	char buf[32];
-
-	return strdup(atag_format_size(buf, sizeof(buf), bytes));
 }
 
 static char *dur_cell(const struct atag_lifetime *lt, double pct)
@@ -165,23 +160,23 @@ static void summary(const struct atag_report *r, FILE *f)
 /* ------------------------------------------------------------ call sites */
 
 #define SITE_COLS	12
+/* the counters of the table: ALLOCS .. ALLOCATED */
+#define SITE_COUNTERS	(ATAG_COUNTER(ALLOCS) | ATAG_COUNTER(FREES) | \
+			 ATAG_COUNTER(UNMATCHED_FREES) | ATAG_COUNTER(LIVE) | \
+			 ATAG_COUNTER(LIVE_BYTES) | ATAG_COUNTER(PEAK_LIVE_BYTES) | \
+			 ATAG_COUNTER(BYTES_ALLOCED))
 
 static void site_row(struct table *tb, const struct atag_report_tag *t)
 {
 	char site[SITE_LEN], *row[SITE_COLS];
+	int n;
 
-	row[0] = fmt("%llu", (unsigned long long)t->allocs);
-	row[1] = fmt("%llu", (unsigned long long)t->frees);
-	row[2] = fmt("%llu", (unsigned long long)t->unmatched_frees);
-	row[3] = fmt("%llu", (unsigned long long)t->live);
-	row[4] = size_cell(t->live_bytes);
-	row[5] = size_cell(t->peak_live_bytes);
-	row[6] = size_cell(t->bytes_alloced);
-	row[7] = dur_cell(&t->lifetimes, 50);
-	row[8] = dur_cell(&t->lifetimes, 90);
-	row[9] = dur_cell(&t->lifetimes, 99);
-	row[10] = dur_cell(&t->lifetimes, 101);
-	row[11] = strdup(atag_report_site(t, site, sizeof(site)));
+	n = atag_render_counters_cells(row, &t->counts, atag_counter_fields, SITE_COUNTERS);
+	row[n++] = dur_cell(&t->lifetimes, 50);
+	row[n++] = dur_cell(&t->lifetimes, 90);
+	row[n++] = dur_cell(&t->lifetimes, 99);
+	row[n++] = dur_cell(&t->lifetimes, 101);
+	row[n] = strdup(atag_report_site(t, site, sizeof(site)));
 	table_add(tb, row);
 }
 
@@ -194,9 +189,10 @@ static void print_stacks(const struct atag_report_tag *t, FILE *f)
 	for (k = 0; k < t->nr_stacks; k++) {
 		s = t->stacks[k];
 		fprintf(f, "      %5.1f%% of allocs, %5.1f%% of live bytes (%llu allocs, %llu live):\n",
-			t->allocs ? 100.0 * s->allocs / t->allocs : 0.0,
-			t->live_bytes ? 100.0 * s->live_bytes / t->live_bytes : 0.0,
-			(unsigned long long)s->allocs, (unsigned long long)s->live);
+			t->counts.allocs ? 100.0 * s->counts.allocs / t->counts.allocs : 0.0,
+			t->counts.live_bytes ?
+			100.0 * s->counts.live_bytes / t->counts.live_bytes : 0.0,
+			(unsigned long long)s->counts.allocs, (unsigned long long)s->counts.live);
 		if (!s->nr_frames)
 			fprintf(f, "          (no stack recorded)\n");
 		for (i = 0; i < s->nr_frames; i++)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Aggregates of one stitched trace: per tag, per (tag, stack), and totals.
+ * Aggregates of one stitched trace: counters per tag and per (tag, stack).
  * The stitcher updates them through the hidden atag_aggr_note_*() calls in
  * atag-aggr.h; readers use the accessors of atag-stitch.h.
  */
@@ -144,8 +144,13 @@ const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, siz
 	return idx < aggr->nr_stacks ? &aggr->stacks[idx] : NULL;
 }
 
-const struct atag_totals *atag_aggr_totals(const struct atag_aggr *aggr)
+const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr)
 {
+	size_t i;
+
+	memset(&aggr->totals, 0, sizeof(aggr->totals));
+	for (i = 0; i < aggr->nr_tags; i++)
+		atag_totals_add(&aggr->totals, &aggr->tags[i].counts);
 	return &aggr->totals;
 }
 
@@ -174,42 +179,15 @@ static struct atag_stack_stats *stack_stats(struct atag_aggr *aggr, uint32_t tag
 
 int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l)
 {
-	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
 	struct atag_stack_stats *s;
 
 	s = stack_stats(aggr, l->tag_idx, l->stack_id);
 	if (!s)
 		return -ENOMEM;
 	l->stats_idx = s - aggr->stacks;
-	s->allocs++;
-	s->live++;
-	s->live_bytes += l->bytes;
-	s->bytes_alloced += l->bytes;
-	t->allocs++;
-	t->live++;
-	t->live_bytes += l->bytes;
-	t->bytes_alloced += l->bytes;
-	if (t->live_bytes > t->peak_live_bytes)
-		t->peak_live_bytes = t->live_bytes;
-	aggr->totals.allocs++;
-	aggr->totals.live++;
-	aggr->totals.live_bytes += l->bytes;
-	aggr->totals.bytes_alloced += l->bytes;
+	atag_counters_alloc(&s->counts, l->bytes);
+	atag_counters_alloc(&aggr->tags[l->tag_idx].counts, l->bytes);
 	return 0;
-}
-
-/* The allocation @l is no longer live (freed or replaced). */
-static void retire(struct atag_aggr *aggr, const struct atag_live *l)
-{
-	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
-	struct atag_stack_stats *s = &aggr->stacks[l->stats_idx];
-
-	s->live--;
-	s->live_bytes -= l->bytes;
-	t->live--;
-	t->live_bytes -= l->bytes;
-	aggr->totals.live--;
-	aggr->totals.live_bytes -= l->bytes;
 }
 
 int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts,
@@ -217,33 +195,18 @@ int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint6
 {
 	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
 
-	retire(aggr, l);
-	t->frees++;
-	t->bytes_freed += bytes;
-	aggr->totals.matched_frees++;
-	if (bytes < l->bytes) {
-		t->partial_frees++;
-		aggr->totals.partial_frees++;
-	}
+	atag_counters_free(&aggr->stacks[l->stats_idx].counts, l->bytes, bytes);
+	atag_counters_free(&t->counts, l->bytes, bytes);
 	return atag_lifetime_add(&t->lifetimes, ts >= l->ts ? ts - l->ts : 0);
 }
 
 void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l)
 {
-	retire(aggr, l);
-	aggr->tags[l->tag_idx].replaced++;
-	aggr->totals.replaced++;
+	atag_counters_replaced(&aggr->stacks[l->stats_idx].counts, l->bytes);
+	atag_counters_replaced(&aggr->tags[l->tag_idx].counts, l->bytes);
 }
 
 void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes)
 {
-	aggr->tags[tag_idx].unmatched_frees++;
-	aggr->tags[tag_idx].bytes_freed += bytes;
-	aggr->totals.unmatched_frees++;
-}
-
-void atag_aggr_note_free_event(struct atag_aggr *aggr, uint64_t bytes)
-{
-	aggr->totals.frees++;
-	aggr->totals.bytes_freed += bytes;
+	atag_counters_unmatched(&aggr->tags[tag_idx].counts, bytes);
 }

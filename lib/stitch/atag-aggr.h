@@ -19,6 +19,5 @@ int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint6
 			uint64_t bytes) __hidden;
 void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l) __hidden;
 void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes) __hidden;
-void atag_aggr_note_free_event(struct atag_aggr *aggr, uint64_t bytes) __hidden;
 
 #endif /* _ATAG_AGGR_H */

@@ -15,6 +15,11 @@
  * A hit carries its call-site strings only the first time its tag goes through
  * (the stitcher keeps the first it learns), so the strings are not copied per
  * event.
+ *
+ * Threads: one producer calls the sink of atag_pipe_sink() and atag_pipe_close();
+ * one consumer calls atag_pipe_drain(). What crosses is copied into the ring:
+ * the fields of an event, its call-site strings, the frames of a stack. No
+ * pointer of the producer's reaches the consumer.
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,22 +43,27 @@ enum {
 	M_MISSED,
 };
 
+/* msg.flags */
+#define F_STACK_FOLLOWS	0x1
+#define F_FILTERED	0x2
+#define F_SITE		0x4	/* the call-site strings follow */
+
 struct msg {
 	uint32_t	size;		/* of the whole message, a multiple of 8 */
 	uint8_t		kind;
 	uint8_t		ev_kind;
-	uint8_t		stack_follows;
-	uint8_t		has_site;
+	uint8_t		flags;
+	uint8_t		unused;
 	int32_t		type;
 	int32_t		cpu;
 	int32_t		pid;
 	uint32_t	nr;		/* stack frames */
 	int64_t		line;
 	uint64_t	ts;
-	uint64_t	tag;
+	uint64_t	tag;		/* of a stack: its call site */
 	uint64_t	ptr;
 	uint64_t	bytes;
-	/* then frames[nr], or "function\0file\0module\0" when has_site */
+	/* then frames[nr], or "function\0file\0module\0" with F_SITE */
 };
 
 #define CACHELINE	64
@@ -191,66 +201,81 @@ static int stopped(struct atag_pipe *p)
 	return atomic_load_explicit(&p->error, memory_order_relaxed);
 }
 
+/* Room for a message of @kind with @extra bytes after its header; NULL: stopped or too big. */
+static struct msg *put(struct atag_pipe *p, int kind, size_t extra, int *err)
+{
+	size_t n = align8(sizeof(struct msg) + extra);
+	struct msg *m;
+
+	*err = stopped(p);
+	if (!*err && n > p->size / 2)
+		*err = -E2BIG;
+	if (*err)
+		return NULL;
+	m = reserve(p, n);
+	memset(m, 0, sizeof(*m));
+	m->size = n;
+	m->kind = kind;
+	return m;
+}
+
 static int put_event(void *ctx, const struct atag_event *ev)
 {
-	const char *function = ev->function, *file = ev->file, *module = ev->module;
-	size_t lf = 0, lfi = 0, lm = 0, n = sizeof(struct msg);
+	const char *file = ev->file ? ev->file : "", *module = ev->module ? ev->module : "";
+	size_t lf = 0, lfi = 0, lm = 0;
 	struct atag_pipe *p = ctx;
 	bool created = false;
 	struct msg *m;
+	int err;
 
-	if (stopped(p))
-		return stopped(p);
-	if (ev->kind == ATAG_EV_HIT && !atag_map_find(&p->described, ev->tag)) {
-		if (!function && ev->site && ev->site(ev, &function, &file, &module))
-			function = NULL;
-		if (function) {
-			lf = strlen(function) + 1;
-			lfi = file ? strlen(file) + 1 : 1;
-			lm = module ? strlen(module) + 1 : 1;
-			n = align8(n + lf + lfi + lm);
-			if (!atag_map_get(&p->described, ev->tag, 1, &created))
-				return -ENOMEM;
-		}
+	if (ev->kind == ATAG_EV_HIT && ev->function && !stopped(p) &&
+	    !atag_map_find(&p->described, ev->tag)) {
+		lf = strlen(ev->function) + 1;
+		lfi = strlen(file) + 1;
+		lm = strlen(module) + 1;
+		if (!atag_map_get(&p->described, ev->tag, 1, &created))
+			return -ENOMEM;
 	}
-	if (n > p->size / 2)
-		return -E2BIG;
-	m = reserve(p, n);
-	*m = (struct msg){
-		.size = n, .kind = M_EVENT, .ev_kind = ev->kind, .stack_follows = ev->stack_follows,
-		.has_site = created, .type = ev->type, .cpu = ev->cpu, .pid = ev->pid,
-		.line = ev->line, .ts = ev->ts, .tag = ev->tag, .ptr = ev->ptr, .bytes = ev->bytes,
-	};
+	m = put(p, M_EVENT, lf + lfi + lm, &err);
+	if (!m)
+		return err;
+	m->ev_kind = ev->kind;
+	m->flags = (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
+		   (created ? F_SITE : 0);
+	m->type = ev->type;
+	m->cpu = ev->cpu;
+	m->pid = ev->pid;
+	m->line = ev->line;
+	m->ts = ev->ts;
+	m->tag = ev->tag;
+	m->ptr = ev->ptr;
+	m->bytes = ev->bytes;
 	if (created) {
 		char *s = (char *)(m + 1);
 
-		memcpy(s, function, lf);
-		memcpy(s + lf, file ? file : "", lfi);
-		memcpy(s + lf + lfi, module ? module : "", lm);
+		memcpy(s, ev->function, lf);
+		memcpy(s + lf, file, lfi);
+		memcpy(s + lf + lfi, module, lm);
 	}
 	commit(p, m);
 	return 0;
 }
 
-static int put_stack(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
-		     unsigned int nr)
+static int put_stack(void *ctx, const struct atag_kstack *ks)
 {
-	size_t n = sizeof(struct msg) + nr * sizeof(*frames);
 	struct atag_pipe *p = ctx;
 	struct msg *m;
+	int err;
 
-	if (stopped(p))
-		return stopped(p);
-	if (n > p->size / 2)
-		return -E2BIG;
-	m = reserve(p, n);
-	m->size = n;
-	m->kind = M_STACK;
-	m->cpu = cpu;
-	m->pid = pid;
-	m->type = type;
-	m->nr = nr;
-	memcpy(m + 1, frames, nr * sizeof(*frames));
+	m = put(p, M_STACK, ks->nr * sizeof(*ks->frames), &err);
+	if (!m)
+		return err;
+	m->cpu = ks->cpu;
+	m->pid = ks->pid;
+	m->type = ks->type;
+	m->tag = ks->site;
+	m->nr = ks->nr;
+	memcpy(m + 1, ks->frames, ks->nr * sizeof(*ks->frames));
 	commit(p, m);
 	return 0;
 }
@@ -259,12 +284,11 @@ static int put_missed(void *ctx, int cpu)
 {
 	struct atag_pipe *p = ctx;
 	struct msg *m;
+	int err;
 
-	if (stopped(p))
-		return stopped(p);
-	m = reserve(p, sizeof(*m));
-	m->size = sizeof(*m);
-	m->kind = M_MISSED;
+	m = put(p, M_MISSED, 0, &err);
+	if (!m)
+		return err;
 	m->cpu = cpu;
 	commit(p, m);
 	return 0;
@@ -290,22 +314,27 @@ void atag_pipe_close(struct atag_pipe *p)
 /* Hand message @m to @out. */
 static int deliver(const struct msg *m, const struct atag_sink *out)
 {
+	struct atag_kstack ks;
 	struct atag_event ev;
 	const char *s;
 
 	switch (m->kind) {
 	case M_STACK:
-		return out->stack(out->ctx, m->cpu, m->pid, m->type, (const uint64_t *)(m + 1),
-				  m->nr);
+		ks = (struct atag_kstack){
+			.cpu = m->cpu, .pid = m->pid, .type = m->type, .site = m->tag,
+			.frames = (const uint64_t *)(m + 1), .nr = m->nr,
+		};
+		return out->stack(out->ctx, &ks);
 	case M_MISSED:
 		return out->missed(out->ctx, m->cpu);
 	case M_EVENT:
 		ev = (struct atag_event){
 			.kind = m->ev_kind, .type = m->type, .cpu = m->cpu, .pid = m->pid,
 			.ts = m->ts, .tag = m->tag, .ptr = m->ptr, .bytes = m->bytes,
-			.stack_follows = m->stack_follows, .line = m->line,
+			.stack_follows = m->flags & F_STACK_FOLLOWS,
+			.filtered = m->flags & F_FILTERED, .line = m->line,
 		};
-		if (m->has_site) {
+		if (m->flags & F_SITE) {
 			s = (const char *)(m + 1);
 			ev.function = s;
 			ev.file = s + strlen(s) + 1;

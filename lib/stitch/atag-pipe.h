@@ -2,13 +2,19 @@
 /*
  * atag-pipe.h - a queue of decoded events from a reading thread to a stitching
  * thread (library-internal). See lib/stitch/atag-pipe.c.
+ *
+ * Single producer, single consumer: the producer thread calls the sink of
+ * atag_pipe_sink() and then atag_pipe_close(); the consumer thread calls
+ * atag_pipe_drain() once. Messages arrive in the order they were put, copied
+ * whole (strings and frames included), so the consumer sees the producer's
+ * stream exactly as a direct sink would, and shares no memory with it.
  */
 #ifndef _ATAG_PIPE_H
 #define _ATAG_PIPE_H
 
 #include <stddef.h>
 
-#include "atag-stitch.h"
+#include "atag-event.h"
 
 struct atag_pipe;
 
@@ -16,11 +22,18 @@ struct atag_pipe;
 struct atag_pipe *atag_pipe_alloc(size_t size);
 void atag_pipe_free(struct atag_pipe *p);
 
-/* Producer side: a sink whose calls enqueue; atag_pipe_close() when done. */
+/*
+ * Producer side: a sink whose calls enqueue (they block while the queue is full;
+ * once the consumer failed they return its error); atag_pipe_close() when done.
+ */
 void atag_pipe_sink(struct atag_pipe *p, struct atag_sink *sink);
 void atag_pipe_close(struct atag_pipe *p);
 
-/* Consumer side: deliver everything to @out until closed; the first error it returned. */
+/*
+ * Consumer side: deliver everything to @out until the producer closed the
+ * queue; returns the first error @out returned (after which the rest is drained
+ * unseen, so the producer never blocks).
+ */
 int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out);
 
 #endif /* _ATAG_PIPE_H */

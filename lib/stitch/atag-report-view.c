@@ -11,38 +11,45 @@
 #include "atag-report.h"
 #include "atag-utils.h"
 
-typedef uint64_t (*sort_value)(const struct atag_report_tag *t);
-
-static uint64_t v_live_bytes(const struct atag_report_tag *t) { return t->live_bytes; }
-static uint64_t v_live(const struct atag_report_tag *t) { return t->live; }
-static uint64_t v_peak(const struct atag_report_tag *t) { return t->peak_live_bytes; }
-static uint64_t v_bytes(const struct atag_report_tag *t) { return t->bytes_alloced; }
-static uint64_t v_allocs(const struct atag_report_tag *t) { return t->allocs; }
-static uint64_t v_frees(const struct atag_report_tag *t) { return t->frees; }
-static uint64_t v_unmatched(const struct atag_report_tag *t) { return t->unmatched_frees; }
-static uint64_t v_p50(const struct atag_report_tag *t)
-{
-	return atag_lifetime_percentile(&t->lifetimes, 50);
-}
-static uint64_t v_p90(const struct atag_report_tag *t)
-{
-	return atag_lifetime_percentile(&t->lifetimes, 90);
-}
-static uint64_t v_p99(const struct atag_report_tag *t)
-{
-	return atag_lifetime_percentile(&t->lifetimes, 99);
-}
-static uint64_t v_max(const struct atag_report_tag *t) { return t->lifetimes.max; }
-
-static const struct {
-	const char	*name;
-	sort_value	value;
-} sort_keys[] = {
-	{ "live_bytes", v_live_bytes }, { "live", v_live }, { "peak", v_peak },
-	{ "bytes", v_bytes }, { "allocs", v_allocs }, { "frees", v_frees },
-	{ "unmatched", v_unmatched }, { "p50", v_p50 }, { "p90", v_p90 }, { "p99", v_p99 },
-	{ "max", v_max }, { "site", NULL },
+enum key_kind {
+	K_COUNTER,	/* a counter of the call site */
+	K_PERCENTILE,	/* of its lifetimes */
+	K_MAX,		/* its longest lifetime */
+	K_SITE,		/* by name alone */
 };
+
+struct sort_key {
+	const char	*name;
+	enum key_kind	kind;
+	int		arg;		/* enum atag_counter, or a percentile */
+};
+
+static const struct sort_key sort_keys[] = {
+	{ "live_bytes", K_COUNTER, ATAG_COUNTER_LIVE_BYTES },
+	{ "live", K_COUNTER, ATAG_COUNTER_LIVE },
+	{ "peak", K_COUNTER, ATAG_COUNTER_PEAK_LIVE_BYTES },
+	{ "bytes", K_COUNTER, ATAG_COUNTER_BYTES_ALLOCED },
+	{ "allocs", K_COUNTER, ATAG_COUNTER_ALLOCS },
+	{ "frees", K_COUNTER, ATAG_COUNTER_FREES },
+	{ "unmatched", K_COUNTER, ATAG_COUNTER_UNMATCHED_FREES },
+	{ "p50", K_PERCENTILE, 50 }, { "p90", K_PERCENTILE, 90 }, { "p99", K_PERCENTILE, 99 },
+	{ "max", K_MAX, 0 },
+	{ "site", K_SITE, 0 },
+};
+
+static uint64_t key_value(const struct sort_key *k, const struct atag_report_tag *t)
+{
+	switch (k->kind) {
+	case K_COUNTER:
+		return atag_counter_value(&t->counts, &atag_counter_fields[k->arg]);
+	case K_PERCENTILE:
+		return atag_lifetime_percentile(&t->lifetimes, k->arg);
+	case K_MAX:
+		return t->lifetimes.max;
+	default:
+		return 0;
+	}
+}
 
 /* Index of sort key @name in sort_keys[], or -1. */
 static int find_sort_key(const char *name)
@@ -90,19 +97,19 @@ static int cmp_tags(const void *pa, const void *pb, void *arg)
 {
 	const struct atag_report_tag *a = *(const struct atag_report_tag * const *)pa;
 	const struct atag_report_tag *b = *(const struct atag_report_tag * const *)pb;
-	sort_value key_value = *(sort_value *)arg;
+	const struct sort_key *key = arg;
 	uint64_t va, vb;
 
 	if (a->selected != b->selected)
 		return a->selected ? -1 : 1;
-	if (key_value) {
-		va = key_value(a);
-		vb = key_value(b);
+	if (key->kind != K_SITE) {
+		va = key_value(key, a);
+		vb = key_value(key, b);
 		if (va != vb)
 			return va > vb ? -1 : 1;
 		/* ties: the busier call site first, then by name for a stable order */
-		if (a->bytes_alloced != b->bytes_alloced)
-			return a->bytes_alloced > b->bytes_alloced ? -1 : 1;
+		if (a->counts.bytes_alloced != b->counts.bytes_alloced)
+			return a->counts.bytes_alloced > b->counts.bytes_alloced ? -1 : 1;
 	}
 	return cmp_site(a, b);
 }
@@ -114,10 +121,10 @@ static int cmp_stacks(const void *pa, const void *pb)
 	unsigned int i;
 	int c;
 
-	if (a->allocs != b->allocs)
-		return a->allocs > b->allocs ? -1 : 1;
-	if (a->live_bytes != b->live_bytes)
-		return a->live_bytes > b->live_bytes ? -1 : 1;
+	if (a->counts.allocs != b->counts.allocs)
+		return a->counts.allocs > b->counts.allocs ? -1 : 1;
+	if (a->counts.live_bytes != b->counts.live_bytes)
+		return a->counts.live_bytes > b->counts.live_bytes ? -1 : 1;
 	for (i = 0; i < a->nr_frames && i < b->nr_frames; i++) {
 		c = strcmp(a->frames[i], b->frames[i]);
 		if (c)
@@ -148,24 +155,9 @@ static bool tag_selected(const struct atag_report_tag *t, const struct atag_repo
 	return true;
 }
 
-static void add_totals(struct atag_totals *tot, const struct atag_report_tag *t)
-{
-	tot->allocs += t->allocs;
-	tot->frees += t->frees + t->unmatched_frees;
-	tot->matched_frees += t->frees;
-	tot->unmatched_frees += t->unmatched_frees;
-	tot->partial_frees += t->partial_frees;
-	tot->replaced += t->replaced;
-	tot->live += t->live;
-	tot->live_bytes += t->live_bytes;
-	tot->bytes_alloced += t->bytes_alloced;
-	tot->bytes_freed += t->bytes_freed;
-}
-
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view)
 {
 	static const struct atag_report_view none = { 0 };
-	sort_value key_value;
 	size_t i, n;
 	int key;
 
@@ -174,7 +166,6 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 	key = find_sort_key(view->sort ? view->sort : "live_bytes");
 	if (key < 0)
 		return atag_err(-EINVAL);
-	key_value = sort_keys[key].value;
 
 	memset(&r->totals, 0, sizeof(r->totals));
 	r->nr_selected = 0;
@@ -183,13 +174,14 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 		if (!r->tags[i]->selected)
 			continue;
 		r->nr_selected++;
-		add_totals(&r->totals, r->tags[i]);
+		atag_totals_add(&r->totals, &r->tags[i]->counts);
 		if (r->tags[i]->nr_stacks > 1)
 			qsort(r->tags[i]->stacks, r->tags[i]->nr_stacks,
 			      sizeof(*r->tags[i]->stacks), cmp_stacks);
 	}
 	if (r->nr_tags > 1)
-		qsort_r(r->tags, r->nr_tags, sizeof(*r->tags), cmp_tags, &key_value);
+		qsort_r(r->tags, r->nr_tags, sizeof(*r->tags), cmp_tags,
+			(void *)&sort_keys[key]);
 
 	/* the live list keeps the selected call sites' allocations old enough */
 	for (i = 0, n = 0; i < r->nr_live; i++) {

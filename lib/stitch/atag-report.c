@@ -1,59 +1,28 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Building a report: run the pipeline on each trace.dat and fold the per-file
- * aggregates into call sites and stacks that can be compared across files.
- * See atag-report.h.
+ * The report of trace.dat files: it owns what the renderers read, adds a file
+ * (read and stitched by atag-run.c, folded in by atag-fold.c) and says what was
+ * read of each file and what is missing. See atag-report.h.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <glib.h>
-#include <trace-cmd.h>
 
-#include "atag-pipe.h"
+#include "atag-fold.h"
+#include "atag-read.h"
 #include "atag-report.h"
+#include "atag-run.h"
 #include "atag-source.h"
-#include "atag-symbols.h"
 #include "atag-trace.h"
 #include "atag-utils.h"
 
-#define PROBE_RECORDS		4096
-#define PROGRESS_EVERY		(1 << 18)
-#define RELEASE_EVERY		(1 << 19)	/* records between dropping mapped pages */
-#define PIPE_BYTES		(8 << 20)
-
 struct report_priv {
 	struct atag_report_opts	opts;
-	GHashTable		*tag_by_key;	/* identity -> struct atag_report_tag * */
-	size_t			cap_tags;
-	size_t			cap_live;
-};
-
-/* The state of one file while it is read. */
-struct file_run {
-	struct atag_report	*r;
-	struct atag_report_file	*file;
-	struct atag_trace	*trace;
-	struct tep_handle	*tep;
-	struct atag_decoder	*dec;
-	struct atag_aggr	*aggr;
-	struct atag_stacks	*stacks;
-	struct atag_stitcher	*st;
-	struct atag_sink	sink;		/* where record_cb sends decoded events */
-	struct atag_pipe	*pipe;		/* to the stitching thread, if any */
-	int			buffer;
-	int			error;
-	int			fault;		/* signal libtracecmd raised on corrupt data */
-	uint64_t		*missed;	/* per CPU: events lost, or ~0 if unknown */
-	bool			*missed_seen;
-	int			nr_cpus;
-	uint64_t		span_start;
-	uint64_t		span_end;
+	struct atag_fold	*fold;
 };
 
 /* ------------------------------------------------------------ notices */
@@ -108,7 +77,12 @@ struct atag_report *atag_report_alloc(const struct atag_report_opts *opts)
 	}
 	if (opts)
 		p->opts = *opts;
-	p->tag_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	p->fold = atag_fold_alloc();
+	if (!p->fold) {
+		free(r);
+		free(p);
+		return NULL;
+	}
 	r->priv = p;
 	r->complete = true;
 	return r;
@@ -177,501 +151,17 @@ void atag_report_free(struct atag_report *r)
 		free(r->remarks[i]);
 	free(r->remarks);
 	if (p)
-		g_hash_table_destroy(p->tag_by_key);
+		atag_fold_free(p->fold);
 	free(p);
 	free(r);
 }
 
-/* ------------------------------------------------------------ folding a file in */
+/* ------------------------------------------------------------ what was read */
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-/* The identity of a call site across files. */
-static char *tag_key(const struct atag_tag_stats *t, const char *function, long long offset,
-		     const char *module)
-{
-	if (!function)
-		return g_strdup_printf("0x%llx", (unsigned long long)t->tag);
-	return g_strdup_printf("%s\x1f%s\x1f%ld\x1f%s\x1f%lld", function, t->file ? t->file : "",
-			       t->line, module ? module : "", offset);
-}
-
-static struct atag_report_tag *report_tag(struct file_run *fr, const struct atag_tag_stats *t)
-{
-	struct report_priv *p = fr->r->priv;
-	const char *function = t->function, *module = t->module;
-	struct atag_report_tag *rt, **tags;
-	uint64_t off = 0;
-	long long offset = -1;
-	char *key;
-
-	if (!function && t->tag && atag_decoder_name_tag(fr->dec, t->tag, &function, &off, &module))
-		offset = off;
-	key = tag_key(t, function, offset, module);
-	rt = g_hash_table_lookup(p->tag_by_key, key);
-	if (rt) {
-		g_free(key);
-		return rt;
-	}
-	if (fr->r->nr_tags == p->cap_tags) {
-		p->cap_tags = p->cap_tags ? p->cap_tags * 2 : 64;
-		tags = realloc(fr->r->tags, p->cap_tags * sizeof(*tags));
-		if (!tags)
-			goto nomem;
-		fr->r->tags = tags;
-	}
-	rt = calloc(1, sizeof(*rt));
-	if (!rt)
-		goto nomem;
-	rt->tag = t->tag;
-	rt->function = dup_or_null(function);
-	rt->file = dup_or_null(t->file);
-	rt->module = dup_or_null(module);
-	rt->line = t->line;
-	rt->offset = offset;
-	rt->selected = true;
-	fr->r->tags[fr->r->nr_tags++] = rt;
-	g_hash_table_insert(p->tag_by_key, key, rt);
-	return rt;
-nomem:
-	g_free(key);
-	return NULL;
-}
-
-static char **symbolize_frames(struct file_run *fr, uint32_t stack_id, unsigned int *nr)
-{
-	const struct report_priv *p = fr->r->priv;
-	const uint64_t *frames;
-	unsigned int n, skip, i;
-	char buf[256], **out;
-
-	frames = atag_stacks_get(fr->stacks, stack_id, &n);
-	skip = p->opts.raw_stacks ? 0 : atag_stack_skip(fr->tep, frames, n);
-	*nr = n - skip;
-	if (!*nr)
-		return NULL;
-	out = calloc(*nr, sizeof(*out));
-	for (i = 0; out && i < *nr; i++)
-		out[i] = strdup(atag_symbolize(fr->tep, atag_trace_modules(fr->trace),
-					       frames[skip + i], buf, sizeof(buf)));
-	return out;
-}
-
-static bool same_frames(const struct atag_report_stack *s, char **frames, unsigned int nr)
-{
-	unsigned int i;
-
-	if (s->nr_frames != nr)
-		return false;
-	for (i = 0; i < nr; i++)
-		if (strcmp(s->frames[i], frames[i]))
-			return false;
-	return true;
-}
-
-static struct atag_report_stack *report_stack(struct atag_report_tag *rt, char **frames,
-					      unsigned int nr)
-{
-	struct atag_report_stack *s, **p;
-	size_t i;
-
-	for (i = 0; i < rt->nr_stacks; i++) {
-		if (same_frames(rt->stacks[i], frames, nr)) {
-			for (; nr; nr--)
-				free(frames[nr - 1]);
-			free(frames);
-			return rt->stacks[i];
-		}
-	}
-	p = realloc(rt->stacks, (rt->nr_stacks + 1) * sizeof(*p));
-	s = calloc(1, sizeof(*s));
-	if (!p || !s) {
-		free(s);
-		return NULL;
-	}
-	rt->stacks = p;
-	s->frames = frames;
-	s->nr_frames = nr;
-	rt->stacks[rt->nr_stacks++] = s;
-	return s;
-}
-
-static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
-{
-	rt->allocs += t->allocs;
-	rt->frees += t->frees;
-	rt->unmatched_frees += t->unmatched_frees;
-	rt->partial_frees += t->partial_frees;
-	rt->replaced += t->replaced;
-	rt->live += t->live;
-	rt->live_bytes += t->live_bytes;
-	if (t->peak_live_bytes > rt->peak_live_bytes)
-		rt->peak_live_bytes = t->peak_live_bytes;
-	rt->bytes_alloced += t->bytes_alloced;
-	rt->bytes_freed += t->bytes_freed;
-	return atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
-}
-
-struct folded {
-	struct atag_report_tag	**tags;		/* by per-file tag index */
-	struct atag_report_stack **stacks;	/* by per-file stack-stats index */
-	GHashTable		*by_pair;	/* tag_idx << 32 | stack_id -> report stack */
-};
-
-static int fold_stacks(struct file_run *fr, struct folded *fo)
-{
-	const struct atag_stack_stats *s;
-	struct atag_report_stack *rs;
-	unsigned int nr;
-	char **frames;
-	uint64_t key;
-	size_t i;
-
-	for (i = 0; i < atag_aggr_nr_stacks(fr->aggr); i++) {
-		s = atag_aggr_stack(fr->aggr, i);
-		if (!fo->tags[s->tag_idx] || !s->allocs)
-			continue;
-		frames = symbolize_frames(fr, s->stack_id, &nr);
-		rs = report_stack(fo->tags[s->tag_idx], frames, nr);
-		if (!rs)
-			return -ENOMEM;
-		rs->allocs += s->allocs;
-		rs->live += s->live;
-		rs->live_bytes += s->live_bytes;
-		rs->bytes_alloced += s->bytes_alloced;
-		key = (uint64_t)s->tag_idx << 32 | s->stack_id;
-		g_hash_table_insert(fo->by_pair, g_memdup2(&key, sizeof(key)), rs);
-	}
-	return 0;
-}
-
-static int add_live(struct file_run *fr, struct folded *fo, const struct atag_live *l)
-{
-	struct report_priv *p = fr->r->priv;
-	uint64_t key = (uint64_t)l->tag_idx << 32 | l->stack_id;
-	struct atag_report_live *lv;
-	const char *comm;
-
-	if (!l->counted || !fo->tags[l->tag_idx])
-		return 0;
-	if (fr->r->nr_live == p->cap_live) {
-		p->cap_live = p->cap_live ? p->cap_live * 2 : 256;
-		lv = realloc(fr->r->live, p->cap_live * sizeof(*lv));
-		if (!lv)
-			return -ENOMEM;
-		fr->r->live = lv;
-	}
-	lv = &fr->r->live[fr->r->nr_live++];
-	lv->ptr = l->ptr;
-	lv->tag = fo->tags[l->tag_idx];
-	lv->stack = g_hash_table_lookup(fo->by_pair, &key);
-	lv->bytes = l->bytes;
-	lv->pid = l->pid;
-	comm = tep_is_pid_registered(fr->tep, l->pid) ?
-	       tep_data_comm_from_pid(fr->tep, l->pid) : NULL;
-	lv->comm = dup_or_null(comm);
-	lv->alloc_ts = l->ts;
-	lv->age_ns = fr->file->last_ts > l->ts ? fr->file->last_ts - l->ts : 0;
-	lv->file = fr->r->nr_files - 1;
-	return 0;
-}
-
-static guint u64_hash(gconstpointer k)
-{
-	uint64_t v = *(const uint64_t *)k;
-
-	return (guint)(v ^ (v >> 32)) * 2654435761u;
-}
-
-static gboolean u64_equal(gconstpointer a, gconstpointer b)
-{
-	return *(const uint64_t *)a == *(const uint64_t *)b;
-}
-
-static int fold_file(struct file_run *fr)
-{
-	struct folded fo = { 0 };
-	const struct atag_live *l;
-	size_t i, n = atag_aggr_nr_tags(fr->aggr), iter = 0;
-	int ret = -ENOMEM;
-
-	fo.tags = calloc(n + 1, sizeof(*fo.tags));
-	fo.by_pair = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL);
-	if (!fo.tags)
-		goto out;
-	for (i = 0; i < n; i++) {
-		const struct atag_tag_stats *t = atag_aggr_tag(fr->aggr, i);
-
-		/* a tag seen only in hits, with nothing allocated or freed, is not a row */
-		if (!t->allocs && !t->unmatched_frees && !t->frees)
-			continue;
-		fo.tags[i] = report_tag(fr, t);
-		if (!fo.tags[i] || fold_tag(fo.tags[i], t))
-			goto out;
-	}
-	ret = fold_stacks(fr, &fo);
-	while (!ret && (l = atag_stitch_live_next(fr->st, &iter)))
-		ret = add_live(fr, &fo, l);
-out:
-	free(fo.tags);
-	g_hash_table_destroy(fo.by_pair);
-	return ret;
-}
-
-/* ------------------------------------------------------------ reading a file */
-
-static bool select_pid(void *ctx, int pid)
-{
-	struct file_run *fr = ctx;
-	const struct report_priv *p = fr->r->priv;
-	const char *comm;
-	unsigned int i;
-
-	for (i = 0; i < p->opts.nr_pids; i++)
-		if (p->opts.pids[i] == pid)
-			return true;
-	if (!p->opts.nr_comms || !tep_is_pid_registered(fr->tep, pid))
-		return false;
-	comm = tep_data_comm_from_pid(fr->tep, pid);
-	for (i = 0; i < p->opts.nr_comms; i++)
-		if (atag_glob_match(p->opts.comms[i], comm))
-			return true;
-	return false;
-}
-
-/* tag_from_stack of the source, and the pid filter, under one context. */
-static uint64_t tag_from_stack(void *ctx, uint32_t stack_id, const uint64_t *frames,
-			       unsigned int nr)
-{
-	struct file_run *fr = ctx;
-	struct atag_stitch_opts o = { 0 };
-
-	atag_decoder_stitch_opts(fr->dec, &o);
-	return o.tag_from_stack ? o.tag_from_stack(o.ctx, stack_id, frames, nr) : 0;
-}
-
-static void note_missed(struct file_run *fr, const struct tep_record *rec)
-{
-	bool *seen;
-	uint64_t *m;
-	int n;
-
-	if (rec->cpu >= fr->nr_cpus) {
-		n = rec->cpu + 1;
-		m = realloc(fr->missed, n * sizeof(*m));
-		seen = m ? realloc(fr->missed_seen, n * sizeof(*seen)) : NULL;
-		if (!m || !seen) {
-			if (m)
-				fr->missed = m;
-			return;
-		}
-		memset(m + fr->nr_cpus, 0, (n - fr->nr_cpus) * sizeof(*m));
-		memset(seen + fr->nr_cpus, 0, (n - fr->nr_cpus) * sizeof(*seen));
-		fr->missed = m;
-		fr->missed_seen = seen;
-		fr->nr_cpus = n;
-	}
-	fr->missed_seen[rec->cpu] = true;
-	if (rec->missed_events < 0 || fr->missed[rec->cpu] == ~0ULL)
-		fr->missed[rec->cpu] = ~0ULL;
-	else
-		fr->missed[rec->cpu] += rec->missed_events;
-}
-
-static void show_progress(struct file_run *fr, const struct tep_record *rec)
-{
-	const struct report_priv *p = fr->r->priv;
-	double done = atag_trace_progress(fr->trace);
-
-	if (done < 0 && fr->span_end > fr->span_start)
-		done = (double)(rec->ts - fr->span_start) / (fr->span_end - fr->span_start);
-	if (done >= 0)
-		p->opts.progress(p->opts.progress_ctx, fr->file->path, done);
-}
-
-static int record_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
-{
-	struct file_run *fr = data;
-	const struct report_priv *p = fr->r->priv;
-	int ret;
-
-	if (rec->missed_events) {
-		note_missed(fr, rec);
-		if (fr->sink.missed(fr->sink.ctx, rec->cpu))
-			goto nomem;
-	}
-	if (p->opts.has_start && rec->ts < p->opts.start)
-		return 0;
-	/*
-	 * Past the window nothing more counts; stopping the iteration early would be
-	 * cheaper, but libtracecmd 1.3.1 then mismanages the records it peeked.
-	 */
-	if (p->opts.has_end && rec->ts > p->opts.end)
-		return 0;
-	if (!fr->file->records++)
-		fr->file->first_ts = rec->ts;
-	if (!(fr->file->records % RELEASE_EVERY))
-		atag_trace_release_pages(fr->trace);
-	fr->file->last_ts = rec->ts;
-	if (p->opts.progress && !(fr->file->records % PROGRESS_EVERY))
-		show_progress(fr, rec);
-	ret = atag_decoder_feed(fr->dec, &fr->sink, rec);
-	if (ret)
-		goto nomem;
-	return 0;
-nomem:
-	fr->error = -ENOMEM;
-	return -1;
-}
-
-
-static int event_ids(const struct atag_source *src, struct tep_handle *tep, int *ids)
-{
-	const struct atag_source_event *e;
-	struct tep_event *ev;
-	int n = 0;
-
-	for (e = src->events; e->name; e++) {
-		ev = tep_find_event_by_name(tep, e->system, e->name);
-		if (ev)
-			ids[n++] = ev->id;
-	}
-	return n;
-}
-
-static int pick_buffer(struct file_run *fr, const struct atag_source *src, char *err,
-		       size_t errlen)
-{
-	const struct report_priv *p = fr->r->priv;
-	int ids[16], n, i, chosen = -1;
-	char **also;
-
-	if (p->opts.buffer) {
-		chosen = atag_trace_find_buffer(fr->trace, p->opts.buffer);
-		if (chosen < 0) {
-			snprintf(err, errlen, "has no buffer '%s'", p->opts.buffer);
-			return -ENOENT;
-		}
-	}
-	n = event_ids(src, fr->tep, ids);
-	for (i = 0; i < atag_trace_nr_buffers(fr->trace); i++) {
-		if (i == chosen || !atag_trace_buffer_has(fr->trace, i, ids, n, PROBE_RECORDS))
-			continue;
-		if (chosen < 0) {
-			chosen = i;
-			continue;
-		}
-		also = realloc(fr->file->also, (fr->file->nr_also + 1) * sizeof(*also));
-		if (!also)
-			return -ENOMEM;
-		fr->file->also = also;
-		also[fr->file->nr_also++] = strdup(atag_trace_buffer_name(fr->trace, i));
-	}
-	fr->buffer = chosen < 0 ? 0 : chosen;
-	fr->file->buffer = strdup(atag_trace_buffer_name(fr->trace, fr->buffer));
-	return 0;
-}
-
-static const struct atag_source *pick_source(struct file_run *fr, char *err, size_t errlen)
-{
-	const struct report_priv *p = fr->r->priv;
-	const struct atag_source *src;
-
-	if (p->opts.source) {
-		src = atag_source_find(p->opts.source);
-		if (!src)
-			snprintf(err, errlen, "unknown source '%s' (alloc_tag, kmem, page)",
-				 p->opts.source);
-		else if (!atag_source_nr_present(src, fr->tep))
-			snprintf(err, errlen, "has no %s events (%s)", src->name, src->description);
-		else
-			return src;
-		return NULL;
-	}
-	src = atag_source_detect(fr->tep);
-	if (!src)
-		snprintf(err, errlen, "has no allocation events: record alloc_tag:* or kmem:* "
-			 "(trace-cmd-alloc-tag record)");
-	return src;
-}
-
-static void note_counts(struct file_run *fr, const struct atag_source *src)
-{
-	struct atag_report_file *f = fr->file;
-	int i, n;
-
-	for (n = 0; src->events[n].name; n++)
-		;
-	f->counts = calloc(n + 1, sizeof(*f->counts));
-	if (!f->counts)
-		return;
-	for (i = 0; i < n; i++) {
-		if (!atag_decoder_has_event(fr->dec, i))
-			continue;
-		f->counts[f->nr_counts].event = g_strdup_printf("%s:%s", src->events[i].system,
-								 src->events[i].name);
-		f->counts[f->nr_counts++].count = atag_decoder_count(fr->dec, i);
-	}
-	if (tep_find_event_by_name(fr->tep, "ftrace", "kernel_stack")) {
-		f->counts[f->nr_counts].event = strdup("ftrace:kernel_stack");
-		f->counts[f->nr_counts++].count = atag_decoder_stack_count(fr->dec);
-	}
-	f->malformed = atag_decoder_malformed(fr->dec);
-	f->orphan_stacks = atag_stitch_orphan_stacks(fr->st);
-}
-
-static void note_losses(struct file_run *fr)
-{
-	struct atag_report_file *f = fr->file;
-	uint64_t size, needed;
-	const char *b = f->buffer[0] ? f->buffer : "top";
-	unsigned int i;
-	int cpu;
-
-	for (cpu = 0; cpu < fr->nr_cpus; cpu++) {
-		if (!fr->missed_seen[cpu])
-			continue;
-		if (fr->missed[cpu] == ~0ULL)
-			notice(fr->r, "%s: buffer %s, CPU %d: events were lost (count unknown)",
-			       f->path, b, cpu);
-		else
-			notice(fr->r, "%s: buffer %s, CPU %d: %llu events were lost", f->path, b,
-			       cpu, (unsigned long long)fr->missed[cpu]);
-	}
-	if (atag_trace_truncated(fr->trace, &size, &needed)) {
-		f->truncated = true;
-		notice(fr->r, "%s: truncated (%llu of %llu bytes): what follows the cut is missing",
-		       f->path, (unsigned long long)size, (unsigned long long)needed);
-	}
-	for (i = 0; i < atag_trace_nr_warnings(fr->trace); i++)
-		notice(fr->r, "%s: libtracecmd: %s", f->path, atag_trace_warning(fr->trace, i));
-	if (f->malformed)
-		notice(fr->r, "%s: %llu malformed records skipped", f->path,
-		       (unsigned long long)f->malformed);
-	if (f->orphan_stacks)
-		remark(fr->r, "%s: %llu kernel stacks belonged to no waiting event", f->path,
-		       (unsigned long long)f->orphan_stacks);
-	if (!f->records)
-		remark(fr->r, "%s: buffer %s holds no records to read", f->path, b);
-}
-
-static void run_free(struct file_run *fr)
-{
-	atag_stitcher_free(fr->st);
-	atag_stacks_free(fr->stacks);
-	atag_aggr_free(fr->aggr);
-	atag_decoder_free(fr->dec);
-	atag_trace_close(fr->trace);
-	free(fr->missed);
-	free(fr->missed_seen);
-}
-
-static struct atag_report_file *new_file(struct atag_report *r, const char *path)
+static struct atag_report_file *new_file(struct atag_report *r, const struct atag_reader *rd)
 {
 	struct atag_report_file *f;
+	unsigned int i;
 
 	f = realloc(r->files, (r->nr_files + 1) * sizeof(*f));
 	if (!f)
@@ -679,124 +169,115 @@ static struct atag_report_file *new_file(struct atag_report *r, const char *path
 	r->files = f;
 	f = &r->files[r->nr_files++];
 	memset(f, 0, sizeof(*f));
-	f->path = strdup(path);
+	f->path = strdup(atag_reader_path(rd));
+	f->source = atag_reader_source(rd)->name;
+	f->buffer = strdup(atag_reader_buffer(rd));
+	f->also = calloc(atag_reader_nr_also(rd) + 1, sizeof(*f->also));
+	if (!f->path || !f->buffer || !f->also) {
+		file_free(&r->files[--r->nr_files]);
+		return NULL;
+	}
+	for (i = 0; i < atag_reader_nr_also(rd); i++)
+		f->also[f->nr_also++] = strdup(atag_reader_also(rd, i));
 	return f;
 }
 
-/* The reading thread: the records of the chosen buffer, decoded into the pipe. */
-static void *reader(void *arg)
+/* How many records of each event of the source, and of kernel_stack, were read. */
+static void note_counts(struct atag_report_file *f, const struct atag_reader *rd,
+			const struct atag_stitcher *st)
 {
-	struct file_run *fr = arg;
+	const struct atag_source *src = atag_reader_source(rd);
+	const struct atag_decoder *dec = atag_reader_decoder(rd);
+	const struct atag_read_stats *stats = atag_reader_stats(rd);
+	int i, n;
 
-	fr->fault = atag_trace_iterate(fr->trace, fr->buffer, record_cb, fr);
-	atag_pipe_close(fr->pipe);
-	return NULL;
+	f->records = stats->records;
+	f->first_ts = stats->first_ts;
+	f->last_ts = stats->last_ts;
+	for (n = 0; src->events[n].name; n++)
+		;
+	f->counts = calloc(n + 1, sizeof(*f->counts));
+	if (!f->counts)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!atag_decoder_has_event(dec, i))
+			continue;
+		f->counts[f->nr_counts].event = g_strdup_printf("%s:%s", src->events[i].system,
+								 src->events[i].name);
+		f->counts[f->nr_counts++].count = atag_decoder_count(dec, i);
+	}
+	if (atag_decoder_has_stacks(dec)) {
+		f->counts[f->nr_counts].event = strdup("ftrace:kernel_stack");
+		f->counts[f->nr_counts++].count = atag_decoder_stack_count(dec);
+	}
+	f->malformed = atag_decoder_malformed(dec);
+	f->orphan_stacks = atag_stitch_orphan_stacks(st);
 }
 
-/*
- * Read and stitch: on two CPUs or more, reading and decoding run in a thread of
- * their own and stitching in this one, joined by a pipe (ATAG_THREADS=1 keeps
- * one thread); the results are the same either way.
- */
-static int stitch_records(struct file_run *fr)
+/* What is missing from what was read (notices), and what else is worth knowing. */
+static void note_losses(struct atag_report *r, struct atag_report_file *f,
+			const struct atag_reader *rd)
 {
-	const char *env = getenv("ATAG_THREADS");
-	struct atag_sink out;
-	pthread_t thread;
-	int ret;
+	struct atag_trace *trace = atag_reader_trace(rd);
+	const char *b = f->buffer[0] ? f->buffer : "top";
+	uint64_t size, needed, missed;
+	unsigned int i;
+	int cpu;
 
-	atag_stitch_sink(fr->st, &out);
-	if ((env && !strcmp(env, "1")) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		goto single;
-	fr->pipe = atag_pipe_alloc(PIPE_BYTES);
-	if (!fr->pipe)
-		goto single;
-	/* build libtraceevent's function map now: both threads look symbols up */
-	tep_find_function(fr->tep, 0);
-	atag_pipe_sink(fr->pipe, &fr->sink);
-	if (pthread_create(&thread, NULL, reader, fr)) {
-		atag_pipe_free(fr->pipe);
-		fr->pipe = NULL;
-		goto single;
+	if (atag_reader_stats(rd)->fault)
+		notice(r, "%s: corrupt ring-buffer data in buffer %s: reading stopped after "
+		       "%llu records", f->path, b, (unsigned long long)f->records);
+	for (cpu = 0; cpu < atag_reader_nr_cpus(rd); cpu++) {
+		if (!atag_reader_missed(rd, cpu, &missed))
+			continue;
+		if (missed == ~0ULL)
+			notice(r, "%s: buffer %s, CPU %d: events were lost (count unknown)",
+			       f->path, b, cpu);
+		else
+			notice(r, "%s: buffer %s, CPU %d: %llu events were lost", f->path, b,
+			       cpu, (unsigned long long)missed);
 	}
-	ret = atag_pipe_drain(fr->pipe, &out);
-	pthread_join(thread, NULL);
-	atag_pipe_free(fr->pipe);
-	fr->pipe = NULL;
-	return ret;
-single:
-	fr->sink = out;
-	fr->fault = atag_trace_iterate(fr->trace, fr->buffer, record_cb, fr);
-	return 0;
-}
-
-static int read_file(struct file_run *fr, char *err, size_t errlen)
-{
-	struct atag_stitch_opts so = { .ctx = fr };
-	const struct report_priv *p = fr->r->priv;
-	const struct atag_source *src;
-	struct tracecmd_input *h;
-	int ret;
-
-	src = pick_source(fr, err, errlen);
-	if (!src)
-		return -ENOENT;
-	fr->file->source = src->name;
-	fr->dec = atag_decoder_alloc(src, fr->tep);
-	if (fr->dec)
-		atag_decoder_set_modules(fr->dec, atag_trace_modules(fr->trace));
-	fr->aggr = atag_aggr_alloc();
-	fr->stacks = atag_stacks_alloc();
-	if (!fr->dec || !fr->aggr || !fr->stacks)
-		return -ENOMEM;
-	ret = pick_buffer(fr, src, err, errlen);
-	if (ret)
-		return ret;
-	if (src->tag_from_stack)
-		so.tag_from_stack = tag_from_stack;
-	if (p->opts.nr_pids || p->opts.nr_comms)
-		so.select_pid = select_pid;
-	fr->st = atag_stitcher_alloc(fr->aggr, fr->stacks, &so);
-	if (!fr->st)
-		return -ENOMEM;
-	h = atag_trace_buffer(fr->trace, fr->buffer);
-	if (p->opts.progress && !atag_trace_direct(fr->trace, fr->buffer)) {
-		fr->span_start = tracecmd_get_first_ts(h);
-		fr->span_end = atag_trace_last_ts(fr->trace, fr->buffer);
+	if (atag_trace_truncated(trace, &size, &needed)) {
+		f->truncated = true;
+		notice(r, "%s: truncated (%llu of %llu bytes): what follows the cut is missing",
+		       f->path, (unsigned long long)size, (unsigned long long)needed);
 	}
-	ret = stitch_records(fr);
-	if (ret || fr->error || atag_stitch_finish(fr->st))
-		return -ENOMEM;
-	if (fr->fault)
-		notice(fr->r, "%s: corrupt ring-buffer data in buffer %s: reading stopped after "
-		       "%llu records", fr->file->path,
-		       fr->file->buffer[0] ? fr->file->buffer : "top",
-		       (unsigned long long)fr->file->records);
-	note_counts(fr, src);
-	note_losses(fr);
-	return fold_file(fr);
+	for (i = 0; i < atag_trace_nr_warnings(trace); i++)
+		notice(r, "%s: libtracecmd: %s", f->path, atag_trace_warning(trace, i));
+	if (f->malformed)
+		notice(r, "%s: %llu malformed records skipped", f->path,
+		       (unsigned long long)f->malformed);
+	if (f->orphan_stacks)
+		remark(r, "%s: %llu kernel stacks belonged to no waiting event", f->path,
+		       (unsigned long long)f->orphan_stacks);
+	if (!f->records)
+		remark(r, "%s: buffer %s holds no records to read", f->path, b);
 }
 
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen)
 {
-	struct file_run fr = { .r = r };
+	struct report_priv *p = r->priv;
+	struct atag_run run = { 0 };
+	struct atag_report_file *f;
+	struct atag_reader *rd;
 	int ret;
 
-	ret = atag_trace_open(path, &fr.trace, err, errlen);
+	ret = atag_reader_open(path, &p->opts.read, &rd, err, errlen);
 	if (ret)
 		return ret;
-	fr.file = new_file(r, path);
-	if (!fr.file) {
-		atag_trace_close(fr.trace);
-		return atag_err(-ENOMEM);
+	f = new_file(r, rd);
+	ret = f ? atag_run_stitch(&run, rd) : -ENOMEM;
+	if (!ret) {
+		note_counts(f, rd, run.st);
+		note_losses(r, f, rd);
+		ret = atag_fold_file(p->fold, r, &run, rd, p->opts.raw_stacks);
 	}
-	fr.tep = atag_trace_tep(fr.trace);
-	ret = read_file(&fr, err, errlen);
-	if (ret == -ENOMEM)
-		snprintf(err, errlen, "out of memory");
-	run_free(&fr);
+	atag_run_free(&run);
+	atag_reader_close(rd);
 	if (ret) {
-		file_free(&r->files[--r->nr_files]);
+		snprintf(err, errlen, "out of memory");
+		if (f)
+			file_free(&r->files[--r->nr_files]);
 		return atag_err(ret);
 	}
 	return 0;

@@ -53,7 +53,6 @@ struct type_learn {
 struct atag_stitcher {
 	struct atag_aggr	*aggr;
 	struct atag_stacks	*stacks;
-	struct atag_stitch_opts	opts;
 	struct cpu_state	*cpus;
 	int			nr_cpus;
 	struct type_learn	*types;
@@ -66,12 +65,10 @@ struct atag_stitcher {
 	size_t			cap_free;
 	struct atag_map		live_index;	/* ptr -> slot */
 	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id */
-	struct atag_map		pid_selected;	/* pid -> 1 (count) or 2 (ignore) */
 	uint64_t		orphans;
 };
 
-struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks,
-					  const struct atag_stitch_opts *opts)
+struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks)
 {
 	struct atag_stitcher *st = calloc(1, sizeof(*st));
 
@@ -79,8 +76,6 @@ struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_st
 		return NULL;
 	st->aggr = aggr;
 	st->stacks = stacks;
-	if (opts)
-		st->opts = *opts;
 	return st;
 }
 
@@ -94,7 +89,6 @@ void atag_stitcher_free(struct atag_stitcher *st)
 	free(st->free_slots);
 	atag_map_free(&st->live_index);
 	atag_map_free(&st->hit_cache);
-	atag_map_free(&st->pid_selected);
 	free(st);
 }
 
@@ -182,21 +176,6 @@ static inline void learn(struct atag_stitcher *st, struct cpu_state *cs, bool st
 
 /* ------------------------------------------------------------ live records */
 
-static bool pid_counted(struct atag_stitcher *st, int pid)
-{
-	uint64_t *sel;
-	bool created;
-
-	if (!st->opts.select_pid)
-		return true;
-	sel = atag_map_get(&st->pid_selected, (uint32_t)pid, 0, &created);
-	if (!sel)
-		return true;
-	if (created)
-		*sel = st->opts.select_pid(st->opts.ctx, pid) ? 1 : 2;
-	return *sel == 1;
-}
-
 static struct atag_live *slot_alloc(struct atag_stitcher *st, uint32_t *slot)
 {
 	struct atag_live *p;
@@ -234,26 +213,20 @@ static int slot_release(struct atag_stitcher *st, uint32_t slot)
 	return 0;
 }
 
-/* The allocation's tag and stack are final: it enters the aggregates. */
-static int commit(struct atag_stitcher *st, struct atag_live *l)
+/*
+ * The allocation's tag and stack are final: it enters the aggregates. @site is
+ * the call site its stack gave, for an allocation of tag 0 (0: none).
+ */
+static int commit(struct atag_stitcher *st, struct atag_live *l, uint64_t site)
 {
-	const struct atag_tag_stats *t;
-	const uint64_t *frames;
-	unsigned int nr;
-	uint64_t tag;
 	int64_t idx;
 
 	l->pending = 0;
-	t = atag_aggr_tag(st->aggr, l->tag_idx);
-	if (t && !t->tag && st->opts.tag_from_stack) {
-		frames = atag_stacks_get(st->stacks, l->stack_id, &nr);
-		tag = nr ? st->opts.tag_from_stack(st->opts.ctx, l->stack_id, frames, nr) : 0;
-		if (tag) {
-			idx = atag_aggr_tag_index(st->aggr, tag);
-			if (idx < 0)
-				return idx;
-			l->tag_idx = idx;
-		}
+	if (site && !atag_aggr_tag(st->aggr, l->tag_idx)->tag) {
+		idx = atag_aggr_tag_index(st->aggr, site);
+		if (idx < 0)
+			return idx;
+		l->tag_idx = idx;
 	}
 	return l->counted ? atag_aggr_note_alloc(st->aggr, l) : 0;
 }
@@ -270,7 +243,7 @@ static int drop_waiter(struct atag_stitcher *st, struct cpu_state *cs, int i)
 		return 0;
 	l = &st->live[w.slot];
 	if (l->pending && l->ts == w.ts)
-		return commit(st, l);
+		return commit(st, l, 0);
 	return 0;
 }
 
@@ -295,14 +268,9 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 	if (idx < 0)
 		return idx;
 	t = atag_aggr_tag(st->aggr, idx);
-	if (!t->function) {
-		const char *function = ev->function, *file = ev->file, *module = ev->module;
-
-		if (!function && ev->site && ev->site(ev, &function, &file, &module))
-			function = NULL;
-		if (function && atag_aggr_set_site(st->aggr, idx, function, file, ev->line, module))
-			return -ENOMEM;
-	}
+	if (!t->function && ev->function &&
+	    atag_aggr_set_site(st->aggr, idx, ev->function, ev->file, ev->line, ev->module))
+		return -ENOMEM;
 	/* a newer hit of (pid, tag): a stack no allocation took belonged to a failed one */
 	atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, NULL);
 	w->kind = W_HIT;
@@ -316,7 +284,7 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 	int ret = 0;
 
 	if (l->pending)
-		ret = commit(st, l);
+		ret = commit(st, l, 0);
 	if (l->counted)
 		atag_aggr_note_replaced(st->aggr, l);
 	return ret ? ret : slot_release(st, slot);
@@ -348,7 +316,7 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 	*slotp = slot;
 	*l = (struct atag_live){
 		.ptr = ev->ptr, .ts = ev->ts, .bytes = ev->bytes, .tag_idx = idx,
-		.pid = ev->pid, .counted = pid_counted(st, ev->pid),
+		.pid = ev->pid, .counted = !ev->filtered,
 	};
 	if (ev->stack_follows && !stackless(st, ev->type)) {
 		l->pending = 1;
@@ -359,7 +327,7 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 	if (!ev->stack_follows &&
 	    atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, &sid))
 		l->stack_id = sid;
-	return commit(st, l);
+	return commit(st, l, 0);
 }
 
 static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
@@ -370,23 +338,20 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 	int ret = 0;
 
 	if (!atag_map_remove(&st->live_index, ev->ptr, &slot)) {
-		if (!pid_counted(st, ev->pid))
+		if (ev->filtered)
 			return 0;
 		idx = atag_aggr_tag_index(st->aggr, ev->tag);
 		if (idx < 0)
 			return idx;
-		atag_aggr_note_free_event(st->aggr, ev->bytes);
 		atag_aggr_note_unmatched(st->aggr, idx, ev->bytes);
 		return 0;
 	}
 	l = &st->live[slot];
 	if (l->pending)
-		ret = commit(st, l);
+		ret = commit(st, l, 0);
 	bytes = ev->bytes ? ev->bytes : l->bytes;
-	if (!ret && l->counted) {
-		atag_aggr_note_free_event(st->aggr, bytes);
+	if (!ret && l->counted)
 		ret = atag_aggr_note_free(st->aggr, l, ev->ts, bytes);
-	}
 	return ret ? ret : slot_release(st, slot);
 }
 
@@ -429,10 +394,9 @@ static bool owns(struct atag_stitcher *st, const struct waiter *w, int pid, int 
 	return !stackless(st, w->type);
 }
 
-int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
-		      const uint64_t *frames, unsigned int nr)
+int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks)
 {
-	struct cpu_state *cs = cpu_state(st, cpu);
+	struct cpu_state *cs = cpu_state(st, ks->cpu);
 	struct atag_live *l;
 	struct waiter w;
 	int64_t sid;
@@ -448,7 +412,7 @@ int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
 	 * that never get stacks cannot own it; above the owner they belong to nested
 	 * contexts that have ended.
 	 */
-	while (cs->n && !owns(st, &cs->w[cs->n - 1], pid, type)) {
+	while (cs->n && !owns(st, &cs->w[cs->n - 1], ks->pid, ks->type)) {
 		ret = drop_waiter(st, cs, cs->n - 1);
 		if (ret)
 			return ret;
@@ -460,7 +424,7 @@ int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
 	w = cs->w[--cs->n];
 	if (w.kind == W_OTHER)
 		return 0;
-	sid = atag_stacks_intern(st->stacks, frames, nr);
+	sid = atag_stacks_intern(st->stacks, ks->frames, ks->nr);
 	if (sid < 0)
 		return sid;
 	if (w.kind == W_HIT) {
@@ -475,7 +439,7 @@ int atag_stitch_stack(struct atag_stitcher *st, int cpu, int pid, int type,
 	if (!l->pending || l->ts != w.ts)
 		return 0;		/* freed (or replaced) before its stack came */
 	l->stack_id = sid;
-	return commit(st, l);
+	return commit(st, l, ks->site);
 }
 
 int atag_stitch_missed(struct atag_stitcher *st, int cpu)
@@ -503,7 +467,7 @@ int atag_stitch_finish(struct atag_stitcher *st)
 	for (i = 0; i < st->nr_slots; i++) {
 		if (!st->live[i].pending)
 			continue;
-		ret = commit(st, &st->live[i]);
+		ret = commit(st, &st->live[i], 0);
 		if (ret)
 			return ret;
 	}
@@ -517,10 +481,9 @@ static int sink_event(void *ctx, const struct atag_event *ev)
 	return atag_stitch_event(ctx, ev);
 }
 
-static int sink_stack(void *ctx, int cpu, int pid, int type, const uint64_t *frames,
-		      unsigned int nr)
+static int sink_stack(void *ctx, const struct atag_kstack *ks)
 {
-	return atag_stitch_stack(ctx, cpu, pid, type, frames, nr);
+	return atag_stitch_stack(ctx, ks);
 }
 
 static int sink_missed(void *ctx, int cpu)

@@ -14,7 +14,7 @@
 
 #include "atag-trace.h"
 
-static int print(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+static int print(const struct tep_record *rec, void *data)
 {
 	const unsigned char *p = rec->data;
 	unsigned int sum = 0;

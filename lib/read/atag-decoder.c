@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The source registry and the decoder every source shares: it resolves fields
- * once per trace, dispatches records by event id, reads fields with bounds
- * checks and hands kernel stacks to the stitcher. See atag-source.h.
+ * The decoder every source shares: it resolves fields once per trace, dispatches
+ * records by event id, reads fields with bounds checks, and decodes kernel stacks
+ * itself. Whatever a message needs from the trace is resolved here, before it
+ * goes to the sink: a hit's call-site strings (once per tag), the event a stack
+ * names and the call site it gives. See atag-source.h.
  */
 #include <endian.h>
 #include <errno.h>
@@ -13,26 +15,15 @@
 #include "atag-source.h"
 #include "atag-symbols.h"
 
-extern const struct atag_source atag_source_alloc_tag;
-extern const struct atag_source atag_source_kmem;
-extern const struct atag_source atag_source_page;
-
-const struct atag_source *const atag_sources[] = {
-	&atag_source_alloc_tag,
-	&atag_source_kmem,
-	&atag_source_page,
-	NULL
-};
-
 #define MAX_FRAMES	512
-#define NAME_SCAN	12		/* frames searched for the event a stack names */
-#define FRAME_OTHER	(~0ULL)		/* not tracing machinery: stop looking */
-#define FRAME_TRACING	(~0ULL - 1)	/* machinery, but names no event: look further */
+
+enum { TASK_COUNTED = 1, TASK_FILTERED };
 
 /* What to do with a record of a given event id. */
 struct dispatch {
 	const struct atag_source_event	*ev;		/* NULL: not ours */
 	int				index;		/* in src->events */
+	bool				untagged;	/* made an ALLOC of tag 0 */
 	struct atag_field		f[ATAG_SOURCE_MAX_FIELDS];
 };
 
@@ -49,41 +40,15 @@ struct atag_decoder {
 	uint64_t			*counts;	/* per src->events index */
 	uint64_t			stacks;
 	uint64_t			malformed;
-	struct atag_map			stack_tags;	/* stack id -> tag_from_stack() */
-	struct atag_map			frame_kind;	/* frame address -> FRAME_* or event id */
+	struct atag_map			described;	/* tags whose call site went out */
+	/* the task filter: pid -> TASK_*, from task_selected() on first sight */
+	bool				(*task_selected)(void *ctx, int pid);
+	void				*task_ctx;
+	struct atag_map			tasks;
+	struct atag_frame_cache		*frames_seen;	/* frame address -> class */
 	const struct atag_modules	*modules;
 	uint64_t			frames[MAX_FRAMES];
 };
-
-const struct atag_source *atag_source_find(const char *name)
-{
-	int i;
-
-	for (i = 0; atag_sources[i]; i++)
-		if (!strcmp(atag_sources[i]->name, name))
-			return atag_sources[i];
-	return NULL;
-}
-
-int atag_source_nr_present(const struct atag_source *src, struct tep_handle *tep)
-{
-	const struct atag_source_event *e;
-	int n = 0;
-
-	for (e = src->events; e->name; e++)
-		n += tep_find_event_by_name(tep, e->system, e->name) != NULL;
-	return n;
-}
-
-const struct atag_source *atag_source_detect(struct tep_handle *tep)
-{
-	int i;
-
-	for (i = 0; atag_sources[i]; i++)
-		if (atag_source_nr_present(atag_sources[i], tep))
-			return atag_sources[i];
-	return NULL;
-}
 
 static void field_of(const struct atag_decoder *d, struct tep_event *event, const char *names,
 		     struct atag_field *f)
@@ -157,7 +122,8 @@ struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct te
 	for (i = 0; src->events[i].name; i++)
 		;
 	d->counts = calloc(i + 1, sizeof(*d->counts));
-	if (!d->by_id || !d->counts)
+	d->frames_seen = atag_frame_cache_alloc(tep);
+	if (!d->by_id || !d->counts || !d->frames_seen)
 		goto fail;
 	for (i = 0; src->events[i].name; i++) {
 		ret = add_event(d, &src->events[i], i);
@@ -190,8 +156,9 @@ void atag_decoder_free(struct atag_decoder *d)
 		return;
 	free(d->by_id);
 	free(d->counts);
-	atag_map_free(&d->stack_tags);
-	atag_map_free(&d->frame_kind);
+	atag_map_free(&d->described);
+	atag_map_free(&d->tasks);
+	atag_frame_cache_free(d->frames_seen);
 	free(d);
 	errno = err;
 }
@@ -223,9 +190,39 @@ bool atag_decoder_has_event(const struct atag_decoder *d, int event_index)
 	return tep_find_event_by_name(d->tep, se->system, se->name) != NULL;
 }
 
+bool atag_decoder_has_stacks(const struct atag_decoder *d)
+{
+	return d->stack_id >= 0;
+}
+
+struct atag_frame_cache *atag_decoder_frames(const struct atag_decoder *d)
+{
+	return d->frames_seen;
+}
+
 void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods)
 {
 	d->modules = mods;
+}
+
+void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void *ctx, int pid),
+				  void *ctx)
+{
+	d->task_selected = selected;
+	d->task_ctx = ctx;
+}
+
+/* Whether the filter leaves out task @pid, asked once per pid. */
+static bool filtered(struct atag_decoder *d, int pid)
+{
+	uint64_t *task = atag_map_find(&d->tasks, (uint32_t)pid), v;
+
+	if (task)
+		return *task == TASK_FILTERED;
+	v = d->task_selected(d->task_ctx, pid) ? TASK_COUNTED : TASK_FILTERED;
+	/* without memory to keep it, it is asked again next time */
+	atag_map_get(&d->tasks, (uint32_t)pid, v, NULL);
+	return v == TASK_FILTERED;
 }
 
 void atag_source_name_code(struct atag_decoder *d, uint64_t tag, const char **function,
@@ -253,28 +250,10 @@ bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **fu
 	return *function != NULL;
 }
 
-/* The source's answer for a stack, asked once per distinct stack. */
-static uint64_t tag_from_stack_cb(void *ctx, uint32_t stack_id, const uint64_t *frames,
-				  unsigned int nr)
+uint64_t atag_source_stack_call_site(struct atag_decoder *d, const uint64_t *frames,
+				     unsigned int nr)
 {
-	struct atag_decoder *d = ctx;
-	bool created;
-	uint64_t *tag;
-
-	tag = atag_map_get(&d->stack_tags, stack_id, 0, &created);
-	if (!tag)
-		return d->src->tag_from_stack(d, frames, nr);
-	if (created)
-		*tag = d->src->tag_from_stack(d, frames, nr);
-	return *tag;
-}
-
-void atag_decoder_stitch_opts(struct atag_decoder *d, struct atag_stitch_opts *opts)
-{
-	if (d->src->tag_from_stack) {
-		opts->tag_from_stack = tag_from_stack_cb;
-		opts->ctx = d;
-	}
+	return atag_stack_call_site(d->frames_seen, frames, nr);
 }
 
 /* ------------------------------------------------------------ field reads */
@@ -332,44 +311,14 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
 
 /* ------------------------------------------------------------ feeding the stitcher */
 
-/* What frame @addr says: the id of the event it records, or FRAME_*. */
-static uint64_t frame_kind(struct atag_decoder *d, uint64_t addr)
+/*
+ * Whether the stitcher may want the call site of a stack naming event @type: an
+ * allocation of tag 0 of that type may wait for it. A stack that names no event
+ * may belong to any.
+ */
+static bool site_wanted(const struct atag_decoder *d, int type)
 {
-	static const char prefix[] = "trace_event_raw_event_";
-	struct tep_event *event;
-	const char *f;
-	bool created;
-	uint64_t *k;
-
-	k = atag_map_get(&d->frame_kind, addr, FRAME_OTHER, &created);
-	if (!k || !created)
-		return k ? *k : FRAME_OTHER;
-	f = tep_find_function(d->tep, addr);
-	if (!f || !atag_frame_is_tracing(f))
-		return *k = FRAME_OTHER;
-	*k = FRAME_TRACING;
-	if (!strncmp(f, prefix, sizeof(prefix) - 1)) {
-		event = tep_find_event_by_name(d->tep, NULL, f + sizeof(prefix) - 1);
-		if (event)
-			*k = event->id;
-	}
-	return *k;
-}
-
-/* The event type a stack was recorded for, from its first frames; -1 if unknown. */
-static int stack_event(struct atag_decoder *d, const uint64_t *frames, unsigned int nr)
-{
-	unsigned int i;
-	uint64_t k;
-
-	for (i = 0; i < nr && i < NAME_SCAN; i++) {
-		k = frame_kind(d, frames[i]);
-		if (k == FRAME_OTHER)
-			return -1;
-		if (k != FRAME_TRACING)
-			return (int)k;
-	}
-	return -1;
+	return type < 0 || type >= d->nr_ids || d->by_id[type].untagged;
 }
 
 static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
@@ -377,6 +326,7 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 {
 	const char *p = (const char *)rec->data + d->stack_caller.offset;
 	uint64_t size = MAX_FRAMES, v;
+	struct atag_kstack ks;
 	unsigned int nr, i;
 	int avail;
 
@@ -402,7 +352,28 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		}
 	}
 	/* older kernels end the array with -1 */
-	return sink->stack(sink->ctx, rec->cpu, pid, stack_event(d, d->frames, i), d->frames, i);
+	ks.cpu = rec->cpu;
+	ks.pid = pid;
+	ks.type = atag_stack_event(d->frames_seen, d->frames, i);
+	ks.site = 0;
+	if (d->src->stack_site && site_wanted(d, ks.type))
+		ks.site = d->src->stack_site(d, d->frames, i);
+	ks.frames = d->frames;
+	ks.nr = i;
+	return sink->stack(sink->ctx, &ks);
+}
+
+/* A hit's call site goes out the first time its tag is met (until the record has it). */
+static void describe(struct atag_decoder *d, const struct dispatch *dp,
+		     const struct tep_record *rec, struct atag_event *ev)
+{
+	if (atag_map_find(&d->described, ev->tag) ||
+	    d->src->hit_site(dp->f, rec, &ev->function, &ev->file, &ev->module)) {
+		ev->function = ev->file = ev->module = NULL;
+		return;
+	}
+	/* without memory to remember it, the site just goes out again */
+	atag_map_get(&d->described, ev->tag, 1, NULL);
 }
 
 int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
@@ -435,8 +406,8 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	ev.ts = rec->ts;
 	ev.tag = ev.ptr = ev.bytes = 0;
 	ev.stack_follows = false;
+	ev.filtered = false;
 	ev.function = ev.file = ev.module = NULL;
-	ev.site = NULL;
 	ev.line = -1;
 	dp = type < d->nr_ids ? &d->by_id[type] : NULL;
 	if (dp && dp->ev) {
@@ -447,7 +418,13 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 			ev.kind = ATAG_EV_OTHER;
 		} else if (ret > 0) {
 			ev.kind = ATAG_EV_OTHER;
+		} else if (ev.kind == ATAG_EV_HIT && d->src->hit_site) {
+			describe(d, dp, rec, &ev);
+		} else if (ev.kind == ATAG_EV_ALLOC && !ev.tag) {
+			dp->untagged = true;
 		}
+		if (d->task_selected && (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_FREE))
+			ev.filtered = filtered(d, pid);
 	}
 	return sink->event(sink->ctx, &ev);
 }

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-counters.h - what is counted for a call site or a stack, and the totals of
+ * a report.
+ *
+ * One type, struct atag_counters, serves every level: the stitcher's aggregates of
+ * one file per tag and per (tag, stack) (include/atag-stitch.h), and the report's
+ * call sites and stacks folded across files (include/atag-report.h). It changes
+ * in three ways only: the stitcher's updates below (an allocation, its retirement
+ * by a free or by a replacement, an unmatched free), atag_counters_add() when
+ * files are folded, and atag_totals_add() for the totals over call sites.
+ *
+ * Writers do not list the counters: they walk atag_counter_fields (or
+ * atag_total_fields) with a mask of the ones they write, so every format writes
+ * the same names in the same order (lib/render/atag-render-counters.c). A stack
+ * writes fewer than a call site (ATAG_COUNTERS_STACK).
+ */
+#ifndef _ATAG_COUNTERS_H
+#define _ATAG_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Hot first: an allocation touches the first five, a free the first seven. */
+struct atag_counters {
+	uint64_t	allocs;
+	uint64_t	live;		/* allocations not freed at the end */
+	uint64_t	live_bytes;
+	uint64_t	bytes_alloced;
+	uint64_t	peak_live_bytes;	/* the most live_bytes was at any time */
+	uint64_t	frees;		/* matched frees */
+	uint64_t	bytes_freed;	/* by matched and unmatched frees */
+	uint64_t	unmatched_frees;	/* of allocations made before the trace */
+	uint64_t	partial_frees;	/* frees of fewer bytes than allocated */
+	uint64_t	replaced;	/* allocated again while live: the free was missed */
+};
+
+/*
+ * The totals of a report: its selected call sites' counters added up, with every
+ * free in frees (matched and unmatched; the matched ones also in matched_frees).
+ */
+struct atag_totals {
+	uint64_t	allocs;
+	uint64_t	frees;
+	uint64_t	matched_frees;
+	uint64_t	unmatched_frees;
+	uint64_t	partial_frees;
+	uint64_t	replaced;
+	uint64_t	live;
+	uint64_t	live_bytes;
+	uint64_t	bytes_alloced;
+	uint64_t	bytes_freed;
+};
+
+/* ------------------------------------------------------------ updates */
+
+/* An allocation of @bytes. */
+static inline void atag_counters_alloc(struct atag_counters *c, uint64_t bytes)
+{
+	c->allocs++;
+	c->live++;
+	c->live_bytes += bytes;
+	c->bytes_alloced += bytes;
+	if (c->live_bytes > c->peak_live_bytes)
+		c->peak_live_bytes = c->live_bytes;
+}
+
+/* An allocation of @bytes is no longer live (freed, or replaced: see below). */
+static inline void atag_counters_retire(struct atag_counters *c, uint64_t bytes)
+{
+	c->live--;
+	c->live_bytes -= bytes;
+}
+
+/* A free of @bytes matched an allocation of @alloced bytes. */
+static inline void atag_counters_free(struct atag_counters *c, uint64_t alloced, uint64_t bytes)
+{
+	atag_counters_retire(c, alloced);
+	c->frees++;
+	c->bytes_freed += bytes;
+	if (bytes < alloced)
+		c->partial_frees++;
+}
+
+/* A free of @bytes matched no allocation. */
+static inline void atag_counters_unmatched(struct atag_counters *c, uint64_t bytes)
+{
+	c->unmatched_frees++;
+	c->bytes_freed += bytes;
+}
+
+/* An allocation of @bytes was made again at its address while live. */
+static inline void atag_counters_replaced(struct atag_counters *c, uint64_t bytes)
+{
+	atag_counters_retire(c, bytes);
+	c->replaced++;
+}
+
+/* Fold @from into @to: sums, and the higher peak (peaks of different files do not add). */
+void atag_counters_add(struct atag_counters *to, const struct atag_counters *from);
+
+/* Add the counters of one call site to @t. */
+void atag_totals_add(struct atag_totals *t, const struct atag_counters *c);
+
+/* ------------------------------------------------------------ for writers */
+
+/* A counter of a struct: its name in reports, where it is, whether it is a size. */
+struct atag_counter_field {
+	const char	*name;
+	unsigned short	offset;		/* of its uint64_t */
+	bool		bytes;
+};
+
+/* The counters of struct atag_counters in the order reports write them. */
+enum atag_counter {
+	ATAG_COUNTER_ALLOCS,
+	ATAG_COUNTER_FREES,
+	ATAG_COUNTER_UNMATCHED_FREES,
+	ATAG_COUNTER_PARTIAL_FREES,
+	ATAG_COUNTER_REPLACED,
+	ATAG_COUNTER_LIVE,
+	ATAG_COUNTER_LIVE_BYTES,
+	ATAG_COUNTER_PEAK_LIVE_BYTES,
+	ATAG_COUNTER_BYTES_ALLOCED,
+	ATAG_COUNTER_BYTES_FREED,
+	ATAG_NR_COUNTERS
+};
+
+#define ATAG_COUNTER(c)		(1u << ATAG_COUNTER_##c)
+#define ATAG_COUNTERS_ALL	((1u << ATAG_NR_COUNTERS) - 1)
+/* What a stack has to say: the rest belongs to its call site. */
+#define ATAG_COUNTERS_STACK	(ATAG_COUNTER(ALLOCS) | ATAG_COUNTER(LIVE) | \
+				 ATAG_COUNTER(LIVE_BYTES) | ATAG_COUNTER(BYTES_ALLOCED))
+
+/* Indexed by enum atag_counter; a NULL name ends it. */
+extern const struct atag_counter_field atag_counter_fields[];
+
+/* The fields of struct atag_totals in the order reports write them; a NULL name ends it. */
+extern const struct atag_counter_field atag_total_fields[];
+
+/* The value of field @f of @obj (a struct atag_counters or atag_totals). */
+static inline uint64_t atag_counter_value(const void *obj, const struct atag_counter_field *f)
+{
+	return *(const uint64_t *)((const char *)obj + f->offset);
+}
+
+#endif /* _ATAG_COUNTERS_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-event.h - what readers produce: decoded events, kernel stacks, gaps, and
+ * the sink they are delivered into.
+ *
+ * The engine runs one way:
+ *
+ *   trace.dat -> reader (include/atag-read.h) --sink--> stitcher -> aggregates -> renderers
+ *
+ * A reader decodes trace records into the three messages of this header and hands
+ * them to a struct atag_sink: straight into a stitcher (atag_stitch_sink() of
+ * include/atag-stitch.h), or into the queue to a stitching thread. Everything a
+ * message needs from the trace (libtraceevent's symbol and comm tables, the
+ * strings inside a record) is resolved by the reader before the message is
+ * handed over, so a sink never calls back into the reader side, and everything it
+ * gets is plain data:
+ *
+ *  - the call site of a hit (its strings), the first time the reader meets its tag;
+ *  - whether the task of an allocation or free passes the pid/comm filter;
+ *  - the event type a kernel stack names, and the call site the page source takes
+ *    from it (the first frame outside the tracing machinery and the allocator).
+ *
+ * Messages come in timestamp order, per CPU in record order. Pointers inside a
+ * message (strings, frames) need only live during the sink call.
+ */
+#ifndef _ATAG_EVENT_H
+#define _ATAG_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum atag_event_kind {
+	ATAG_EV_OTHER,		/* any other record: only matters for stack attribution */
+	ATAG_EV_HIT,		/* a call site was hit: its stack is the allocation's */
+	ATAG_EV_ALLOC,
+	ATAG_EV_FREE,
+};
+
+/* One trace record, decoded. */
+struct atag_event {
+	enum atag_event_kind	kind;
+	int			type;		/* trace event id (>= 0) */
+	int			cpu;
+	int			pid;
+	uint64_t		ts;
+	uint64_t		tag;		/* tag pointer or call site; 0: none */
+	uint64_t		ptr;		/* ALLOC, FREE: the key (pointer, pfn) */
+	uint64_t		bytes;		/* FREE: 0 when the event carries no size */
+	bool			stack_follows;	/* ALLOC: its own stack comes next */
+	/* ALLOC, FREE: the task is outside the pid/comm filter: do not count it */
+	bool			filtered;
+	/*
+	 * HIT: the call site, the first time the reader meets the tag (NULL after,
+	 * and when the record lacks it). @module NULL or "NONE" is built-in code.
+	 */
+	const char		*function;
+	const char		*file;
+	const char		*module;
+	long			line;		/* HIT: -1 if unknown */
+};
+
+/* One ftrace:kernel_stack record, decoded. */
+struct atag_kstack {
+	int			cpu;
+	int			pid;
+	/* the event the stack says it was recorded for (trace_event_raw_event_<event>), or -1 */
+	int			type;
+	/*
+	 * The call site of the allocation that owns the stack, for sources whose
+	 * events carry none (page: the first frame outside the tracing machinery
+	 * and the allocator); 0 otherwise, and when the stack names an event that
+	 * made no ALLOC of tag 0. The stitcher gives it to a waiting ALLOC of tag 0.
+	 */
+	uint64_t		site;
+	const uint64_t		*frames;	/* innermost first */
+	unsigned int		nr;
+};
+
+/*
+ * Where a reader delivers: each call returns 0 or a negative errno, and the
+ * reader stops at the first error.
+ *   event   one decoded record
+ *   stack   one kernel stack
+ *   missed  events were lost on @cpu just before the next message of that CPU
+ */
+struct atag_sink {
+	int	(*event)(void *ctx, const struct atag_event *ev);
+	int	(*stack)(void *ctx, const struct atag_kstack *ks);
+	int	(*missed)(void *ctx, int cpu);
+	void	*ctx;
+};
+
+#endif /* _ATAG_EVENT_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-read.h - the reader: one buffer of one trace.dat, read into events.
+ *
+ * The producing end of the engine:
+ *
+ *   trace.dat --atag_trace--> records --atag_decoder--> atag_event, atag_kstack --> sink
+ *
+ * atag_reader_open() opens the file (include/atag-trace.h), chooses the source
+ * (the one asked for, else the first of the registry whose events the file has;
+ * include/atag-source.h) and the buffer (the one asked for, else the top buffer
+ * if it holds the source's events, else the first instance that does; a look at
+ * the first records of each CPU decides), and makes the decoder.
+ * atag_reader_run() walks the buffer's records in timestamp order: it passes on
+ * where events were lost (struct atag_sink.missed), drops records outside the
+ * time window, counts the rest and decodes them into the sink.
+ *
+ * Whatever the consumer needs from the trace is resolved here before a message
+ * leaves, so a sink never calls back: the decoder's part (call-site strings,
+ * the event a stack names, the call site it gives), and the task filter: an
+ * ALLOC or FREE of a task that is neither one of the pids nor has a comm
+ * matching one of the globs is marked filtered (decided once per pid, from the
+ * comms the file saved).
+ *
+ * Threads: a reader, and the trace, tep and decoder it hands out, belong to the
+ * thread that opened it (libtracecmd and libtraceevent are not thread safe).
+ * Its sink may hand the messages to another thread: they are plain data.
+ */
+#ifndef _ATAG_READ_H
+#define _ATAG_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "atag-event.h"
+
+struct atag_trace;
+struct atag_source;
+struct atag_decoder;
+struct atag_reader;
+
+struct atag_read_opts {
+	const char	*source;	/* NULL: detect */
+	/* NULL: the top buffer if it holds the events, else the first instance that does */
+	const char	*buffer;
+	bool		has_start;
+	uint64_t	start;		/* ns; records before are dropped */
+	bool		has_end;
+	uint64_t	end;		/* ns; records after are dropped */
+	const int	*pids;		/* with either filter, allocations and frees of */
+	unsigned int	nr_pids;	/* other tasks are marked filtered ...  */
+	const char	*const *comms;	/* ... unless their comm matches one of these globs */
+	unsigned int	nr_comms;
+	/* called now and then while reading, with a fraction 0..1 of the buffer */
+	void		(*progress)(void *ctx, const char *path, double done);
+	void		*progress_ctx;
+};
+
+/*
+ * Open @path for reading with @opts (copied; the arrays it points to must
+ * outlive the reader). On failure returns a negative errno and writes a
+ * one-line reason (without the file name) into @err: the file cannot be read,
+ * has no events of a source ("has no allocation events: ..."), or lacks the
+ * buffer or source asked for.
+ */
+int atag_reader_open(const char *path, const struct atag_read_opts *opts,
+		     struct atag_reader **reader, char *err, size_t errlen);
+void atag_reader_close(struct atag_reader *rd);
+
+/*
+ * Read every record of the chosen buffer into @sink. Returns 0, or the first
+ * error the sink returned (reading stops there). Corrupt data that stops the
+ * walk is no error: see atag_reader_stats()->fault.
+ */
+int atag_reader_run(struct atag_reader *rd, const struct atag_sink *sink);
+
+/* ------------------------------------------------------------ what was read */
+
+struct atag_read_stats {
+	uint64_t	records;	/* records in the time window */
+	uint64_t	first_ts;	/* of those records */
+	uint64_t	last_ts;
+	int		fault;		/* signal of a fault in corrupt data (walk stopped), or 0 */
+};
+
+const struct atag_read_stats *atag_reader_stats(const struct atag_reader *rd);
+
+/*
+ * Whether events were lost on @cpu (any record of that CPU said so); then
+ * *@count is how many, ~0 when the file does not say.
+ */
+bool atag_reader_missed(const struct atag_reader *rd, int cpu, uint64_t *count);
+/* CPUs to ask atag_reader_missed() about: 0 .. this - 1. */
+int atag_reader_nr_cpus(const struct atag_reader *rd);
+
+const char *atag_reader_path(const struct atag_reader *rd);
+const struct atag_source *atag_reader_source(const struct atag_reader *rd);
+/* The name of the buffer read ("" is the top buffer). */
+const char *atag_reader_buffer(const struct atag_reader *rd);
+/* Other buffers holding the source's events, in file order. */
+unsigned int atag_reader_nr_also(const struct atag_reader *rd);
+const char *atag_reader_also(const struct atag_reader *rd, unsigned int i);
+
+/* The file and the decoder, for names and counts (the reader's thread only). */
+struct atag_trace *atag_reader_trace(const struct atag_reader *rd);
+struct atag_decoder *atag_reader_decoder(const struct atag_reader *rd);
+
+#endif /* _ATAG_READ_H */

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Running one trace.dat through the pipeline: the reader on the calling thread,
+ * the stitcher on a thread of its own, joined by a pipe. The thread contract is
+ * in atag-run.h.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atag-pipe.h"
+#include "atag-read.h"
+#include "atag-run.h"
+
+#define PIPE_BYTES	(8 << 20)
+
+/* The stitching thread's part. */
+struct stitching {
+	struct atag_pipe	*pipe;
+	struct atag_sink	out;		/* into the stitcher */
+	int			ret;
+};
+
+static void *stitch_thread(void *arg)
+{
+	struct stitching *s = arg;
+
+	s->ret = atag_pipe_drain(s->pipe, &s->out);
+	return NULL;
+}
+
+static bool use_thread(void)
+{
+	const char *env = getenv("ATAG_THREADS");
+
+	return !(env && !strcmp(env, "1")) && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
+/*
+ * Read into the pipe here while the stitching thread drains it. False if no
+ * thread could be started; else *@err is the first error of either side.
+ */
+static bool run_threaded(struct stitching *s, struct atag_reader *rd, int *err)
+{
+	struct atag_sink in;
+	pthread_t thread;
+
+	s->pipe = atag_pipe_alloc(PIPE_BYTES);
+	if (!s->pipe)
+		return false;
+	if (pthread_create(&thread, NULL, stitch_thread, s)) {
+		atag_pipe_free(s->pipe);
+		return false;
+	}
+	atag_pipe_sink(s->pipe, &in);
+	*err = atag_reader_run(rd, &in);
+	atag_pipe_close(s->pipe);
+	pthread_join(thread, NULL);
+	atag_pipe_free(s->pipe);
+	if (!*err)
+		*err = s->ret;
+	return true;
+}
+
+int atag_run_stitch(struct atag_run *run, struct atag_reader *rd)
+{
+	struct stitching s = { 0 };
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	run->aggr = atag_aggr_alloc();
+	run->stacks = atag_stacks_alloc();
+	if (!run->aggr || !run->stacks)
+		return -ENOMEM;
+	run->st = atag_stitcher_alloc(run->aggr, run->stacks);
+	if (!run->st)
+		return -ENOMEM;
+	atag_stitch_sink(run->st, &s.out);
+	if (!use_thread() || !run_threaded(&s, rd, &ret))
+		ret = atag_reader_run(rd, &s.out);
+	/* the stitcher fails only for want of memory, and so do the sinks in front of it */
+	if (ret || atag_stitch_finish(run->st))
+		return -ENOMEM;
+	return 0;
+}
+
+void atag_run_free(struct atag_run *run)
+{
+	atag_stitcher_free(run->st);
+	atag_stacks_free(run->stacks);
+	atag_aggr_free(run->aggr);
+	memset(run, 0, sizeof(*run));
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-run.h - one trace.dat through the pipeline, on two threads
+ * (library-internal; atag_report_add_file() uses it). See lib/stitch/atag-run.c.
+ *
+ *   calling thread                                  stitching thread
+ *   atag_reader_run(): libtracecmd reads records,
+ *   libtraceevent and the decoder make events
+ *        |  atag_event, atag_kstack, missed
+ *        +----------> atag_pipe ---------------->   atag_pipe_drain() -> stitcher
+ *                                                   -> aggregates, stacks, lifetimes
+ *   pthread_join() <----------------------------    (ends when the pipe is closed)
+ *   the results are read here
+ *
+ * Thread contract:
+ *  - Every libtracecmd and libtraceevent call happens on the calling thread: the
+ *    reader (opening, walking, decoding; symbol, event and comm look-ups),
+ *    before, during and after the run (folding names the results, afterwards).
+ *  - The stitching thread runs only the stitcher, the aggregates, the interned
+ *    stacks and the lifetime histograms, on the messages it takes off the pipe.
+ *    It calls nothing on the reader side: what it needs was resolved before the
+ *    message crossed (include/atag-event.h).
+ *  - What crosses is copied: event fields, a hit's call-site strings, a stack's
+ *    frames and call site (lib/stitch/atag-pipe.c). The two threads share only
+ *    the pipe, and the stitching objects, which the calling thread does not
+ *    touch until it has joined the stitching thread.
+ *  - An error of the stitching thread (out of memory) stops the reader at its
+ *    next message; the run then fails as a whole.
+ * With one CPU, with ATAG_THREADS=1, or when no thread can be made, the stitcher
+ * runs on the calling thread behind a direct sink; the results are the same.
+ */
+#ifndef _ATAG_RUN_H
+#define _ATAG_RUN_H
+
+#include "atag-stitch.h"
+
+#ifndef __hidden
+#define __hidden __attribute__((visibility("hidden")))
+#endif
+
+struct atag_reader;
+
+/* What stitching one file made: owned by the run, read after atag_run_stitch(). */
+struct atag_run {
+	struct atag_aggr	*aggr;
+	struct atag_stacks	*stacks;
+	struct atag_stitcher	*st;
+};
+
+/*
+ * Read everything @rd reads into a new stitcher, and finish it. Returns 0 or
+ * -ENOMEM; free @run with atag_run_free() either way.
+ */
+int atag_run_stitch(struct atag_run *run, struct atag_reader *rd) __hidden;
+void atag_run_free(struct atag_run *run) __hidden;
+
+#endif /* _ATAG_RUN_H */
