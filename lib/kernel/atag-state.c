@@ -109,28 +109,6 @@ static int write_tag(int fd, const char *keyword, const struct atag_tag *t)
 			t->modname[0] ? t->modname : "-", t->filename, t->lineno, t->function);
 }
 
-static bool same_tag(const struct atag_tag *a, const struct atag_tag *b)
-{
-	return a->lineno == b->lineno && !strcmp(a->modname, b->modname) &&
-	       !strcmp(a->filename, b->filename) && !strcmp(a->function, b->function);
-}
-
-/* Remove the last entry of @list that is @t; returns whether there was one. */
-static bool drop_tag(struct atag_taglist *list, const struct atag_tag *t)
-{
-	size_t i;
-
-	for (i = list->nr; i-- > 0;) {
-		if (!same_tag(&list->tags[i], t))
-			continue;
-		memmove(&list->tags[i], &list->tags[i + 1],
-			(list->nr - i - 1) * sizeof(*list->tags));
-		list->nr--;
-		return true;
-	}
-	return false;
-}
-
 struct atag_state *atag_state_create(const char *dir)
 {
 	struct atag_state *st;
@@ -206,7 +184,7 @@ int atag_state_untag(struct atag_state *st, const struct atag_tag *t)
 	if (bad_tag(t))
 		return atag_err(-EINVAL);
 	ret = write_tag(st->fd, "untag", t);
-	drop_tag(&st->tags, t);		/* also for a later atag_state_rewrite() */
+	atag_taglist_drop(&st->tags, t);		/* also for a later atag_state_rewrite() */
 	return ret;
 }
 
@@ -304,7 +282,7 @@ static int parse_line(struct atag_state *st, char *line, bool first)
 	if (!strncmp(line, "untag\t", 6)) {
 		ret = parse_tag(line, &t);
 		if (!ret)
-			drop_tag(&st->tags, &t);
+			atag_taglist_drop(&st->tags, &t);
 		return ret;
 	}
 	return -EBADMSG;
