@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "atag-utils.h"
+
 #define ATAG_INSTANCE_PREFIX	"trace-cmd-alloc-tag-"
 #define ATAG_TRACE_CMD_ENV	"ATAG_TRACE_CMD"
 
@@ -47,13 +49,6 @@ struct atag_lost {
 };
 
 struct atag_recorder;
-
-/**
- * atag_tracefs_dir - the tracefs mount point
- *
- * Returns it, or NULL with errno set when tracefs is not mounted.
- */
-const char *atag_tracefs_dir(void);
 
 /**
  * atag_event_exists - whether the kernel has a trace event

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-utils.h - logging, errors and unit formatting shared by every part of libatag.
+ * atag-utils.h - what every part of libatag shares: logging, errors, units, and the
+ * reading of small kernel files (lib/util/).
+ *
+ *   atag-utils.c    logging, errors, sizes, durations, numbers, globs
+ *   atag-files.c    a file or a reader's output read whole; "key: value" lines
+ *   atag-tracefs.c  where tracefs is mounted; a ring buffer's per_cpu/cpuN/stats file
  *
  * Conventions of the whole library:
  *  - int functions return 0 on success or a negative errno, and also set errno;
@@ -14,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 enum atag_loglevel {
 	ATAG_LOG_NONE,
@@ -72,5 +78,109 @@ bool atag_glob_match(const char *pattern, const char *str);
 
 /* Sleep @ms milliseconds (less when a signal handler runs: callers poll). */
 void atag_sleep_ms(int ms);
+
+/* ------------------------------------------------------------------ files */
+
+/*
+ * A reader for atag_read_all(): up to @len bytes at offset @off into @buf; returns how
+ * many, 0 at the end, or -errno.
+ */
+typedef ssize_t (*atag_read_fn)(void *ctx, char *buf, size_t len, off_t off);
+
+/**
+ * atag_read_all - all a reader gives, as one NUL-terminated buffer
+ * @read_fn: the reader, called with growing offsets until it returns 0
+ * @ctx: passed to it
+ * @max: read no more than this many bytes (SIZE_MAX: no limit)
+ * @len: set to the number of bytes read (may be NULL)
+ *
+ * Returns the buffer (free() it), or NULL with errno set: ENOMEM, or the reader's error.
+ */
+char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len);
+
+/**
+ * atag_read_file - a file's content, as one NUL-terminated buffer
+ * @path: the file
+ * @max: read no more than this many bytes (SIZE_MAX: all of it)
+ * @len: set to the number of bytes read (may be NULL)
+ *
+ * Reads from the start with read() (kernel pseudo-files want no pread()), retrying on
+ * EINTR. Returns the buffer (free() it), or NULL with errno set by open(), read() or
+ * ENOMEM.
+ */
+char *atag_read_file(const char *path, size_t max, size_t *len);
+
+/* Called for each "key: value" line; non-zero stops the walk. */
+typedef int (*atag_kv_fn)(const char *key, const char *value, void *ctx);
+
+/**
+ * atag_parse_kv - walk the "key: value" lines of a text
+ * @text: the text, NUL-terminated
+ * @fn: called with the key and the value of each line, both trimmed
+ * @ctx: passed to @fn
+ * @line: set to the 1-based number of the line that stopped the walk, else 0
+ *
+ * Blank lines are skipped; lines are cut at 255 characters. Returns 0, or -EINVAL for
+ * a line without ':' or one @fn refused.
+ */
+int atag_parse_kv(const char *text, atag_kv_fn fn, void *ctx, int *line);
+
+/* ------------------------------------------------------------------ tracefs */
+
+/**
+ * atag_tracefs_find - where tracefs is mounted, from a mount table
+ * @mounts: the table (NULL: /proc/mounts)
+ * @buf: receives the first tracefs mount point
+ * @len: size of @buf
+ *
+ * Reads the table only: never mounts anything, never touches the debugfs automount.
+ * Returns 0, -ENODEV when no tracefs is mounted, or -errno reading @mounts.
+ */
+int atag_tracefs_find(const char *mounts, char *buf, size_t len);
+
+/**
+ * atag_tracefs_dir - the tracefs directory the library works in
+ *
+ * The directory set with atag_tracefs_set_dir(), else the first tracefs mount
+ * (atag_tracefs_find(), looked up once). Returns it, or NULL with errno ENODEV.
+ * Process-wide; not thread-safe.
+ */
+const char *atag_tracefs_dir(void);
+
+/**
+ * atag_tracefs_set_dir - make the library work in another tracefs directory
+ * @dir: a tracefs tree (a test's fake one), copied; NULL: back to the mount
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int atag_tracefs_set_dir(const char *dir);
+
+#define ATAG_STATS_UNKNOWN	(~0ULL)
+
+/*
+ * One per_cpu/cpuN/stats file of a ring buffer; a field whose line is absent is
+ * ATAG_STATS_UNKNOWN ("" for the timestamps).
+ */
+struct atag_cpu_stats {
+	unsigned long long	entries;
+	unsigned long long	overrun;	/* overwritten before they were read */
+	unsigned long long	commit_overrun;
+	unsigned long long	bytes;
+	unsigned long long	dropped_events;	/* dropped because the buffer was full */
+	unsigned long long	read_events;	/* read out of the buffer */
+	/* as printed: "sec.usec", or a raw counter */
+	char			oldest_ts[32];
+	char			now_ts[32];
+};
+
+/**
+ * atag_parse_cpu_stats - parse a per_cpu/cpuN/stats file
+ * @text: the file's content
+ * @stats: filled; fields whose line is absent are ATAG_STATS_UNKNOWN
+ * @line: set to the 1-based number of a malformed line
+ *
+ * Unknown keys are ignored. Returns 0, or -EINVAL for a malformed line or value.
+ */
+int atag_parse_cpu_stats(const char *text, struct atag_cpu_stats *stats, int *line);
 
 #endif /* _ATAG_UTILS_H */

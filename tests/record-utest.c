@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the tracefs side of lib/kernel/atag-record.c on a fake tracefs tree
- * (libtracefs' tracefs_set_tracing_dir()): lost-event counters, instances, events.
+ * (atag_tracefs_set_dir()): lost-event counters, instances, events.
  * Recording itself needs root and is tested in tests/t-record.sh.
  */
 #include <errno.h>
@@ -47,12 +47,12 @@ static int setup_fake(void)
 	    "dropped events: 0\nread events: 20\n");
 	put("instances/trace-cmd-alloc-tag-1/tracing_on", "1\n");
 	put("events/alloc_tag/alloc_tag_hit/format", "name: alloc_tag_hit\n");
-	return tracefs_set_tracing_dir(fake);
+	return atag_tracefs_set_dir(fake);
 }
 
 static int teardown_fake(void)
 {
-	return tracefs_set_tracing_dir(NULL);
+	return atag_tracefs_set_dir(NULL);
 }
 
 static void test_lost_events(void)

@@ -340,7 +340,7 @@ static void test_state_undo_leaves_the_rest(void)
 	/* a fake tracefs without the instance: removing it finds it gone */
 	snprintf(tfs, sizeof(tfs), "%s/undo-tracefs", atag_utest_tmpdir());
 	mkdir(tfs, 0755);
-	CU_ASSERT_EQUAL_FATAL(tracefs_set_tracing_dir(tfs), 0);
+	CU_ASSERT_EQUAL_FATAL(atag_tracefs_set_dir(tfs), 0);
 	snprintf(path, sizeof(path), "%s/record-4.state", state_dir);
 	snprintf(text, sizeof(text),
 		 "owner 999999999 1\nallocinfo %s/none/allocinfo\ninstance trace-cmd-alloc-tag-4\n"
@@ -363,7 +363,7 @@ static void test_state_undo_leaves_the_rest(void)
 		 "tag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t2\tg\n", state_dir);
 	assert_file(path, expect);
 	atag_state_remove(st);
-	tracefs_set_tracing_dir(NULL);
+	atag_tracefs_set_dir(NULL);
 }
 
 static void test_proc_helpers(void)

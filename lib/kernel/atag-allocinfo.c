@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -109,8 +110,10 @@ static int ai_ioctl(struct atag_allocinfo *ai, unsigned int cmd, void *arg)
 	return 0;
 }
 
-static ssize_t ai_read(struct atag_allocinfo *ai, char *buf, size_t len, off_t off)
+/* The text at @off, from the file or the callbacks (an atag_read_fn) */
+static ssize_t ai_read(void *ctx, char *buf, size_t len, off_t off)
 {
+	struct atag_allocinfo *ai = ctx;
 	ssize_t n;
 
 	if (ai->ops)
@@ -256,35 +259,6 @@ int atag_allocinfo_source(struct atag_allocinfo *ai)
 
 /* ------------------------------------------------------------------ text fallback */
 
-static int read_all(struct atag_allocinfo *ai, char **out, size_t *len)
-{
-	size_t size = 0, cap = 64 * 1024;
-	char *buf = malloc(cap), *nbuf;
-	ssize_t n = 0;
-
-	while (buf && (n = ai_read(ai, buf + size, cap - size, size)) > 0) {
-		size += n;
-		if (size < cap)
-			continue;
-		cap *= 2;
-		nbuf = realloc(buf, cap);
-		if (!nbuf)
-			break;
-		buf = nbuf;
-	}
-	if (!buf || size == cap) {
-		free(buf);
-		return -ENOMEM;
-	}
-	if (n < 0) {
-		free(buf);
-		return n;
-	}
-	*out = buf;
-	*len = size;
-	return 0;
-}
-
 static int list_text(struct atag_allocinfo *ai, const struct atag_filter *f,
 		     struct atag_taglist **out)
 {
@@ -294,9 +268,9 @@ static int list_text(struct atag_allocinfo *ai, const struct atag_filter *f,
 
 	if (f && f->traced != ATAG_ANY)
 		return -EOPNOTSUPP;
-	ret = read_all(ai, &buf, &len);
-	if (ret)
-		return ret;
+	buf = atag_read_all(ai_read, ai, SIZE_MAX, &len);
+	if (!buf)
+		return -errno;
 	ret = atag_allocinfo_parse_text(buf, len, f, out, &ai->err_line);
 	free(buf);
 	return ret;

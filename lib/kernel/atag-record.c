@@ -15,8 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
 #include "atag-record.h"
 #include "atag-utils.h"
 
@@ -29,15 +27,6 @@ struct atag_recorder {
 	bool		exited;
 	int		status;		/* exit status, or 128 + signal */
 };
-
-const char *atag_tracefs_dir(void)
-{
-	const char *dir = tracefs_tracing_dir();
-
-	if (!dir)
-		errno = ENODEV;
-	return dir;
-}
 
 /* "<tracefs>/<a>/<b>..." into @buf; returns @buf or NULL (errno set). */
 static char *tracefs_path(char *buf, size_t len, const char *fmt, const char *a,
@@ -144,31 +133,31 @@ int atag_instance_destroy(const char *name)
 	return 0;
 }
 
-/* Add one per_cpu/cpuN/stats file to @lost. */
-static void add_cpu_stats(const char *path, struct atag_lost *lost)
+/* Add one per_cpu/cpuN/stats file to @lost: 0, 1 when it cannot be read, or -EBADMSG. */
+static int add_cpu_stats(const char *path, struct atag_lost *lost)
 {
-	unsigned long long v;
-	char line[128];
-	FILE *f = fopen(path, "re");
+	struct atag_cpu_stats st;
+	char *text = atag_read_file(path, 64 * 1024, NULL);
+	int ret, line;
 
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "overrun: %llu", &v) == 1)
-			lost->overrun += v;
-		else if (sscanf(line, "dropped events: %llu", &v) == 1)
-			lost->dropped += v;
-		else if (sscanf(line, "read events: %llu", &v) == 1)
-			lost->read += v;
-	}
-	fclose(f);
+	if (!text)
+		return 1;
+	ret = atag_parse_cpu_stats(text, &st, &line);
+	free(text);
+	if (ret)
+		return -EBADMSG;
+	lost->overrun += st.overrun != ATAG_STATS_UNKNOWN ? st.overrun : 0;
+	lost->dropped += st.dropped_events != ATAG_STATS_UNKNOWN ? st.dropped_events : 0;
+	lost->read += st.read_events != ATAG_STATS_UNKNOWN ? st.read_events : 0;
 	lost->nr_cpus++;
+	return 0;
 }
 
 int atag_instance_lost_events(const char *name, struct atag_lost *lost)
 {
 	char dir[4096], path[4096 + 300];
 	struct dirent *d;
+	int ret = 0;
 	DIR *dp;
 
 	memset(lost, 0, sizeof(*lost));
@@ -177,14 +166,15 @@ int atag_instance_lost_events(const char *name, struct atag_lost *lost)
 	dp = opendir(dir);
 	if (!dp)
 		return atag_err(-errno);
-	while ((d = readdir(dp))) {
+	while (!ret && (d = readdir(dp))) {
 		if (strncmp(d->d_name, "cpu", 3))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/stats", dir, d->d_name);
-		add_cpu_stats(path, lost);
+		ret = add_cpu_stats(path, lost);
+		ret = ret > 0 ? 0 : ret;
 	}
 	closedir(dp);
-	return 0;
+	return atag_err(ret);
 }
 
 /* ------------------------------------------------------------------ the recorder */

@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,39 +307,10 @@ static int parse_state(struct atag_state *st, char *buf)
 	return first ? -EBADMSG : 0;
 }
 
-static char *read_file(const char *path)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap + 1), *nbuf;
-	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	while (fd >= 0 && buf && (n = read(fd, buf + len, cap - len)) > 0) {
-		len += n;
-		if (len < cap)
-			continue;
-		cap *= 2;
-		nbuf = realloc(buf, cap + 1);
-		if (!nbuf) {
-			n = -1;
-			break;
-		}
-		buf = nbuf;
-	}
-	if (fd >= 0)
-		close(fd);
-	if (fd < 0 || !buf || n < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 struct atag_state *atag_state_load(const char *path)
 {
 	struct atag_state *st;
-	char *buf = read_file(path);
+	char *buf = atag_read_file(path, SIZE_MAX, NULL);
 	int ret;
 
 	if (!buf)
