@@ -142,13 +142,4 @@ int atag_recorder_stop(struct atag_recorder *r, int timeout_ms);
  */
 void atag_recorder_free(struct atag_recorder *r);
 
-/**
- * atag_proc_starttime - when a process started, in clock ticks since boot
- * @pid: the process
- *
- * With the pid, this names a process across pid reuse. Returns 0 when there is no
- * such process or it is a zombie.
- */
-unsigned long long atag_proc_starttime(pid_t pid);
-
 #endif /* _ATAG_RECORD_H */

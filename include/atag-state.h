@@ -186,11 +186,4 @@ int atag_state_remove(struct atag_state *st);
  */
 void atag_state_free(struct atag_state *st);
 
-/**
- * atag_proc_alive - whether the process @pid that started at @start still runs
- * @pid: the process
- * @start: its start time (atag_proc_starttime())
- */
-bool atag_proc_alive(pid_t pid, unsigned long long start);
-
 #endif /* _ATAG_STATE_H */

@@ -6,6 +6,7 @@
  *   atag-utils.c    logging, errors, sizes, durations, numbers, globs
  *   atag-files.c    a file or a reader's output read whole; "key: value" lines
  *   atag-tracefs.c  where tracefs is mounted; a ring buffer's per_cpu/cpuN/stats file
+ *   atag-proc.c     processes named across pid reuse; waiting on pidfds and poll()
  *
  * Conventions of the whole library:
  *  - int functions return 0 on success or a negative errno, and also set errno;
@@ -20,6 +21,8 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <sys/types.h>
+
+struct pollfd;
 
 enum atag_loglevel {
 	ATAG_LOG_NONE,
@@ -75,6 +78,7 @@ int atag_parse_u64(const char *str, unsigned long long *val);
 
 /* Shell-style glob match (fnmatch without flags); a NULL pattern matches everything. */
 bool atag_glob_match(const char *pattern, const char *str);
+
 
 /* Sleep @ms milliseconds (less when a signal handler runs: callers poll). */
 void atag_sleep_ms(int ms);
@@ -182,5 +186,90 @@ struct atag_cpu_stats {
  * Unknown keys are ignored. Returns 0, or -EINVAL for a malformed line or value.
  */
 int atag_parse_cpu_stats(const char *text, struct atag_cpu_stats *stats, int *line);
+
+/* ------------------------------------------------------------------ processes and waits
+ *
+ * Waits end on an event (a process's end through its pidfd, a file descriptor that
+ * becomes readable), never by sleeping and looking again. A caller's signal handler
+ * ends a wait by making its @stop_fd readable (a self-pipe it writes to); the waits
+ * retry poll() when a handler interrupts it. Nothing here installs a handler, sends a
+ * signal the caller did not ask for, or reaps a child.
+ */
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+unsigned long long atag_now_ns(void);
+
+/*
+ * Milliseconds until @deadline_ns (atag_now_ns() time), rounded up, for poll(): 0 when
+ * it is past, -1 when @deadline_ns is 0 (none).
+ */
+int atag_ms_until(unsigned long long deadline_ns);
+
+/**
+ * atag_poll - poll() until an event or @timeout_ms (-1: none), retried on EINTR
+ * @fds: as for poll(); negative fds are ignored
+ * @nr: how many
+ * @timeout_ms: the whole wait, not each try
+ *
+ * Returns the number of fds with events (0: the time ran out) or -errno.
+ */
+int atag_poll(struct pollfd *fds, unsigned int nr, int timeout_ms);
+
+/**
+ * atag_wait_readable - wait until @fd is readable (a pidfd: its process ended)
+ * @fd: the file descriptor
+ * @timeout_ms: how long at most (-1: no limit)
+ * @stop_fd: the caller's stop fd, -1 for none
+ *
+ * Returns 0, -ETIMEDOUT, -EINTR when @stop_fd became readable first, or -errno.
+ */
+int atag_wait_readable(int fd, int timeout_ms, int stop_fd);
+
+/**
+ * atag_proc_starttime - when a process started, in clock ticks since boot
+ * @pid: the process
+ *
+ * With the pid, this names a process across pid reuse. Returns 0 when there is no
+ * such process or it is a zombie.
+ */
+unsigned long long atag_proc_starttime(pid_t pid);
+
+/**
+ * atag_proc_alive - whether the process @pid that started at @start still runs
+ * @pid: the process
+ * @start: its start time (atag_proc_starttime())
+ */
+bool atag_proc_alive(pid_t pid, unsigned long long start);
+
+/**
+ * atag_pidfd_open - a pidfd for @pid (pidfd_open(), close-on-exec)
+ * @pid: the process; a child that exited and is not reaped yet can still be opened
+ *
+ * Returns the fd, or -errno (-ESRCH: no such process).
+ */
+int atag_pidfd_open(pid_t pid);
+
+/**
+ * atag_proc_open - a pidfd for the process @pid that started at @start
+ * @pid: the process
+ * @start: its start time
+ *
+ * The start time is checked after the pidfd is open, so the fd cannot name a process
+ * that reused the pid. Returns the fd, or -ESRCH when that process no longer runs.
+ */
+int atag_proc_open(pid_t pid, unsigned long long start);
+
+/**
+ * atag_proc_stop - stop a process: a signal, then SIGKILL to its process group
+ * @pidfd: the process
+ * @pgid: its process group (the process itself when it leads one)
+ * @sig: the signal that asks it to finish (SIGINT for trace-cmd)
+ * @timeout_ms: how long it may take to end after @sig
+ * @kill_timeout_ms: how long to wait after SIGKILL
+ *
+ * Returns 0 when it ended after @sig, 1 when it had to be killed, -ETIMEDOUT when it
+ * still runs after SIGKILL, or -errno. A child is not reaped: waitpid() it after.
+ */
+int atag_proc_stop(int pidfd, pid_t pgid, int sig, int timeout_ms, int kill_timeout_ms);
 
 #endif /* _ATAG_UTILS_H */

@@ -395,30 +395,3 @@ void atag_recorder_free(struct atag_recorder *r)
 	free(r->instance);
 	free(r);
 }
-
-unsigned long long atag_proc_starttime(pid_t pid)
-{
-	unsigned long long start = 0;
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* the comm may hold spaces and parentheses: fields start after the last ')' */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return 0;	/* a zombie runs no more */
-	for (i = 2; p && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		start = strtoull(p + 1, NULL, 10);
-	return start;
-}

@@ -363,11 +363,6 @@ int atag_state_list(const char *dir, char ***paths)
 
 /* ------------------------------------------------------------------ undoing */
 
-bool atag_proc_alive(pid_t pid, unsigned long long start)
-{
-	return pid > 0 && atag_proc_starttime(pid) == start && start;
-}
-
 static bool wait_gone(pid_t pid, unsigned long long start, int timeout_ms)
 {
 	int waited;
