@@ -80,9 +80,6 @@ int atag_parse_u64(const char *str, unsigned long long *val);
 bool atag_glob_match(const char *pattern, const char *str);
 
 
-/* Sleep @ms milliseconds (less when a signal handler runs: callers poll). */
-void atag_sleep_ms(int ms);
-
 /* ------------------------------------------------------------------ files */
 
 /*

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the tracefs side of lib/kernel/atag-record.c on a fake tracefs tree
- * (atag_tracefs_set_dir()): lost-event counters, instances, events.
- * Recording itself needs root and is tested in tests/t-record.sh.
+ * Unit tests of lib/kernel/atag-tracefs.c and lib/kernel/atag-recorder.c on a fake
+ * tracefs tree (atag_tracefs_set_dir()): lost-event counters, instances, events, and
+ * the recorder with stand-in writers. Recording itself needs root and is tested in
+ * tests/t-record.sh.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
 #include "atag-record.h"
+#include "atag-tracefs.h"
 #include "atag-utest.h"
+#include "atag-utils.h"
 
 static char fake[512];
 
@@ -102,7 +103,7 @@ static void test_recorder_exits_early(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_TRUE(atag_recorder_pid(r) > 0);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), -ECHILD);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, -1), -ECHILD);
 	CU_ASSERT_FALSE(atag_recorder_running(r));
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 1000), 1);
 	atag_recorder_free(r);
@@ -110,7 +111,7 @@ static void test_recorder_exits_early(void)
 	o.trace_cmd = "/nonexistent/trace-cmd";
 	r = atag_recorder_start(&o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), -ECHILD);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, -1), -ECHILD);
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 127);
 	atag_recorder_free(r);
 }
@@ -126,7 +127,7 @@ static void test_recorder_stop_and_ready(void)
 	};
 	char script[1024], on[1024];
 	struct atag_recorder *r;
-	volatile sig_atomic_t stop = 1;
+	int stop[2];		/* a stop fd that is readable: a stop asked for */
 	FILE *f;
 
 	snprintf(script, sizeof(script), "%s/fake-writer.sh", atag_utest_tmpdir());
@@ -143,8 +144,12 @@ static void test_recorder_stop_and_ready(void)
 	o.trace_cmd = script;
 	r = atag_recorder_start(&o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, &stop), -EINTR);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(pipe(stop), 0);
+	CU_ASSERT_EQUAL(write(stop[1], "", 1), 1);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, stop[0]), -EINTR);
+	close(stop[0]);
+	close(stop[1]);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, -1), 0);
 	CU_ASSERT_TRUE(atag_recorder_running(r));
 	/* SIGINT lets the writer finish: exit 0 */
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 0);
@@ -153,7 +158,7 @@ static void test_recorder_stop_and_ready(void)
 	unsetenv("FAKE_ON");
 	o.instance = "trace-cmd-alloc-tag-none";	/* never ready */
 	r = atag_recorder_start(&o);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 100, NULL), -ETIMEDOUT);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 100, -1), -ETIMEDOUT);
 	atag_recorder_free(r);		/* kills it */
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lib/kernel/atag-state.c (the record state file) and the process helpers
- * of lib/kernel/atag-record.c that need no root.
+ * Unit tests of lib/kernel/atag-state.c (the state file; undoing what it lists is
+ * tested with the sessions, tests/session-utest.c) and the process helpers of
+ * lib/util/atag-proc.c that need no root.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,11 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
-#include "atag-record.h"
 #include "atag-state.h"
 #include "atag-utest.h"
+#include "atag-utils.h"
 
 static char state_dir[512];
 
@@ -171,44 +170,6 @@ static void test_state_list(void)
 	CU_ASSERT_PTR_NULL(paths);
 }
 
-static void test_state_undo_guards(void)
-{
-	char path[600], text[256];
-	struct atag_state *st;
-	struct atag_undo u;
-
-	/* the owner still runs: nothing is touched */
-	snprintf(path, sizeof(path), "%s/record-2.state", state_dir);
-	snprintf(text, sizeof(text), "owner %d %llu\ninstance trace-cmd-alloc-tag-2\n",
-		 (int)getppid(), atag_proc_starttime(getppid()));
-	write_file(path, text);
-	st = atag_state_load(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), 0);
-	CU_ASSERT_TRUE(u.owner_alive);
-	CU_ASSERT_FALSE(u.instance_removed);
-	atag_state_free(st);
-
-	/* an instance name that is not ours is never removed */
-	write_file(path, "owner 999999999 1\ninstance someone-elses\n");
-	st = atag_state_load(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), -EINVAL);
-	CU_ASSERT_FALSE(u.owner_alive);
-	CU_ASSERT_STRING_EQUAL(u.failed_step, "instance");
-	CU_ASSERT_FALSE(u.instance_removed);
-	atag_state_free(st);
-
-	/* nothing listed: nothing to do */
-	write_file(path, "owner 999999999 1\n");
-	st = atag_state_load(path);
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), 0);
-	CU_ASSERT_EQUAL(u.tags_disabled + u.tags_gone, 0);
-	CU_ASSERT_FALSE(u.recorder_stopped);
-	CU_ASSERT_EQUAL(atag_state_remove(st), 0);
-	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
-}
-
 static void assert_file(const char *path, const char *expect)
 {
 	char *text = atag_utest_read_file(path, NULL);
@@ -331,41 +292,6 @@ static void test_state_rewrite(void)
 	atag_state_remove(st);
 }
 
-static void test_state_undo_leaves_the_rest(void)
-{
-	char path[600], text[1024], expect[1024], tfs[600];
-	struct atag_state *st;
-	struct atag_undo u;
-
-	/* a fake tracefs without the instance: removing it finds it gone */
-	snprintf(tfs, sizeof(tfs), "%s/undo-tracefs", atag_utest_tmpdir());
-	mkdir(tfs, 0755);
-	CU_ASSERT_EQUAL_FATAL(atag_tracefs_set_dir(tfs), 0);
-	snprintf(path, sizeof(path), "%s/record-4.state", state_dir);
-	snprintf(text, sizeof(text),
-		 "owner 999999999 1\nallocinfo %s/none/allocinfo\ninstance trace-cmd-alloc-tag-4\n"
-		 "tag\t-\tmm/x.c\t1\tf\nrecorder 999999998 7\ntag\tm\tmm/x.c\t2\tg\n",
-		 state_dir);
-	write_file(path, text);
-	st = atag_state_load(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	/* the allocinfo file is missing: the tags stay, the rest was done */
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), -ENOENT);
-	CU_ASSERT_STRING_EQUAL(u.failed_step, "allocinfo");
-	CU_ASSERT_FALSE(u.recorder_stopped);
-	CU_ASSERT_FALSE(u.instance_removed);
-	CU_ASSERT_PTR_NULL(st->instance);
-	CU_ASSERT_EQUAL(st->recorder, 0);
-	CU_ASSERT_EQUAL(st->tags.nr, 2);
-	CU_ASSERT_EQUAL(atag_state_rewrite(st), 0);
-	snprintf(expect, sizeof(expect),
-		 "owner 999999999 1\nallocinfo %s/none/allocinfo\n"
-		 "tag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t2\tg\n", state_dir);
-	assert_file(path, expect);
-	atag_state_remove(st);
-	atag_tracefs_set_dir(NULL);
-}
-
 static void test_proc_helpers(void)
 {
 	unsigned long long me = atag_proc_starttime(getpid());
@@ -390,11 +316,9 @@ static void add_tests(void)
 	CU_add_test(s, "names that would break the format", test_state_rejects_bad_names);
 	CU_add_test(s, "partial and malformed files", test_state_load_partial_and_bad);
 	CU_add_test(s, "list state files", test_state_list);
-	CU_add_test(s, "undo: live owner, foreign instance, nothing", test_state_undo_guards);
 	CU_add_test(s, "untag: a toggle that did not happen", test_state_untag);
 	CU_add_test(s, "untag lines when loading", test_state_load_untag);
 	CU_add_test(s, "rewrite: only what is left", test_state_rewrite);
-	CU_add_test(s, "undo leaves what it could not undo", test_state_undo_leaves_the_rest);
 	CU_add_test(s, "process identity", test_proc_helpers);
 }
 
