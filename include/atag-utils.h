@@ -238,35 +238,48 @@ unsigned long long atag_proc_starttime(pid_t pid);
  */
 bool atag_proc_alive(pid_t pid, unsigned long long start);
 
+/*
+ * Without pidfds (Linux before 5.3, or under valgrind, which lacks pidfd_open()) a wait
+ * for a process looks at it every ATAG_NO_PIDFD_MS instead.
+ */
+#define ATAG_NO_PIDFD_MS	10
+
 /**
  * atag_pidfd_open - a pidfd for @pid (pidfd_open(), close-on-exec)
  * @pid: the process; a child that exited and is not reaped yet can still be opened
  *
- * Returns the fd, or -errno (-ESRCH: no such process).
+ * Returns the fd, or -errno: -ESRCH when there is no such process, -ENOSYS without
+ * pidfds (see ATAG_NO_PIDFD_MS).
  */
 int atag_pidfd_open(pid_t pid);
 
 /**
- * atag_proc_open - a pidfd for the process @pid that started at @start
+ * atag_proc_wait - wait until a process ends
  * @pid: the process
- * @start: its start time
+ * @start: its start time (atag_proc_starttime()), 0 for a child of ours (looked up)
+ * @timeout_ms: how long at most (-1: no limit)
+ * @stop_fd: the caller's stop fd, -1 for none
  *
- * The start time is checked after the pidfd is open, so the fd cannot name a process
- * that reused the pid. Returns the fd, or -ESRCH when that process no longer runs.
+ * The wait is for the process @start names: the start time is checked after its pidfd
+ * is open, so a process that reused the pid is not waited for. A child is not reaped
+ * (a zombie has ended). Returns 0 when it ended (or was gone), -ETIMEDOUT, -EINTR when
+ * @stop_fd became readable first, or -errno.
  */
-int atag_proc_open(pid_t pid, unsigned long long start);
+int atag_proc_wait(pid_t pid, unsigned long long start, int timeout_ms, int stop_fd);
 
 /**
  * atag_proc_stop - stop a process: a signal, then SIGKILL to its process group
- * @pidfd: the process
- * @pgid: its process group (the process itself when it leads one)
+ * @pid: the process, the leader of its process group
+ * @start: as for atag_proc_wait()
  * @sig: the signal that asks it to finish (SIGINT for trace-cmd)
  * @timeout_ms: how long it may take to end after @sig
  * @kill_timeout_ms: how long to wait after SIGKILL
  *
- * Returns 0 when it ended after @sig, 1 when it had to be killed, -ETIMEDOUT when it
- * still runs after SIGKILL, or -errno. A child is not reaped: waitpid() it after.
+ * Returns 0 when it ended after @sig (or was gone), 1 when it had to be killed,
+ * -ETIMEDOUT when it still runs after SIGKILL, or -errno. A child is not reaped:
+ * waitpid() it after.
  */
-int atag_proc_stop(int pidfd, pid_t pgid, int sig, int timeout_ms, int kill_timeout_ms);
+int atag_proc_stop(pid_t pid, unsigned long long start, int sig, int timeout_ms,
+		   int kill_timeout_ms);
 
 #endif /* _ATAG_UTILS_H */

@@ -583,9 +583,14 @@ static void record_wait(struct recording *r)
 		{ .fd = r->child > 0 ? atag_pidfd_open(r->child) : -1, .events = POLLIN },
 		{ .fd = atag_recorder_fd(r->rec), .events = POLLIN },
 	};
+	bool unwatched;
+	int ms;
 
-	if (r->child > 0 && p[1].fd < 0)
-		record_fail(r, errno, "cannot wait for %s: %s", r->p->command[0], strerror(errno));
+	if (p[1].fd < 0 && p[1].fd != -ENOSYS && r->child > 0)
+		record_fail(r, -p[1].fd, "cannot wait for %s: %s", r->p->command[0],
+			    strerror(-p[1].fd));
+	/* no pidfds here: look again every ATAG_NO_PIDFD_MS */
+	unwatched = (r->child > 0 && p[1].fd < 0) || p[2].fd < 0;
 	for (;;) {
 		drain_stop_pipe();
 		if (child_done(r) && (r->p->command || stop_sig))
@@ -608,7 +613,10 @@ static void record_wait(struct recording *r)
 			record_fail(r, ECHILD, "trace-cmd record exited while recording");
 		if (r->error)
 			break;		/* teardown stops COMMAND */
-		if (atag_poll(p, 3, wait_ms(end, killed ? 0 : kill_at)) < 0)
+		ms = wait_ms(end, killed ? 0 : kill_at);
+		if (unwatched && (ms < 0 || ms > ATAG_NO_PIDFD_MS))
+			ms = ATAG_NO_PIDFD_MS;
+		if (atag_poll(p, 3, ms) < 0)
 			record_fail(r, errno, "cannot wait: %s", strerror(errno));
 	}
 	if (p[1].fd >= 0)
@@ -635,16 +643,10 @@ static void run_and_wait(struct recording *r)
 /* SIGTERM, then SIGKILL CHILD_TERM_MS later. */
 static void stop_command(struct recording *r)
 {
-	int fd;
-
 	if (r->child <= 0)
 		return;
 	signal_command(r, SIGTERM);
-	fd = atag_pidfd_open(r->child);
-	if (fd >= 0) {
-		atag_wait_readable(fd, CHILD_TERM_MS, -1);
-		close(fd);
-	}
+	atag_proc_wait(r->child, 0, CHILD_TERM_MS, -1);
 	if (!child_done(r)) {
 		signal_command(r, SIGKILL);
 		waitpid(r->child, NULL, 0);

@@ -210,7 +210,7 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 	}
 	setpgid(r->pid, r->pid);	/* also here: no window without it */
 	r->pidfd = atag_pidfd_open(r->pid);
-	if (r->pidfd < 0) {
+	if (r->pidfd < 0 && r->pidfd != -ENOSYS) {
 		err = errno;
 		atag_recorder_free(r);		/* kills it */
 		errno = err;
@@ -307,6 +307,8 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_f
 			break;
 		if (wfd < 0 && wait_ms > UNWATCHED_MS)
 			wait_ms = UNWATCHED_MS;
+		if (r->pidfd < 0 && wait_ms > ATAG_NO_PIDFD_MS)
+			wait_ms = ATAG_NO_PIDFD_MS;
 		ret = atag_poll(p, 3, wait_ms);
 		if (ret < 0)
 			break;
@@ -326,7 +328,7 @@ int atag_recorder_stop(struct atag_recorder *r, int timeout_ms)
 
 	if (!atag_recorder_running(r))
 		return r->status;
-	ret = atag_proc_stop(r->pidfd, r->pid, SIGINT, timeout_ms, KILL_TIMEOUT_MS);
+	ret = atag_proc_stop(r->pid, 0, SIGINT, timeout_ms, KILL_TIMEOUT_MS);
 	if (ret)
 		kill(-r->pid, SIGKILL);		/* it hangs even now: blocking below is all we can do */
 	reap(r, 0);

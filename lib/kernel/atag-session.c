@@ -201,7 +201,7 @@ int atag_session_lost_events(struct atag_session *s, struct atag_lost *lost)
 static int undo_recorder(struct atag_session *s, struct atag_undo *u)
 {
 	const struct atag_state *st = s->st;
-	int fd, ret;
+	int ret;
 
 	if (s->rec) {
 		/* ours: it ends here one way or the other (its status is the caller's) */
@@ -210,13 +210,11 @@ static int undo_recorder(struct atag_session *s, struct atag_undo *u)
 		atag_session_stop_recorder(s, ATAG_SESSION_STOP_MS);
 		return 0;
 	}
-	fd = atag_proc_open(st->recorder, st->recorder_start);
-	if (fd < 0)
+	if (!atag_proc_alive(st->recorder, st->recorder_start))
 		return 0;		/* gone already */
 	u->recorder_stopped = true;
-	ret = atag_proc_stop(fd, st->recorder, SIGINT, ATAG_SESSION_STOP_MS,
+	ret = atag_proc_stop(st->recorder, st->recorder_start, SIGINT, ATAG_SESSION_STOP_MS,
 			     ATAG_SESSION_KILL_MS);
-	close(fd);
 	return ret < 0 ? ret : 0;
 }
 

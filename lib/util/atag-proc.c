@@ -108,33 +108,99 @@ int atag_pidfd_open(pid_t pid)
 	return fd < 0 ? atag_err(-errno) : fd;
 }
 
-int atag_proc_open(pid_t pid, unsigned long long start)
-{
-	int fd;
+/* A process to wait for: through its pidfd, or by looking every ATAG_NO_PIDFD_MS. */
+struct watch {
+	pid_t			pid;
+	unsigned long long	start;
+	int			fd;	/* -1: no pidfds here */
+};
 
-	if (pid <= 0 || !start)
-		return atag_err(-ESRCH);
-	fd = atag_pidfd_open(pid);
-	if (fd < 0)
-		return fd;
-	/* checked after the open: the pidfd holds the process the start time names */
-	if (atag_proc_starttime(pid) != start) {
-		close(fd);
-		return atag_err(-ESRCH);
+/* 0, 1 when the process is gone already, or -errno. */
+static int watch_open(struct watch *w, pid_t pid, unsigned long long start)
+{
+	w->pid = pid;
+	w->start = start ? start : atag_proc_starttime(pid);
+	w->fd = -1;
+	if (pid <= 0 || !w->start)
+		return 1;		/* no such process, or a zombie */
+	w->fd = atag_pidfd_open(pid);
+	if (w->fd == -ESRCH)
+		return 1;
+	if (w->fd == -ENOSYS) {
+		w->fd = -1;
+		return atag_proc_alive(pid, w->start) ? 0 : 1;
 	}
-	return fd;
+	if (w->fd < 0)
+		return w->fd;
+	/* checked after the open: the pidfd holds the process the start time names */
+	if (atag_proc_starttime(pid) != w->start) {
+		close(w->fd);
+		w->fd = -1;
+		return 1;
+	}
+	return 0;
 }
 
-int atag_proc_stop(int pidfd, pid_t pgid, int sig, int timeout_ms, int kill_timeout_ms)
+static void watch_signal(struct watch *w, int sig)
 {
+	if (w->fd >= 0)
+		pidfd_send_signal(w->fd, sig, NULL, 0);
+	else
+		kill(w->pid, sig);
+}
+
+/* 0 when it ended, -ETIMEDOUT, -EINTR when @stop_fd became readable, or -errno. */
+static int watch_wait(struct watch *w, int timeout_ms, int stop_fd)
+{
+	unsigned long long deadline;
+	struct pollfd p = { .fd = stop_fd, .events = POLLIN };
+	int ms, ret;
+
+	if (w->fd >= 0)
+		return atag_wait_readable(w->fd, timeout_ms, stop_fd);
+	deadline = timeout_ms >= 0 ? atag_now_ns() + timeout_ms * 1000000ULL : 0;
+	while (atag_proc_alive(w->pid, w->start)) {
+		ms = atag_ms_until(deadline);
+		if (!ms)
+			return atag_err(-ETIMEDOUT);
+		ret = atag_poll(&p, 1, ms < 0 || ms > ATAG_NO_PIDFD_MS ? ATAG_NO_PIDFD_MS : ms);
+		if (ret)
+			return ret > 0 ? atag_err(-EINTR) : ret;
+	}
+	return 0;
+}
+
+int atag_proc_wait(pid_t pid, unsigned long long start, int timeout_ms, int stop_fd)
+{
+	struct watch w;
 	int ret;
 
-	if (pidfd_send_signal(pidfd, sig, NULL, 0) && errno == ESRCH)
-		return 0;
-	ret = atag_wait_readable(pidfd, timeout_ms, -1);
-	if (ret != -ETIMEDOUT)
-		return ret;
-	kill(-pgid, SIGKILL);
-	ret = atag_wait_readable(pidfd, kill_timeout_ms, -1);
-	return ret ? ret : 1;
+	ret = watch_open(&w, pid, start);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	ret = watch_wait(&w, timeout_ms, stop_fd);
+	if (w.fd >= 0)
+		close(w.fd);
+	return ret;
+}
+
+int atag_proc_stop(pid_t pid, unsigned long long start, int sig, int timeout_ms,
+		   int kill_timeout_ms)
+{
+	struct watch w;
+	int ret;
+
+	ret = watch_open(&w, pid, start);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	watch_signal(&w, sig);
+	ret = watch_wait(&w, timeout_ms, -1);
+	if (ret == -ETIMEDOUT) {
+		kill(-pid, SIGKILL);
+		ret = watch_wait(&w, kill_timeout_ms, -1);
+		ret = ret ? ret : 1;
+	}
+	if (w.fd >= 0)
+		close(w.fd);
+	return ret;
 }
