@@ -134,8 +134,8 @@ static void test_recorder_stop_and_ready(void)
 	f = fopen(script, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	/* like trace-cmd: handles SIGINT, then switches the instance on */
-	fputs("#!/bin/sh\ntrap 'exit 0' INT\necho 1 > \"$FAKE_ON\"\n"
-	      "while :; do sleep 0.02; done\n", f);
+	fputs("#!/bin/sh\nsleep 1000 &\nidle=$!\ntrap 'kill $idle; exit 0' INT\n"
+	      "echo 1 > \"$FAKE_ON\"\nwait\n", f);
 	fclose(f);
 	chmod(script, 0755);
 	snprintf(on, sizeof(on), "%s/instances/trace-cmd-alloc-tag-1/tracing_on", fake);

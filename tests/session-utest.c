@@ -175,10 +175,9 @@ static const char *write_writer(void)
 	f = fopen(script, "w");
 	if (!f)
 		return NULL;
-	fputs("#!/bin/sh\ntrap 'exit 0' INT\n"
+	fputs("#!/bin/sh\nsleep 1000 &\nidle=$!\ntrap 'kill $idle; exit 0' INT\n"
 	      "for a; do [ \"$prev\" = -B ] && inst=$a; prev=$a; done\n"
-	      "echo 1 > \"$SESSION_TFS/instances/$inst/tracing_on\"\n"
-	      "while :; do sleep 1; done\n", f);
+	      "echo 1 > \"$SESSION_TFS/instances/$inst/tracing_on\"\nwait\n", f);
 	fclose(f);
 	chmod(script, 0755);
 	return script;
