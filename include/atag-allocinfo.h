@@ -3,6 +3,11 @@
  * atag-allocinfo.h - /proc/allocinfo: list allocation call sites (tags) and switch
  * their tracing on and off.
  *
+ *   lib/kernel/atag-allocinfo.c       the ioctls, the probe of the interface, toggles
+ *   lib/kernel/atag-allocinfo-text.c  the text format, for kernels without the ioctls
+ *   lib/kernel/atag-taglist.c         tags and tag lists
+ *   lib/kernel/atag-filter.c          filters (include/atag-filter.h)
+ *
  * A kernel built with CONFIG_MEM_ALLOC_PROFILING has /proc/allocinfo, a text file of
  * bytes and calls per call site. Linux 7.3 adds ioctls on it (CONTENT_ID, GET_AT,
  * GET_NEXT) that list the tags through a filter; the selective-tracing series

@@ -12,8 +12,9 @@
  *    open()/read() (no libtracefs: several of its calls ignore tracefs_set_tracing_dir(),
  *    and this way a fake tree in a temporary directory reads like the real mount);
  *  - the computation (lib/bufstat/atag-bufstat.c) turns what was read into bytes of memory;
- *  - the renderings of the stat command: text (lib/bufstat/atag-bufstat-text.c) and JSON
- *    (lib/bufstat/atag-bufstat-json.c), with the notes both show (lib/bufstat/atag-bufstat-notes.c).
+ *  - the renderings of the stat command: text (lib/bufstat/atag-bufstat-text.c) and
+ *    JSON (lib/bufstat/atag-bufstat-json.c), with the notes both show
+ *    (lib/bufstat/atag-bufstat-notes.c).
  *
  * Files read, per buffer (the top directory and each instances/<name>/):
  *   buffer_size_kb          "N", "N (expanded: M)" (not yet expanded) or "X" (CPUs differ)

@@ -25,25 +25,6 @@ static int setup_dir(void)
 	return 0;
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static void assert_file(const char *path, const char *expect)
-{
-	char *text = atag_utest_read_file(path, NULL);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	CU_ASSERT_STRING_EQUAL(text, expect);
-	free(text);
-}
-
 /* ------------------------------------------------------------------ loaded sessions */
 
 static void test_undo_guards(void)
@@ -58,17 +39,17 @@ static void test_undo_guards(void)
 	snprintf(path, sizeof(path), "%s/record-2.state", state_dir);
 	snprintf(text, sizeof(text), "owner %d %llu\ninstance trace-cmd-alloc-tag-2\n",
 		 (int)getppid(), atag_proc_starttime(getppid()));
-	write_file(path, text);
+	atag_utest_write_file(path, text);
 	s = atag_session_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(atag_session_undo(s, &u), 0);
 	CU_ASSERT_TRUE(u.owner_alive);
 	CU_ASSERT_FALSE(u.instance_removed);
 	atag_session_free(s);
-	assert_file(path, text);
+	atag_utest_assert_file(path, text);
 
 	/* an instance name that is not ours is never removed */
-	write_file(path, "owner 999999999 1\ninstance someone-elses\n");
+	atag_utest_write_file(path, "owner 999999999 1\ninstance someone-elses\n");
 	s = atag_session_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(atag_session_undo(s, &u), -EINVAL);
@@ -79,7 +60,7 @@ static void test_undo_guards(void)
 	atag_session_free(s);
 
 	/* nothing listed: nothing to do, and closing removes the file */
-	write_file(path, "owner 999999999 1\n");
+	atag_utest_write_file(path, "owner 999999999 1\n");
 	s = atag_session_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(atag_session_undo(s, &u), 0);
@@ -108,7 +89,7 @@ static void test_undo_leaves_the_rest(void)
 		 "owner 999999999 1\nallocinfo %s/none/allocinfo\ninstance trace-cmd-alloc-tag-4\n"
 		 "tag\t-\tmm/x.c\t1\tf\nrecorder 999999998 7\ntag\tm\tmm/x.c\t2\tg\n",
 		 state_dir);
-	write_file(path, text);
+	atag_utest_write_file(path, text);
 	s = atag_session_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	st = atag_session_state(s);
@@ -128,7 +109,7 @@ static void test_undo_leaves_the_rest(void)
 	snprintf(expect, sizeof(expect),
 		 "owner 999999999 1\nallocinfo %s/none/allocinfo\n"
 		 "tag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t2\tg\n", state_dir);
-	assert_file(path, expect);
+	atag_utest_assert_file(path, expect);
 	unlink(path);
 	atag_tracefs_set_dir(NULL);
 }
@@ -240,7 +221,7 @@ static void live_session(struct atag_allocinfo *ai, struct fake_ctx *c,
 			 "tag\tfoo\tdrivers/foo/bar.c\t40\tfoo_bar\n"
 			 "recorder %d %llu\n", (int)getpid(), atag_proc_starttime(getpid()), name,
 			 (int)atag_recorder_pid(rec), atag_proc_starttime(atag_recorder_pid(rec)));
-		assert_file(path, expect);
+		atag_utest_assert_file(path, expect);
 	}
 	CU_ASSERT_EQUAL(atag_session_lost_events(s, &lost), 0);
 	CU_ASSERT_TRUE(lost.nr_cpus > 0);

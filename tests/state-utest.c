@@ -36,16 +36,6 @@ static struct atag_tag tag(const char *mod, const char *func, unsigned long long
 	return t;
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void test_state_roundtrip(void)
 {
 	struct atag_tag t1 = tag("", "kmalloc_trace", 4100), t2 = tag("foo", "foo_alloc", 12);
@@ -117,8 +107,8 @@ static void test_state_load_partial_and_bad(void)
 
 	/* the writer died in the middle of a line: that line is ignored */
 	snprintf(path, sizeof(path), "%s/record-1.state", state_dir);
-	write_file(path, "owner 1 5\ninstance trace-cmd-alloc-tag-1\ntag\t-\tmm/x.c\t1\tf\n"
-			 "tag\t-\tmm/x.c\t2\tg");
+	atag_utest_write_file(path, "owner 1 5\ninstance trace-cmd-alloc-tag-1\n"
+			      "tag\t-\tmm/x.c\t1\tf\ntag\t-\tmm/x.c\t2\tg");
 	st = atag_state_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(st->tags.nr, 1);
@@ -126,13 +116,13 @@ static void test_state_load_partial_and_bad(void)
 	CU_ASSERT_EQUAL(st->recorder, 0);
 	atag_state_free(st);
 
-	write_file(path, "hello\n");
+	atag_utest_write_file(path, "hello\n");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	CU_ASSERT_EQUAL(errno, EBADMSG);
-	write_file(path, "owner 1 5\ntag\t-\tmm/x.c\tten\tf\n");
+	atag_utest_write_file(path, "owner 1 5\ntag\t-\tmm/x.c\tten\tf\n");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	CU_ASSERT_EQUAL(errno, EBADMSG);
-	write_file(path, "owner 1 5");
+	atag_utest_write_file(path, "owner 1 5");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/none.state", state_dir);
@@ -146,11 +136,11 @@ static void test_state_list(void)
 	int n, i;
 
 	snprintf(path, sizeof(path), "%s/record-20.state", state_dir);
-	write_file(path, "owner 20 1\n");
+	atag_utest_write_file(path, "owner 20 1\n");
 	snprintf(path, sizeof(path), "%s/record-10.state", state_dir);
-	write_file(path, "owner 10 1\n");
+	atag_utest_write_file(path, "owner 10 1\n");
 	snprintf(path, sizeof(path), "%s/other.txt", state_dir);
-	write_file(path, "x\n");
+	atag_utest_write_file(path, "x\n");
 	n = atag_state_list(state_dir, &paths);
 	CU_ASSERT_EQUAL_FATAL(n, 2);
 	snprintf(path, sizeof(path), "%s/record-10.state", state_dir);
@@ -168,15 +158,6 @@ static void test_state_list(void)
 	snprintf(empty, sizeof(empty), "%s/does-not-exist", state_dir);
 	CU_ASSERT_EQUAL(atag_state_list(empty, &paths), 0);
 	CU_ASSERT_PTR_NULL(paths);
-}
-
-static void assert_file(const char *path, const char *expect)
-{
-	char *text = atag_utest_read_file(path, NULL);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	CU_ASSERT_STRING_EQUAL(text, expect);
-	free(text);
 }
 
 static void test_state_untag(void)
@@ -199,7 +180,7 @@ static void test_state_untag(void)
 		 "owner %d %llu\ntag\t-\tmm/x.c\t4100\tkmalloc_trace\n"
 		 "tag\tfoo\tmm/x.c\t12\tfoo_alloc\nuntag\t-\tmm/x.c\t4100\tkmalloc_trace\n",
 		 (int)getpid(), atag_proc_starttime(getpid()));
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 
 	/* reset gets only t2 */
 	ld = atag_state_load(st->path);
@@ -218,7 +199,7 @@ static void test_state_load_untag(void)
 
 	snprintf(path, sizeof(path), "%s/record-3.state", state_dir);
 	/* an untag takes back the last tag line of that tag, and only that one */
-	write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t1\tf\n"
+	atag_utest_write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t1\tf\n"
 			 "tag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf\n"
 			 "untag\t-\tmm/x.c\t2\tg\n");
 	st = atag_state_load(path);
@@ -229,13 +210,13 @@ static void test_state_load_untag(void)
 	atag_state_free(st);
 
 	/* an untag line cut short is ignored: the tag stays reset's */
-	write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf");
+	atag_utest_write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf");
 	st = atag_state_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(st->tags.nr, 1);
 	atag_state_free(st);
 
-	write_file(path, "owner 3 5\nuntag\t-\tmm/x.c\tone\tf\n");
+	atag_utest_write_file(path, "owner 3 5\nuntag\t-\tmm/x.c\tone\tf\n");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	CU_ASSERT_EQUAL(errno, EBADMSG);
 	unlink(path);
@@ -265,14 +246,14 @@ static void test_state_rewrite(void)
 	snprintf(expect, sizeof(expect),
 		 "owner %d %llu\nallocinfo /proc/allocinfo\ntag\tfoo\tmm/x.c\t12\tfoo_alloc\n",
 		 (int)getpid(), atag_proc_starttime(getpid()));
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", st->path);
 	CU_ASSERT_NOT_EQUAL(access(tmp, F_OK), 0);
 
 	/* appends go on into the new file */
 	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
 	snprintf(more, sizeof(more), "%stag\t-\tmm/x.c\t4100\tkmalloc_trace\n", expect);
-	assert_file(st->path, more);
+	atag_utest_assert_file(st->path, more);
 
 	/* a loaded state is rewritten the same way */
 	ld = atag_state_load(st->path);
@@ -281,14 +262,14 @@ static void test_state_rewrite(void)
 	ld->tags.nr = 1;
 	CU_ASSERT_EQUAL(atag_state_rewrite(ld), 0);
 	CU_ASSERT_EQUAL(ld->fd, -1);
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 
 	/* a rewrite that cannot be done leaves the file alone */
 	free(ld->path);
 	ld->path = strdup("/nonexistent/dir/record-1.state");
 	CU_ASSERT_EQUAL(atag_state_rewrite(ld), -ENOENT);
 	atag_state_free(ld);
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 	atag_state_remove(st);
 }
 

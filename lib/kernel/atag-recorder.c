@@ -330,7 +330,7 @@ int atag_recorder_stop(struct atag_recorder *r, int timeout_ms)
 		return r->status;
 	ret = atag_proc_stop(r->pid, 0, SIGINT, timeout_ms, KILL_TIMEOUT_MS);
 	if (ret)
-		kill(-r->pid, SIGKILL);		/* it hangs even now: blocking below is all we can do */
+		kill(-r->pid, SIGKILL);	/* it hangs even now: all that is left is to block */
 	reap(r, 0);
 	return ret ? atag_err(-ETIMEDOUT) : r->status;
 }
