@@ -7,6 +7,8 @@
  *   atag-files.c    a file or a reader's output read whole; "key: value" lines
  *   atag-tracefs.c  where tracefs is mounted; a ring buffer's per_cpu/cpuN/stats file
  *   atag-proc.c     processes named across pid reuse; waiting on pidfds and poll()
+ * and, with headers of their own, the JSON writer (include/atag-json.h) and the hash
+ * map (lib/util/atag-map.h).
  *
  * Conventions of the whole library:
  *  - int functions return 0 on success or a negative errno, and also set errno;
