@@ -179,7 +179,6 @@ static void test_recorder_output_dir(void)
 	struct atag_recorder *r;
 	char *text;
 	FILE *f;
-	int i;
 
 	snprintf(script, sizeof(script), "%s/pwd-writer.sh", tmp);
 	snprintf(seen, sizeof(seen), "%s/pwd-seen", tmp);
@@ -195,8 +194,7 @@ static void test_recorder_output_dir(void)
 	o.trace_cmd = script;
 	r = atag_recorder_start(&o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	for (i = 0; i < 500 && atag_recorder_running(r); i++)
-		usleep(10000);		/* it exits by itself */
+	atag_proc_wait(atag_recorder_pid(r), 0, 5000, -1);	/* it exits by itself */
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 0);
 	atag_recorder_free(r);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(dir, real));
