@@ -13,6 +13,9 @@
  *  - the recorder it started on the instance (include/atag-record.h), if any.
  * Its users: `record` (all four), `reset` (a session loaded from a state file, to undo
  * it), and a live view such as `top` (instance and tags, reading the instance itself).
+ * Whatever a user sets up inside the instance (events, triggers, the buffer size:
+ * trace-cmd record does, a live view would through libtracefs on
+ * atag_session_instance()) goes away with it, and needs no undoing of its own.
  *
  *	s = atag_session_create(atag_state_dir());	   the state file
  *	atag_session_set_allocinfo(s, ai);		   where tags are toggled
@@ -163,7 +166,8 @@ struct tracefs_instance *atag_session_instance(const struct atag_session *s);
  * Notes the tag in the state file, toggles it (only if it is still off) and, when it
  * was not turned on after all, takes the note back (an untag line), so that reset
  * leaves it alone. Returns 0 when this session turned it on, 1 when it was on already
- * (someone else turned it on since the listing), or -errno.
+ * (someone else turned it on since the listing), or -errno (-EINVAL without an
+ * allocinfo file).
  */
 int atag_session_enable_tag(struct atag_session *s, const struct atag_tag *t);
 

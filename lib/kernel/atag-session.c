@@ -116,6 +116,8 @@ int atag_session_enable_tag(struct atag_session *s, const struct atag_tag *t)
 {
 	int ret, err;
 
+	if (!s->ai)
+		return failed(s, ATAG_PART_ALLOCINFO, -EINVAL);	/* no set_allocinfo() */
 	ret = atag_state_add_tag(s->st, t);
 	if (ret)
 		return failed(s, ATAG_PART_STATE, ret);
