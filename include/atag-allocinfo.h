@@ -3,6 +3,11 @@
  * atag-allocinfo.h - /proc/allocinfo: list allocation call sites (tags) and switch
  * their tracing on and off.
  *
+ *   lib/kernel/atag-allocinfo.c       the ioctls, the probe of the interface, toggles
+ *   lib/kernel/atag-allocinfo-text.c  the text format, for kernels without the ioctls
+ *   lib/kernel/atag-taglist.c         tags and tag lists
+ *   lib/kernel/atag-filter.c          filters (include/atag-filter.h)
+ *
  * A kernel built with CONFIG_MEM_ALLOC_PROFILING has /proc/allocinfo, a text file of
  * bytes and calls per call site. Linux 7.3 adds ioctls on it (CONTENT_ID, GET_AT,
  * GET_NEXT) that list the tags through a filter; the selective-tracing series
@@ -201,6 +206,26 @@ int atag_allocinfo_toggle_tag(struct atag_allocinfo *ai, const struct atag_tag *
 int atag_allocinfo_parse_text(const char *buf, size_t len, const struct atag_filter *f,
 			      struct atag_taglist **out, unsigned int *err_line);
 
+/* ------------------------------------------------------------------ tags and tag lists
+ * (lib/kernel/atag-taglist.c) */
+
+/**
+ * atag_tag_set_name - copy a name into a tag field, keeping its tail if too long
+ * @dst: the field (ATAG_NAME_MAX bytes)
+ * @src: the name
+ * @len: its length
+ */
+void atag_tag_set_name(char *dst, const char *src, size_t len);
+
+/**
+ * atag_tag_same_site - whether two tags name the same call site
+ * @a: a tag
+ * @b: another
+ *
+ * Module, file, line and function compared; the counters and trace state are not.
+ */
+bool atag_tag_same_site(const struct atag_tag *a, const struct atag_tag *b);
+
 /**
  * atag_taglist_add - append a tag to a list
  * @list: the list
@@ -211,17 +236,18 @@ int atag_allocinfo_parse_text(const char *buf, size_t len, const struct atag_fil
 int atag_taglist_add(struct atag_taglist *list, const struct atag_tag *t);
 
 /**
- * atag_taglist_free - free a tag list
+ * atag_taglist_drop - remove the last entry of a list that is the call site of @t
+ * @list: the list
+ * @t: the tag
+ *
+ * Returns whether there was one.
+ */
+bool atag_taglist_drop(struct atag_taglist *list, const struct atag_tag *t);
+
+/**
+ * atag_taglist_free - free a tag list returned by a list or parse function
  * @list: the list, may be NULL
  */
 void atag_taglist_free(struct atag_taglist *list);
-
-/**
- * atag_tag_set_name - copy a name into a tag field, keeping its tail if too long
- * @dst: the field (ATAG_NAME_MAX bytes)
- * @src: the name
- * @len: its length
- */
-void atag_tag_set_name(char *dst, const char *src, size_t len);
 
 #endif /* _ATAG_ALLOCINFO_H */

@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-bufstat.h - what tracing's own ring buffers cost.
+ * atag-bufstat.h - what tracing's own ring buffers cost (lib/bufstat/, the archive
+ * libatag-bufstat.a; it uses lib/util/ only).
  *
- * Three layers, each usable alone:
- *  - parsers (lib/bufstat/atag-bufstat-parse.c) turn the text of one tracefs file into numbers;
+ * Layers, each usable alone:
+ *  - parsers (lib/bufstat/atag-bufstat-parse.c) turn the text of one tracefs file into
+ *    numbers; the per_cpu/cpuN/stats file is parsed by atag_parse_cpu_stats() and the
+ *    tracefs mount found by atag_tracefs_find() (include/atag-utils.h), which the
+ *    recording side shares;
  *  - the reader (lib/bufstat/atag-bufstat-read.c) walks a tracefs directory with plain
  *    open()/read() (no libtracefs: several of its calls ignore tracefs_set_tracing_dir(),
  *    and this way a fake tree in a temporary directory reads like the real mount);
  *  - the computation (lib/bufstat/atag-bufstat.c) turns what was read into bytes of memory;
- *  - the renderings of the stat command: text (lib/bufstat/atag-bufstat-text.c) and JSON
- *    (lib/bufstat/atag-bufstat-json.c), with the notes both show (lib/bufstat/atag-bufstat-notes.c).
+ *  - the renderings of the stat command: text (lib/bufstat/atag-bufstat-text.c) and
+ *    JSON (lib/bufstat/atag-bufstat-json.c), with the notes both show
+ *    (lib/bufstat/atag-bufstat-notes.c).
  *
  * Files read, per buffer (the top directory and each instances/<name>/):
  *   buffer_size_kb          "N", "N (expanded: M)" (not yet expanded) or "X" (CPUs differ)
@@ -43,7 +48,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define ATAG_BUFSTAT_UNKNOWN		(~0ULL)
+#include "atag-utils.h"
+
+#define ATAG_BUFSTAT_UNKNOWN		ATAG_STATS_UNKNOWN
 /* Sub-buffer header (u64 timestamp + local_t commit) on 64-bit kernels */
 #define ATAG_BUFSTAT_PAGE_HDR_DEFAULT	16
 
@@ -52,19 +59,6 @@ struct atag_bufsize {
 	unsigned long long	kb;		/* UNKNOWN when the CPUs differ ("X") */
 	unsigned long long	expanded_kb;	/* "(expanded: M)", else UNKNOWN */
 	bool			differ;		/* the file read "X" */
-};
-
-/* One per_cpu/cpuN/stats file; a field whose line is absent is UNKNOWN ("" for text). */
-struct atag_bufstat_cpu_stats {
-	unsigned long long	entries;
-	unsigned long long	overrun;
-	unsigned long long	commit_overrun;
-	unsigned long long	bytes;
-	unsigned long long	dropped_events;
-	unsigned long long	read_events;
-	/* as printed: "sec.usec", or a raw counter */
-	char			oldest_ts[32];
-	char			now_ts[32];
 };
 
 /* One per_cpu/cpuN/buffer_meta file (persistent buffers only). */
@@ -77,7 +71,7 @@ struct atag_bufstat_cpu {
 	int				cpu;
 	unsigned long long		size_kb;	/* per_cpu/cpuN/buffer_size_kb */
 	bool				has_stats;
-	struct atag_bufstat_cpu_stats	stats;
+	struct atag_cpu_stats		stats;	/* lib/util/atag-tracefs.c */
 	bool				has_meta;
 	struct atag_bufstat_meta	meta;
 	/* computed by atag_bufstat_compute() */
@@ -196,16 +190,6 @@ struct atag_bufstat {
  * Return: 0, or -EINVAL when the text is none of "N", "N (expanded: M)", "X".
  */
 int atag_bufstat_parse_size(const char *text, struct atag_bufsize *size);
-
-/**
- * atag_bufstat_parse_stats - parse a per_cpu/cpuN/stats file
- * @text: the file's content
- * @stats: filled; fields whose line is absent are ATAG_BUFSTAT_UNKNOWN
- * @line: set to the 1-based number of a malformed line
- *
- * Unknown keys are ignored. Return: 0, or -EINVAL for a malformed line or value.
- */
-int atag_bufstat_parse_stats(const char *text, struct atag_bufstat_cpu_stats *stats, int *line);
 
 /**
  * atag_bufstat_parse_memusage - parse trace_stats/memory_usage_kb (either posting)
@@ -363,17 +347,6 @@ const char *atag_bufstat_reason_str(enum atag_bufdiff_reason reason);
 unsigned long long atag_bufstat_kb(unsigned long long bytes);
 
 /* ------------------------------------------------------------------ reading tracefs */
-
-/**
- * atag_bufstat_find_tracefs - where tracefs is mounted
- * @mounts: a mounts table (NULL: /proc/mounts)
- * @buf: receives the mount point
- * @len: size of @buf
- *
- * Reads the table only: never mounts anything, never touches the debugfs automount.
- * Return: 0, -ENODEV when no tracefs is mounted, or -errno reading @mounts.
- */
-int atag_bufstat_find_tracefs(const char *mounts, char *buf, size_t len);
 
 /**
  * atag_bufstat_read - read every buffer's files under a tracefs directory

@@ -96,4 +96,13 @@ bool atag_str_is_glob(const char *s);
  */
 const char *atag_allocinfo_str(const char *s);
 
+/**
+ * atag_allocinfo_strcpy - a name as a kernel filter field carries it
+ * @dst: the field of struct allocinfo_filter (ALLOCINFO_STR_SIZE bytes)
+ * @s: the name, taken literally (no glob meaning)
+ *
+ * Copies atag_allocinfo_str(@s) and pads with NULs, as the kernel's strscpy_pad().
+ */
+void atag_allocinfo_strcpy(char dst[ALLOCINFO_STR_SIZE], const char *s);
+
 #endif /* _ATAG_FILTER_H */

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-state.h - the state file of a running `record`, so that `reset` can undo what
- * a record killed with SIGKILL left behind, and only that.
+ * atag-state.h - the state file of a session (include/atag-session.h), so that `reset`
+ * can undo what a command killed with SIGKILL left behind, and only that
+ * (lib/kernel/atag-state.c: the file; the undoing is the session's).
  *
- * One file a recording, $ATAG_STATE_DIR/record-PID.state (default directory
- * /run/trace-cmd-alloc-tag), removed when the recording ends normally. Each line is
- * written before the change it describes, so the file never misses a change:
+ * One file a session, $ATAG_STATE_DIR/record-PID.state (default directory
+ * /run/trace-cmd-alloc-tag), removed when the session ends with everything undone.
+ * Each line is written before the change it describes, so the file never misses a
+ * change:
  *
- *   owner PID STARTTIME           the record process
+ *   owner PID STARTTIME           the process that owns the session (record)
  *   allocinfo PATH                where the tags were toggled
  *   instance NAME                 the tracefs instance it created
  *   recorder PID STARTTIME        the trace-cmd record it started
@@ -53,21 +55,10 @@ struct atag_state {
 	struct atag_taglist	tags;		/* tags whose tracing was turned on */
 };
 /*
- * The fields list what is to be undone; a caller that undid part of it may remove
- * that from them (free and NULL @instance, 0 @recorder, fewer @tags) and then
- * atag_state_rewrite().
+ * The fields list what is to be undone; the session that undid part of it removes
+ * that from them (frees and NULLs @instance, sets @recorder 0, drops @tags) and then
+ * calls atag_state_rewrite().
  */
-
-/* What atag_state_undo() did. */
-struct atag_undo {
-	bool		owner_alive;	/* the record still runs: nothing was done */
-	bool		recorder_stopped;
-	size_t		tags_disabled;	/* tracing turned off again */
-	size_t		tags_gone;	/* no longer traced, or no longer there */
-	bool		instance_removed;
-	int		error;		/* first -errno, 0 when all was undone */
-	const char	*failed_step;	/* "recorder", "allocinfo", "instance" or NULL */
-};
 
 /**
  * atag_state_dir - the directory of the state files
@@ -159,20 +150,6 @@ struct atag_state *atag_state_load(const char *path);
 int atag_state_list(const char *dir, char ***paths);
 
 /**
- * atag_state_undo - undo what a state file lists, unless its owner still runs
- * @st: the state, as loaded
- * @u: what was done
- *
- * Stops the recorder (SIGINT, then SIGKILL to its group after a while), turns tracing
- * off again on the listed tags that are still traced, and removes the instance; each
- * step is tried even when one before failed. What was undone is removed from @st,
- * which then lists what is left, for atag_state_rewrite().
- * Returns 0 when all was undone (or the owner runs), else the first -errno, with
- * @u->failed_step naming the step.
- */
-int atag_state_undo(struct atag_state *st, struct atag_undo *u);
-
-/**
  * atag_state_remove - delete the state file and free the state
  * @st: the state, may be NULL
  *
@@ -185,12 +162,5 @@ int atag_state_remove(struct atag_state *st);
  * @st: the state, may be NULL
  */
 void atag_state_free(struct atag_state *st);
-
-/**
- * atag_proc_alive - whether the process @pid that started at @start still runs
- * @pid: the process
- * @start: its start time (atag_proc_starttime())
- */
-bool atag_proc_alive(pid_t pid, unsigned long long start);
 
 #endif /* _ATAG_STATE_H */

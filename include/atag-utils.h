@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-utils.h - logging, errors and unit formatting shared by every part of libatag.
+ * atag-utils.h - what every part of libatag shares: logging, errors, units, and the
+ * reading of small kernel files (lib/util/).
+ *
+ *   atag-utils.c    logging, errors, sizes, durations, numbers, globs
+ *   atag-files.c    a file or a reader's output read whole; "key: value" lines
+ *   atag-tracefs.c  where tracefs is mounted; a ring buffer's per_cpu/cpuN/stats file
+ *   atag-proc.c     processes named across pid reuse; waiting on pidfds and poll()
+ * and, with headers of their own, the JSON writer (include/atag-json.h) and the hash
+ * map (lib/util/atag-map.h).
  *
  * Conventions of the whole library:
  *  - int functions return 0 on success or a negative errno, and also set errno;
@@ -14,6 +22,9 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <sys/types.h>
+
+struct pollfd;
 
 enum atag_loglevel {
 	ATAG_LOG_NONE,
@@ -70,7 +81,207 @@ int atag_parse_u64(const char *str, unsigned long long *val);
 /* Shell-style glob match (fnmatch without flags); a NULL pattern matches everything. */
 bool atag_glob_match(const char *pattern, const char *str);
 
-/* Sleep @ms milliseconds (less when a signal handler runs: callers poll). */
-void atag_sleep_ms(int ms);
+
+/* ------------------------------------------------------------------ files */
+
+/*
+ * A reader for atag_read_all(): up to @len bytes at offset @off into @buf; returns how
+ * many, 0 at the end, or -errno.
+ */
+typedef ssize_t (*atag_read_fn)(void *ctx, char *buf, size_t len, off_t off);
+
+/**
+ * atag_read_all - all a reader gives, as one NUL-terminated buffer
+ * @read_fn: the reader, called with growing offsets until it returns 0
+ * @ctx: passed to it
+ * @max: read no more than this many bytes (SIZE_MAX: no limit)
+ * @len: set to the number of bytes read (may be NULL)
+ *
+ * Returns the buffer (free() it), or NULL with errno set: ENOMEM, or the reader's error.
+ */
+char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len);
+
+/**
+ * atag_read_file - a file's content, as one NUL-terminated buffer
+ * @path: the file
+ * @max: read no more than this many bytes (SIZE_MAX: all of it)
+ * @len: set to the number of bytes read (may be NULL)
+ *
+ * Reads from the start with read() (kernel pseudo-files want no pread()), retrying on
+ * EINTR. Returns the buffer (free() it), or NULL with errno set by open(), read() or
+ * ENOMEM.
+ */
+char *atag_read_file(const char *path, size_t max, size_t *len);
+
+/* Called for each "key: value" line; non-zero stops the walk. */
+typedef int (*atag_kv_fn)(const char *key, const char *value, void *ctx);
+
+/**
+ * atag_parse_kv - walk the "key: value" lines of a text
+ * @text: the text, NUL-terminated
+ * @fn: called with the key and the value of each line, both trimmed
+ * @ctx: passed to @fn
+ * @line: set to the 1-based number of the line that stopped the walk, else 0
+ *
+ * Blank lines are skipped; lines are cut at 255 characters. Returns 0, or -EINVAL for
+ * a line without ':' or one @fn refused.
+ */
+int atag_parse_kv(const char *text, atag_kv_fn fn, void *ctx, int *line);
+
+/* ------------------------------------------------------------------ tracefs */
+
+/**
+ * atag_tracefs_find - where tracefs is mounted, from a mount table
+ * @mounts: the table (NULL: /proc/mounts)
+ * @buf: receives the first tracefs mount point
+ * @len: size of @buf
+ *
+ * Reads the table only: never mounts anything, never touches the debugfs automount.
+ * Returns 0, -ENODEV when no tracefs is mounted, or -errno reading @mounts.
+ */
+int atag_tracefs_find(const char *mounts, char *buf, size_t len);
+
+/**
+ * atag_tracefs_dir - the tracefs directory the library works in
+ *
+ * The directory set with atag_tracefs_set_dir(), else the first tracefs mount
+ * (atag_tracefs_find(), looked up once). Returns it, or NULL with errno ENODEV.
+ * Process-wide; not thread-safe.
+ */
+const char *atag_tracefs_dir(void);
+
+/**
+ * atag_tracefs_set_dir - make the library work in another tracefs directory
+ * @dir: a tracefs tree (a test's fake one), copied; NULL: back to the mount
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int atag_tracefs_set_dir(const char *dir);
+
+#define ATAG_STATS_UNKNOWN	(~0ULL)
+
+/*
+ * One per_cpu/cpuN/stats file of a ring buffer; a field whose line is absent is
+ * ATAG_STATS_UNKNOWN ("" for the timestamps).
+ */
+struct atag_cpu_stats {
+	unsigned long long	entries;
+	unsigned long long	overrun;	/* overwritten before they were read */
+	unsigned long long	commit_overrun;
+	unsigned long long	bytes;
+	unsigned long long	dropped_events;	/* dropped because the buffer was full */
+	unsigned long long	read_events;	/* read out of the buffer */
+	/* as printed: "sec.usec", or a raw counter */
+	char			oldest_ts[32];
+	char			now_ts[32];
+};
+
+/**
+ * atag_parse_cpu_stats - parse a per_cpu/cpuN/stats file
+ * @text: the file's content
+ * @stats: filled; fields whose line is absent are ATAG_STATS_UNKNOWN
+ * @line: set to the 1-based number of a malformed line
+ *
+ * Unknown keys are ignored. Returns 0, or -EINVAL for a malformed line or value.
+ */
+int atag_parse_cpu_stats(const char *text, struct atag_cpu_stats *stats, int *line);
+
+/* ------------------------------------------------------------------ processes and waits
+ *
+ * Waits end on an event (a process's end through its pidfd, a file descriptor that
+ * becomes readable), never by sleeping and looking again. A caller's signal handler
+ * ends a wait by making its @stop_fd readable (a self-pipe it writes to); the waits
+ * retry poll() when a handler interrupts it. Nothing here installs a handler, sends a
+ * signal the caller did not ask for, or reaps a child.
+ */
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+unsigned long long atag_now_ns(void);
+
+/*
+ * Milliseconds until @deadline_ns (atag_now_ns() time), rounded up, for poll(): 0 when
+ * it is past, -1 when @deadline_ns is 0 (none).
+ */
+int atag_ms_until(unsigned long long deadline_ns);
+
+/**
+ * atag_poll - poll() until an event or @timeout_ms (-1: none), retried on EINTR
+ * @fds: as for poll(); negative fds are ignored
+ * @nr: how many
+ * @timeout_ms: the whole wait, not each try
+ *
+ * Returns the number of fds with events (0: the time ran out) or -errno.
+ */
+int atag_poll(struct pollfd *fds, unsigned int nr, int timeout_ms);
+
+/**
+ * atag_wait_readable - wait until @fd is readable (a pidfd: its process ended)
+ * @fd: the file descriptor
+ * @timeout_ms: how long at most (-1: no limit)
+ * @stop_fd: the caller's stop fd, -1 for none
+ *
+ * Returns 0, -ETIMEDOUT, -EINTR when @stop_fd became readable first, or -errno.
+ */
+int atag_wait_readable(int fd, int timeout_ms, int stop_fd);
+
+/**
+ * atag_proc_starttime - when a process started, in clock ticks since boot
+ * @pid: the process
+ *
+ * With the pid, this names a process across pid reuse. Returns 0 when there is no
+ * such process or it is a zombie.
+ */
+unsigned long long atag_proc_starttime(pid_t pid);
+
+/**
+ * atag_proc_alive - whether the process @pid that started at @start still runs
+ * @pid: the process
+ * @start: its start time (atag_proc_starttime())
+ */
+bool atag_proc_alive(pid_t pid, unsigned long long start);
+
+/*
+ * Without pidfds (Linux before 5.3, or under valgrind, which lacks pidfd_open()) a wait
+ * for a process looks at it every ATAG_NO_PIDFD_MS instead.
+ */
+#define ATAG_NO_PIDFD_MS	10
+
+/**
+ * atag_pidfd_open - a pidfd for @pid (pidfd_open(), close-on-exec)
+ * @pid: the process; a child that exited and is not reaped yet can still be opened
+ *
+ * Returns the fd, or -errno: -ESRCH when there is no such process, -ENOSYS without
+ * pidfds (see ATAG_NO_PIDFD_MS).
+ */
+int atag_pidfd_open(pid_t pid);
+
+/**
+ * atag_proc_wait - wait until a process ends
+ * @pid: the process
+ * @start: its start time (atag_proc_starttime()), 0 for a child of ours (looked up)
+ * @timeout_ms: how long at most (-1: no limit)
+ * @stop_fd: the caller's stop fd, -1 for none
+ *
+ * The wait is for the process @start names: the start time is checked after its pidfd
+ * is open, so a process that reused the pid is not waited for. A child is not reaped
+ * (a zombie has ended). Returns 0 when it ended (or was gone), -ETIMEDOUT, -EINTR when
+ * @stop_fd became readable first, or -errno.
+ */
+int atag_proc_wait(pid_t pid, unsigned long long start, int timeout_ms, int stop_fd);
+
+/**
+ * atag_proc_stop - stop a process: a signal, then SIGKILL to its process group
+ * @pid: the process, the leader of its process group
+ * @start: as for atag_proc_wait()
+ * @sig: the signal that asks it to finish (SIGINT for trace-cmd)
+ * @timeout_ms: how long it may take to end after @sig
+ * @kill_timeout_ms: how long to wait after SIGKILL
+ *
+ * Returns 0 when it ended after @sig (or was gone), 1 when it had to be killed,
+ * -ETIMEDOUT when it still runs after SIGKILL, or -errno. A child is not reaped:
+ * waitpid() it after.
+ */
+int atag_proc_stop(pid_t pid, unsigned long long start, int sig, int timeout_ms,
+		   int kill_timeout_ms);
 
 #endif /* _ATAG_UTILS_H */

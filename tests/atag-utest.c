@@ -86,6 +86,26 @@ char *atag_utest_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+int atag_utest_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(text, f) < 0 ? -1 : 0;
+	return fclose(f) ? -1 : ret;
+}
+
+void atag_utest_assert_file(const char *path, const char *expect)
+{
+	char *text = atag_utest_read_file(path, NULL);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_STRING_EQUAL(text, expect);
+	free(text);
+}
+
 char *atag_utest_run(const char *cmd, int *status, int merge)
 {
 	size_t size = 0, cap = 4096, n;

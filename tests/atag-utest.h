@@ -38,4 +38,10 @@ char *atag_utest_run(const char *cmd, int *status, int merge);
 /* Read a whole file into a malloc'ed NUL-terminated string (NULL on error). */
 char *atag_utest_read_file(const char *path, size_t *len);
 
+/* Write @text into @path, created or truncated; 0 or -1. */
+int atag_utest_write_file(const char *path, const char *text);
+
+/* Assert that @path holds exactly @expect (a fatal assertion when it cannot be read). */
+void atag_utest_assert_file(const char *path, const char *expect);
+
 #endif /* _ATAG_UTEST_H */

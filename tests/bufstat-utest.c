@@ -56,10 +56,10 @@ static void test_parse_size(void)
 
 static void test_parse_stats(void)
 {
-	struct atag_bufstat_cpu_stats st;
+	struct atag_cpu_stats st;
 	int line = -1;
 
-	CU_ASSERT_EQUAL(atag_bufstat_parse_stats(stats_text, &st, &line), 0);
+	CU_ASSERT_EQUAL(atag_parse_cpu_stats(stats_text, &st, &line), 0);
 	CU_ASSERT_EQUAL(line, 0);
 	CU_ASSERT_EQUAL(st.entries, 3);
 	CU_ASSERT_EQUAL(st.overrun, 1);
@@ -71,7 +71,7 @@ static void test_parse_stats(void)
 	CU_ASSERT_STRING_EQUAL(st.now_ts, "723.332085");
 
 	/* an older kernel: no dropped/read lines; a counter clock; an unknown key */
-	CU_ASSERT_EQUAL(atag_bufstat_parse_stats("entries: 0\noverrun: 0\nbytes: 0\n"
+	CU_ASSERT_EQUAL(atag_parse_cpu_stats("entries: 0\noverrun: 0\nbytes: 0\n"
 						 "oldest event ts: 12345678\nnew thing: x y\n",
 						 &st, &line), 0);
 	CU_ASSERT_EQUAL(st.dropped_events, UNKNOWN);
@@ -80,15 +80,15 @@ static void test_parse_stats(void)
 	CU_ASSERT_STRING_EQUAL(st.oldest_ts, "12345678");
 	CU_ASSERT_STRING_EQUAL(st.now_ts, "");
 
-	CU_ASSERT_EQUAL(atag_bufstat_parse_stats("entries: 3\noverrun: 1\nbytes: lots\n", &st,
+	CU_ASSERT_EQUAL(atag_parse_cpu_stats("entries: 3\noverrun: 1\nbytes: lots\n", &st,
 						 &line), -EINVAL);
 	CU_ASSERT_EQUAL(line, 3);
-	CU_ASSERT_EQUAL(atag_bufstat_parse_stats("entries: 3\n\nno colon here\n", &st, &line),
+	CU_ASSERT_EQUAL(atag_parse_cpu_stats("entries: 3\n\nno colon here\n", &st, &line),
 			-EINVAL);
 	CU_ASSERT_EQUAL(line, 3);
-	CU_ASSERT_EQUAL(atag_bufstat_parse_stats("now ts: 12.\n", &st, &line), -EINVAL);
+	CU_ASSERT_EQUAL(atag_parse_cpu_stats("now ts: 12.\n", &st, &line), -EINVAL);
 	CU_ASSERT_EQUAL(line, 1);
-	CU_ASSERT_EQUAL(atag_bufstat_parse_stats("entries: -1\n", &st, &line), -EINVAL);
+	CU_ASSERT_EQUAL(atag_parse_cpu_stats("entries: -1\n", &st, &line), -EINVAL);
 }
 
 static void test_parse_memusage_split(void)
@@ -564,13 +564,13 @@ static void test_find_tracefs(void)
 		  "none /sys/kernel/debug debugfs rw 0 0\n"
 		  "nodev /mnt/my\\040trace tracefs rw,relatime 0 0\n"
 		  "nodev /sys/kernel/tracing tracefs rw 0 0\n");
-	CU_ASSERT_EQUAL(atag_bufstat_find_tracefs(path, dir, sizeof(dir)), 0);
+	CU_ASSERT_EQUAL(atag_tracefs_find(path, dir, sizeof(dir)), 0);
 	CU_ASSERT_STRING_EQUAL(dir, "/mnt/my trace");
 	snprintf(path, sizeof(path), "%s/m2", root);
 	put(root, "m2", "proc /proc proc rw 0 0\n");
-	CU_ASSERT_EQUAL(atag_bufstat_find_tracefs(path, dir, sizeof(dir)), -ENODEV);
+	CU_ASSERT_EQUAL(atag_tracefs_find(path, dir, sizeof(dir)), -ENODEV);
 	snprintf(path, sizeof(path), "%s/m3", root);
-	CU_ASSERT_EQUAL(atag_bufstat_find_tracefs(path, dir, sizeof(dir)), -ENOENT);
+	CU_ASSERT_EQUAL(atag_tracefs_find(path, dir, sizeof(dir)), -ENOENT);
 }
 
 static void add_tests(void)

@@ -3,7 +3,7 @@
 #
 # A stand-in for `trace-cmd record -d -k -B INSTANCE [-b KB] -e EVENT...` that never
 # reads the buffer: it sets up the instance like trace-cmd, switches it on, and waits
-# for SIGINT. With a small buffer the kernel overwrites events, so record's lost-event
+# for SIGINT (in wait, which a trapped signal ends at once). With a small buffer the kernel overwrites events, so record's lost-event
 # report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh). With FAKE_TC_FDS set,
 # it first writes the numbers of its open files there.
 [ -n "$FAKE_TC_FDS" ] && ls /proc/$$/fd > "$FAKE_TC_FDS"
@@ -23,8 +23,8 @@ I=$TFS/instances/$inst
 for e in $events; do
 	echo 1 > "$I/events/${e%%:*}/${e#*:}/enable" || exit 1
 done
-trap 'exit 0' INT
+sleep 1000000 &
+idle=$!
+trap 'kill $idle; exit 0' INT
 echo 1 > "$I/tracing_on"
-while :; do
-	sleep 0.05
-done
+wait

@@ -4,6 +4,7 @@
 # (build/tests/progs/atag-fakeinfo); sourced after tests/lib.sh.
 
 FAKEINFO=$ATAG_BUILD/tests/progs/atag-fakeinfo
+AWAIT=$ATAG_BUILD/tests/progs/atag-await
 
 # Why the double cannot run here, or nothing when it can.
 fakeinfo_skip_reason() {
@@ -19,20 +20,14 @@ fakeinfo_skip_reason() {
 }
 
 # fakeinfo_mount DESCRIPTION DIR: serve DIR/allocinfo, DIR/state, DIR/ctl until
-# fakeinfo_umount DIR (also registered with at_exit). Fails when it does not come up.
+# fakeinfo_umount DIR (also registered with at_exit). Fails when it does not come up
+# within 5 s. The daemon does not get fd 9, which callers use for their lock.
 fakeinfo_mount() {
 	mkdir -p "$2"
-	"$FAKEINFO" "$1" "$2" > "$2.log" 2>&1 &
+	"$FAKEINFO" "$1" "$2" > "$2.log" 2>&1 9>&- &
 	echo $! > "$2.pid"
 	at_exit "fakeinfo_umount '$2'"
-	i=0
-	while [ $i -lt 100 ]; do
-		[ -e "$2/state" ] && return 0
-		kill -0 "$(cat "$2.pid")" 2>/dev/null || return 1
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
+	"$AWAIT" -t 5 -p "$(cat "$2.pid")" mount "$2" && [ -e "$2/state" ]
 }
 
 fakeinfo_umount() {
@@ -40,12 +35,7 @@ fakeinfo_umount() {
 	pid=$(cat "$1.pid")
 	rm -f "$1.pid"
 	kill "$pid" 2>/dev/null
-	i=0
-	while grep -q " $1 fuse" /proc/mounts && [ $i -lt 100 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	grep -q " $1 fuse" /proc/mounts && fusermount3 -uz "$1"
+	"$AWAIT" -t 5 unmount "$1" || fusermount3 -uz "$1"
 	return 0
 }
 

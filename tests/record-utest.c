@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the tracefs side of lib/kernel/atag-record.c on a fake tracefs tree
- * (libtracefs' tracefs_set_tracing_dir()): lost-event counters, instances, events.
- * Recording itself needs root and is tested in tests/t-record.sh.
+ * Unit tests of lib/kernel/atag-tracefs.c and lib/kernel/atag-recorder.c on a fake
+ * tracefs tree (atag_tracefs_set_dir()): lost-event counters, instances, events, and
+ * the recorder with stand-in writers. Recording itself needs root and is tested in
+ * tests/t-record.sh.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
 #include "atag-record.h"
+#include "atag-tracefs.h"
 #include "atag-utest.h"
+#include "atag-utils.h"
 
 static char fake[512];
 
@@ -47,12 +48,12 @@ static int setup_fake(void)
 	    "dropped events: 0\nread events: 20\n");
 	put("instances/trace-cmd-alloc-tag-1/tracing_on", "1\n");
 	put("events/alloc_tag/alloc_tag_hit/format", "name: alloc_tag_hit\n");
-	return tracefs_set_tracing_dir(fake);
+	return atag_tracefs_set_dir(fake);
 }
 
 static int teardown_fake(void)
 {
-	return tracefs_set_tracing_dir(NULL);
+	return atag_tracefs_set_dir(NULL);
 }
 
 static void test_lost_events(void)
@@ -102,7 +103,7 @@ static void test_recorder_exits_early(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_TRUE(atag_recorder_pid(r) > 0);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), -ECHILD);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, -1), -ECHILD);
 	CU_ASSERT_FALSE(atag_recorder_running(r));
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 1000), 1);
 	atag_recorder_free(r);
@@ -110,7 +111,7 @@ static void test_recorder_exits_early(void)
 	o.trace_cmd = "/nonexistent/trace-cmd";
 	r = atag_recorder_start(&o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), -ECHILD);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, -1), -ECHILD);
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 127);
 	atag_recorder_free(r);
 }
@@ -126,15 +127,15 @@ static void test_recorder_stop_and_ready(void)
 	};
 	char script[1024], on[1024];
 	struct atag_recorder *r;
-	volatile sig_atomic_t stop = 1;
+	int stop[2];		/* a stop fd that is readable: a stop asked for */
 	FILE *f;
 
 	snprintf(script, sizeof(script), "%s/fake-writer.sh", atag_utest_tmpdir());
 	f = fopen(script, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	/* like trace-cmd: handles SIGINT, then switches the instance on */
-	fputs("#!/bin/sh\ntrap 'exit 0' INT\necho 1 > \"$FAKE_ON\"\n"
-	      "while :; do sleep 0.02; done\n", f);
+	fputs("#!/bin/sh\nsleep 1000 &\nidle=$!\ntrap 'kill $idle; exit 0' INT\n"
+	      "echo 1 > \"$FAKE_ON\"\nwait\n", f);
 	fclose(f);
 	chmod(script, 0755);
 	snprintf(on, sizeof(on), "%s/instances/trace-cmd-alloc-tag-1/tracing_on", fake);
@@ -143,8 +144,12 @@ static void test_recorder_stop_and_ready(void)
 	o.trace_cmd = script;
 	r = atag_recorder_start(&o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, &stop), -EINTR);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(pipe(stop), 0);
+	CU_ASSERT_EQUAL(write(stop[1], "", 1), 1);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, stop[0]), -EINTR);
+	close(stop[0]);
+	close(stop[1]);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 5000, -1), 0);
 	CU_ASSERT_TRUE(atag_recorder_running(r));
 	/* SIGINT lets the writer finish: exit 0 */
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 0);
@@ -153,7 +158,7 @@ static void test_recorder_stop_and_ready(void)
 	unsetenv("FAKE_ON");
 	o.instance = "trace-cmd-alloc-tag-none";	/* never ready */
 	r = atag_recorder_start(&o);
-	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 100, NULL), -ETIMEDOUT);
+	CU_ASSERT_EQUAL(atag_recorder_wait_ready(r, 100, -1), -ETIMEDOUT);
 	atag_recorder_free(r);		/* kills it */
 }
 
@@ -174,7 +179,6 @@ static void test_recorder_output_dir(void)
 	struct atag_recorder *r;
 	char *text;
 	FILE *f;
-	int i;
 
 	snprintf(script, sizeof(script), "%s/pwd-writer.sh", tmp);
 	snprintf(seen, sizeof(seen), "%s/pwd-seen", tmp);
@@ -190,8 +194,7 @@ static void test_recorder_output_dir(void)
 	o.trace_cmd = script;
 	r = atag_recorder_start(&o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	for (i = 0; i < 500 && atag_recorder_running(r); i++)
-		usleep(10000);		/* it exits by itself */
+	atag_proc_wait(atag_recorder_pid(r), 0, 5000, -1);	/* it exits by itself */
 	CU_ASSERT_EQUAL(atag_recorder_stop(r, 5000), 0);
 	atag_recorder_free(r);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(dir, real));

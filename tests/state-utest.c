@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lib/kernel/atag-state.c (the record state file) and the process helpers
- * of lib/kernel/atag-record.c that need no root.
+ * Unit tests of lib/kernel/atag-state.c (the state file; undoing what it lists is
+ * tested with the sessions, tests/session-utest.c) and the process helpers of
+ * lib/util/atag-proc.c that need no root.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,11 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
-#include "atag-record.h"
 #include "atag-state.h"
 #include "atag-utest.h"
+#include "atag-utils.h"
 
 static char state_dir[512];
 
@@ -35,16 +34,6 @@ static struct atag_tag tag(const char *mod, const char *func, unsigned long long
 	strcpy(t.filename, "mm/x.c");
 	t.lineno = line;
 	return t;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
 }
 
 static void test_state_roundtrip(void)
@@ -118,8 +107,8 @@ static void test_state_load_partial_and_bad(void)
 
 	/* the writer died in the middle of a line: that line is ignored */
 	snprintf(path, sizeof(path), "%s/record-1.state", state_dir);
-	write_file(path, "owner 1 5\ninstance trace-cmd-alloc-tag-1\ntag\t-\tmm/x.c\t1\tf\n"
-			 "tag\t-\tmm/x.c\t2\tg");
+	atag_utest_write_file(path, "owner 1 5\ninstance trace-cmd-alloc-tag-1\n"
+			      "tag\t-\tmm/x.c\t1\tf\ntag\t-\tmm/x.c\t2\tg");
 	st = atag_state_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(st->tags.nr, 1);
@@ -127,13 +116,13 @@ static void test_state_load_partial_and_bad(void)
 	CU_ASSERT_EQUAL(st->recorder, 0);
 	atag_state_free(st);
 
-	write_file(path, "hello\n");
+	atag_utest_write_file(path, "hello\n");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	CU_ASSERT_EQUAL(errno, EBADMSG);
-	write_file(path, "owner 1 5\ntag\t-\tmm/x.c\tten\tf\n");
+	atag_utest_write_file(path, "owner 1 5\ntag\t-\tmm/x.c\tten\tf\n");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	CU_ASSERT_EQUAL(errno, EBADMSG);
-	write_file(path, "owner 1 5");
+	atag_utest_write_file(path, "owner 1 5");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/none.state", state_dir);
@@ -147,11 +136,11 @@ static void test_state_list(void)
 	int n, i;
 
 	snprintf(path, sizeof(path), "%s/record-20.state", state_dir);
-	write_file(path, "owner 20 1\n");
+	atag_utest_write_file(path, "owner 20 1\n");
 	snprintf(path, sizeof(path), "%s/record-10.state", state_dir);
-	write_file(path, "owner 10 1\n");
+	atag_utest_write_file(path, "owner 10 1\n");
 	snprintf(path, sizeof(path), "%s/other.txt", state_dir);
-	write_file(path, "x\n");
+	atag_utest_write_file(path, "x\n");
 	n = atag_state_list(state_dir, &paths);
 	CU_ASSERT_EQUAL_FATAL(n, 2);
 	snprintf(path, sizeof(path), "%s/record-10.state", state_dir);
@@ -169,53 +158,6 @@ static void test_state_list(void)
 	snprintf(empty, sizeof(empty), "%s/does-not-exist", state_dir);
 	CU_ASSERT_EQUAL(atag_state_list(empty, &paths), 0);
 	CU_ASSERT_PTR_NULL(paths);
-}
-
-static void test_state_undo_guards(void)
-{
-	char path[600], text[256];
-	struct atag_state *st;
-	struct atag_undo u;
-
-	/* the owner still runs: nothing is touched */
-	snprintf(path, sizeof(path), "%s/record-2.state", state_dir);
-	snprintf(text, sizeof(text), "owner %d %llu\ninstance trace-cmd-alloc-tag-2\n",
-		 (int)getppid(), atag_proc_starttime(getppid()));
-	write_file(path, text);
-	st = atag_state_load(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), 0);
-	CU_ASSERT_TRUE(u.owner_alive);
-	CU_ASSERT_FALSE(u.instance_removed);
-	atag_state_free(st);
-
-	/* an instance name that is not ours is never removed */
-	write_file(path, "owner 999999999 1\ninstance someone-elses\n");
-	st = atag_state_load(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), -EINVAL);
-	CU_ASSERT_FALSE(u.owner_alive);
-	CU_ASSERT_STRING_EQUAL(u.failed_step, "instance");
-	CU_ASSERT_FALSE(u.instance_removed);
-	atag_state_free(st);
-
-	/* nothing listed: nothing to do */
-	write_file(path, "owner 999999999 1\n");
-	st = atag_state_load(path);
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), 0);
-	CU_ASSERT_EQUAL(u.tags_disabled + u.tags_gone, 0);
-	CU_ASSERT_FALSE(u.recorder_stopped);
-	CU_ASSERT_EQUAL(atag_state_remove(st), 0);
-	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
-}
-
-static void assert_file(const char *path, const char *expect)
-{
-	char *text = atag_utest_read_file(path, NULL);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	CU_ASSERT_STRING_EQUAL(text, expect);
-	free(text);
 }
 
 static void test_state_untag(void)
@@ -238,7 +180,7 @@ static void test_state_untag(void)
 		 "owner %d %llu\ntag\t-\tmm/x.c\t4100\tkmalloc_trace\n"
 		 "tag\tfoo\tmm/x.c\t12\tfoo_alloc\nuntag\t-\tmm/x.c\t4100\tkmalloc_trace\n",
 		 (int)getpid(), atag_proc_starttime(getpid()));
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 
 	/* reset gets only t2 */
 	ld = atag_state_load(st->path);
@@ -257,7 +199,7 @@ static void test_state_load_untag(void)
 
 	snprintf(path, sizeof(path), "%s/record-3.state", state_dir);
 	/* an untag takes back the last tag line of that tag, and only that one */
-	write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t1\tf\n"
+	atag_utest_write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t1\tf\n"
 			 "tag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf\n"
 			 "untag\t-\tmm/x.c\t2\tg\n");
 	st = atag_state_load(path);
@@ -268,13 +210,13 @@ static void test_state_load_untag(void)
 	atag_state_free(st);
 
 	/* an untag line cut short is ignored: the tag stays reset's */
-	write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf");
+	atag_utest_write_file(path, "owner 3 5\ntag\t-\tmm/x.c\t1\tf\nuntag\t-\tmm/x.c\t1\tf");
 	st = atag_state_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(st->tags.nr, 1);
 	atag_state_free(st);
 
-	write_file(path, "owner 3 5\nuntag\t-\tmm/x.c\tone\tf\n");
+	atag_utest_write_file(path, "owner 3 5\nuntag\t-\tmm/x.c\tone\tf\n");
 	CU_ASSERT_PTR_NULL(atag_state_load(path));
 	CU_ASSERT_EQUAL(errno, EBADMSG);
 	unlink(path);
@@ -304,14 +246,14 @@ static void test_state_rewrite(void)
 	snprintf(expect, sizeof(expect),
 		 "owner %d %llu\nallocinfo /proc/allocinfo\ntag\tfoo\tmm/x.c\t12\tfoo_alloc\n",
 		 (int)getpid(), atag_proc_starttime(getpid()));
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", st->path);
 	CU_ASSERT_NOT_EQUAL(access(tmp, F_OK), 0);
 
 	/* appends go on into the new file */
 	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
 	snprintf(more, sizeof(more), "%stag\t-\tmm/x.c\t4100\tkmalloc_trace\n", expect);
-	assert_file(st->path, more);
+	atag_utest_assert_file(st->path, more);
 
 	/* a loaded state is rewritten the same way */
 	ld = atag_state_load(st->path);
@@ -320,50 +262,15 @@ static void test_state_rewrite(void)
 	ld->tags.nr = 1;
 	CU_ASSERT_EQUAL(atag_state_rewrite(ld), 0);
 	CU_ASSERT_EQUAL(ld->fd, -1);
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 
 	/* a rewrite that cannot be done leaves the file alone */
 	free(ld->path);
 	ld->path = strdup("/nonexistent/dir/record-1.state");
 	CU_ASSERT_EQUAL(atag_state_rewrite(ld), -ENOENT);
 	atag_state_free(ld);
-	assert_file(st->path, expect);
+	atag_utest_assert_file(st->path, expect);
 	atag_state_remove(st);
-}
-
-static void test_state_undo_leaves_the_rest(void)
-{
-	char path[600], text[1024], expect[1024], tfs[600];
-	struct atag_state *st;
-	struct atag_undo u;
-
-	/* a fake tracefs without the instance: removing it finds it gone */
-	snprintf(tfs, sizeof(tfs), "%s/undo-tracefs", atag_utest_tmpdir());
-	mkdir(tfs, 0755);
-	CU_ASSERT_EQUAL_FATAL(tracefs_set_tracing_dir(tfs), 0);
-	snprintf(path, sizeof(path), "%s/record-4.state", state_dir);
-	snprintf(text, sizeof(text),
-		 "owner 999999999 1\nallocinfo %s/none/allocinfo\ninstance trace-cmd-alloc-tag-4\n"
-		 "tag\t-\tmm/x.c\t1\tf\nrecorder 999999998 7\ntag\tm\tmm/x.c\t2\tg\n",
-		 state_dir);
-	write_file(path, text);
-	st = atag_state_load(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-	/* the allocinfo file is missing: the tags stay, the rest was done */
-	CU_ASSERT_EQUAL(atag_state_undo(st, &u), -ENOENT);
-	CU_ASSERT_STRING_EQUAL(u.failed_step, "allocinfo");
-	CU_ASSERT_FALSE(u.recorder_stopped);
-	CU_ASSERT_FALSE(u.instance_removed);
-	CU_ASSERT_PTR_NULL(st->instance);
-	CU_ASSERT_EQUAL(st->recorder, 0);
-	CU_ASSERT_EQUAL(st->tags.nr, 2);
-	CU_ASSERT_EQUAL(atag_state_rewrite(st), 0);
-	snprintf(expect, sizeof(expect),
-		 "owner 999999999 1\nallocinfo %s/none/allocinfo\n"
-		 "tag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t2\tg\n", state_dir);
-	assert_file(path, expect);
-	atag_state_remove(st);
-	tracefs_set_tracing_dir(NULL);
 }
 
 static void test_proc_helpers(void)
@@ -390,11 +297,9 @@ static void add_tests(void)
 	CU_add_test(s, "names that would break the format", test_state_rejects_bad_names);
 	CU_add_test(s, "partial and malformed files", test_state_load_partial_and_bad);
 	CU_add_test(s, "list state files", test_state_list);
-	CU_add_test(s, "undo: live owner, foreign instance, nothing", test_state_undo_guards);
 	CU_add_test(s, "untag: a toggle that did not happen", test_state_untag);
 	CU_add_test(s, "untag lines when loading", test_state_load_untag);
 	CU_add_test(s, "rewrite: only what is left", test_state_rewrite);
-	CU_add_test(s, "undo leaves what it could not undo", test_state_undo_leaves_the_rest);
 	CU_add_test(s, "process identity", test_proc_helpers);
 }
 

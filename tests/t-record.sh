@@ -106,9 +106,7 @@ count_in() { trace-cmd report -i "$2" 2>/dev/null | grep -c "$1"; }
 
 # wait_exit PID: wait for a background record, at most 30 s (then SIGKILL); sets rc
 wait_exit() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-	if kill -0 "$1" 2>/dev/null; then
+	if ! "$AWAIT" -t 30 exit "$1"; then
 		kill -KILL "$1"
 		wait "$1"
 		rc=hung
@@ -118,11 +116,13 @@ wait_exit() {
 	rc=$?
 }
 
-# wait_file FILE: up to 10 s
-wait_file() {
-	i=0
-	while [ ! -s "$1" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	[ -s "$1" ]
+# wait_file FILE: until it is not empty, up to 10 s
+wait_file() { "$AWAIT" -t 10 file "$1"; }
+
+# wait_recorder: until the recorder the state file lists has ended, up to 10 s
+wait_recorder() {
+	pid=$(awk '$1 == "recorder" { print $2 }' "$ATAG_STATE_DIR"/record-*.state 2>/dev/null)
+	[ -z "$pid" ] || "$AWAIT" -t 10 exit "$pid"
 }
 
 # ------------------------------------------------------------------ no events yet
@@ -343,12 +343,7 @@ wait $!
 "$C" record --function foo_bar -o "$P.dat" 2>&5 &
 rp=$!
 exec 5>&-
-i=0
-while kill -0 $rp 2>/dev/null && [ $i -lt 200 ] &&
-      [ "$(cat "$TFS/instances/trace-cmd-alloc-tag-$rp/tracing_on" 2>/dev/null)" != 1 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+"$AWAIT" -t 10 -p $rp file "$TFS/instances/trace-cmd-alloc-tag-$rp/tracing_on" 1
 sleep 0.3
 kill -INT $rp 2>/dev/null
 wait_exit $rp
@@ -367,8 +362,7 @@ if wait_file "$K.ready"; then
 	kill -KILL $rp
 	wait $rp 2>/dev/null
 	kill "$simpid"
-	i=0
-	while leftovers | grep -q '^recorder' && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_recorder
 	check_eq "after SIGKILL: the recorder got SIGINT, completed the trace.dat and exited" \
 		"$(leftovers | grep -c '^recorder'):$(count_in 'alloc_tag_hit:' "$K.dat" | awk '{ print ($1 > 0) }')" \
 		"0:1"
@@ -424,8 +418,7 @@ state_keys() { awk '{ printf "%s ", $1 }' "$ATAG_STATE_DIR"/record-*.state; }
 # a SIGKILL, reset must leave foo_bar alone
 echo race > "$M/ctl"
 "$C" record --function foo_bar -o "$B.dat" -- sh -c 'kill -KILL $PPID' > /dev/null 2>&1
-i=0
-while leftovers | grep -q '^recorder' && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+wait_recorder
 check_eq "toggle found the tag traced: the state file takes it back" "$(state_tags)" \
 	"tag:foo_bar untag:foo_bar "
 "$C" reset > "$B.reset" 2>&1; rc=$?

@@ -421,11 +421,9 @@ fi
 "$ATAG_CMD" stat --tracefs "$T" --watch 5 > "$T_TMP/int.txt" 2>&1 &
 pid=$!
 at_exit "kill -KILL $pid 2>/dev/null"
-i=0
-while ! grep -qs '^tracefs ' "$T_TMP/int.txt" && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done
+"$ATAG_BUILD/tests/progs/atag-await" -t 5 -p "$pid" file "$T_TMP/int.txt" 'tracefs '
 kill -INT "$pid"
-i=0
-while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.02; i=$((i + 1)); done
+"$ATAG_BUILD/tests/progs/atag-await" -t 2 exit "$pid"
 kill -KILL "$pid" 2>/dev/null
 wait "$pid"; rc=$?
 check_eq "--watch: Ctrl-C ends it at once, status 0, after one report" \

@@ -3,16 +3,21 @@
  * trace-cmd-alloc-tag record: trace the matching call sites and record their
  * alloc_tag events with kernel stacks into a trace.dat, then undo every change.
  *
- * Order: check everything that can be checked without changing anything (die() is
- * allowed up to there); write the state file; create our instance; turn tracing on
- * for the matching tags that were off, noting each in the state file first; start
- * trace-cmd record on the instance and wait until it records; run COMMAND / wait;
- * then, whatever happened: stop the recorder, turn those tags off again, remove the
- * instance, and remove the state file when all of that worked.
+ * This file is the command: options, the checks made before anything changes (die()
+ * is allowed up to there), signals, COMMAND, and the messages. What changes on the
+ * system is a session's (include/atag-session.h): the state file, our instance, the
+ * tags turned on (each noted in the state file first), trace-cmd record on the
+ * instance; then, whatever happened, the session undoes it all and removes the state
+ * file when all of that worked.
+ *
+ * Signals: the stop signals set flags and write to a self-pipe, whose read end is the
+ * stop fd of every wait (the library's and the wait for COMMAND here), so a signal
+ * ends a wait at once; nothing sleeps and looks again.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,12 +25,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atag-cmd.h"
-#include "atag-record.h"
-#include "atag-state.h"
+#include "atag-session.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
 
@@ -61,7 +64,6 @@ static const char record_usage[] =
 #define READY_TIMEOUT_MS	20000
 #define STOP_TIMEOUT_MS		60000
 #define CHILD_TERM_MS		5000
-#define POLL_MS			20
 
 struct record_params {
 	struct atag_tagopts	tagopts;
@@ -74,17 +76,13 @@ struct record_params {
 	char			**command;	/* NULL: none */
 };
 
-struct record_session {
+struct recording {
 	struct record_params	*p;
 	struct atag_allocinfo	*ai;
 	struct atag_taglist	*tags;		/* the matching tags, as listed */
-	struct atag_taglist	enabled;	/* those we turned on */
-	struct atag_taglist	still_on;	/* those we could not turn off again */
-	size_t			already;	/* matching tags already traced */
-	struct atag_state	*state;
-	char			instance[64];
-	bool			instance_created;
-	struct atag_recorder	*rec;
+	struct atag_session	*sess;
+	struct atag_enabled	n;		/* tags turned on here, already on */
+	struct atag_recorder	*rec;		/* the session's */
 	FILE			*log;		/* trace-cmd's output */
 	pid_t			child;
 	int			child_status;	/* its wait status, once reaped */
@@ -99,6 +97,7 @@ struct record_session {
 static volatile sig_atomic_t stop_sig;		/* the signal that asked us to stop */
 static volatile sig_atomic_t stop_count;
 static volatile sig_atomic_t stop_forward;	/* COMMAND did not get it too */
+static int stop_pipe[2] = { -1, -1 };		/* [0]: the stop fd of the waits */
 
 enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem };
 
@@ -218,22 +217,6 @@ static void choose_events(const struct record_params *p, const char **events)
 
 /* ------------------------------------------------------------------ checks */
 
-static bool executable_in_path(const char *name)
-{
-	char *path, *dir, *save = NULL, full[4096];
-	bool found = false;
-
-	if (strchr(name, '/'))
-		return !access(name, X_OK);
-	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	for (dir = strtok_r(path, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		snprintf(full, sizeof(full), "%s/%s", dir, name);
-		found = !access(full, X_OK);
-	}
-	free(path);
-	return found;
-}
-
 /* trace-cmd writes the output at the end, and its per-CPU files next to it first. */
 static void check_output(const char *output)
 {
@@ -253,9 +236,8 @@ static void check_output(const char *output)
 }
 
 /* Everything that can fail before anything changes: die() is fine here. */
-static void preflight(struct record_session *s, const char **events)
+static void preflight(struct recording *r, const char **events)
 {
-	const char *tc = getenv(ATAG_TRACE_CMD_ENV);
 	const char *dir = atag_tracefs_dir();
 	char path[4096];
 
@@ -264,20 +246,20 @@ static void preflight(struct record_session *s, const char **events)
 	snprintf(path, sizeof(path), "%s/instances", dir);
 	if (access(path, W_OK))
 		die("%s: %s: run as root", path, strerror(errno));
-	check_output(s->p->output);
-	choose_events(s->p, events);
-	if (!executable_in_path(tc && *tc ? tc : "trace-cmd"))
+	check_output(r->p->output);
+	choose_events(r->p, events);
+	if (!atag_recorder_found(NULL))
 		die("%s: not found: record writes the trace.dat with trace-cmd record (Debian package trace-cmd)",
-		    tc && *tc ? tc : "trace-cmd");
-	if (s->p->kmem)
+		    atag_recorder_program(NULL));
+	if (r->p->kmem)
 		return;
-	s->ai = atag_tagopts_open(&s->p->tagopts);
-	if (atag_allocinfo_source(s->ai) != ATAG_SRC_IOCTL)
-		atag_tagopts_die(&s->p->tagopts, s->ai, ATAG_TAGOP_TOGGLE, ENOTTY);
-	if (atag_allocinfo_list(s->ai, &s->p->tagopts.filter, &s->tags))
-		atag_tagopts_die(&s->p->tagopts, s->ai, ATAG_TAGOP_LIST, errno);
-	if (!s->tags->nr)
-		atag_tagopts_die(&s->p->tagopts, s->ai, ATAG_TAGOP_TOGGLE, ENOENT);
+	r->ai = atag_tagopts_open(&r->p->tagopts);
+	if (atag_allocinfo_source(r->ai) != ATAG_SRC_IOCTL)
+		atag_tagopts_die(&r->p->tagopts, r->ai, ATAG_TAGOP_TOGGLE, ENOTTY);
+	if (atag_allocinfo_list(r->ai, &r->p->tagopts.filter, &r->tags))
+		atag_tagopts_die(&r->p->tagopts, r->ai, ATAG_TAGOP_LIST, errno);
+	if (!r->tags->nr)
+		atag_tagopts_die(&r->p->tagopts, r->ai, ATAG_TAGOP_TOGGLE, ENOENT);
 }
 
 /* ------------------------------------------------------------------ signals */
@@ -299,11 +281,27 @@ static sigset_t orig_mask;
 
 static void on_stop_signal(int sig, siginfo_t *info, void *uctx)
 {
+	int err = errno;
+	ssize_t n;
+
 	/* the terminal sends INT, QUIT and HUP to COMMAND too; anything else reached us alone */
 	stop_forward = info->si_code != SI_KERNEL ||
 		       (sig != SIGINT && sig != SIGQUIT && sig != SIGHUP);
 	stop_sig = sig;
 	stop_count++;
+	/* wake the wait; a full pipe has a wake-up pending already */
+	n = write(stop_pipe[1], "", 1);
+	(void)n;
+	errno = err;
+}
+
+/* Empty the self-pipe; the flags say what came. */
+static void drain_stop_pipe(void)
+{
+	char buf[64];
+
+	while (read(stop_pipe[0], buf, sizeof(buf)) > 0)
+		;
 }
 
 static void stop_signal_set(sigset_t *set)
@@ -321,6 +319,8 @@ static void install_signals(void)
 	sigset_t set;
 	size_t i;
 
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK))
+		die("cannot create a pipe: %s", strerror(errno));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_stop_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -354,15 +354,15 @@ static int forward_signal(int sig)
 /* ------------------------------------------------------------------ errors */
 
 static void __attribute__((format(printf, 3, 4)))
-session_fail(struct record_session *s, int err, const char *fmt, ...)
+record_fail(struct recording *r, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->error)
+	if (r->error)
 		return;
-	s->error = err ? err : EIO;
+	r->error = err ? err : EIO;
 	va_start(ap, fmt);
-	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	vsnprintf(r->errmsg, sizeof(r->errmsg), fmt, ap);
 	va_end(ap);
 }
 
@@ -378,15 +378,15 @@ static void add_line(char *buf, size_t len, const char *line)
  * Why trace-cmd failed, for messages: its lines that say "Error" or "trace-cmd:",
  * else the last one it printed (which may well be "Hit Ctrl^C to stop recording").
  */
-static const char *log_reason(struct record_session *s, char *buf, size_t len)
+static const char *log_reason(struct recording *r, char *buf, size_t len)
 {
 	char line[512], last[512] = "", *p;
 
 	*buf = '\0';
-	if (s->log) {
-		fflush(s->log);
-		rewind(s->log);
-		while (fgets(line, sizeof(line), s->log)) {
+	if (r->log) {
+		fflush(r->log);
+		rewind(r->log);
+		while (fgets(line, sizeof(line), r->log)) {
 			line[strcspn(line, "\n")] = '\0';
 			p = line + strspn(line, " \t");
 			if (strstr(p, "Error") || strstr(p, "trace-cmd:"))
@@ -394,7 +394,7 @@ static const char *log_reason(struct record_session *s, char *buf, size_t len)
 			if (*p)
 				snprintf(last, sizeof(last), "%s", p);
 		}
-		fseek(s->log, 0, SEEK_END);
+		fseek(r->log, 0, SEEK_END);
 	}
 	if (!*buf)
 		snprintf(buf, len, "%s", *last ? last : "no output");
@@ -403,78 +403,57 @@ static const char *log_reason(struct record_session *s, char *buf, size_t len)
 
 /* ------------------------------------------------------------------ setup */
 
-static int create_state(struct record_session *s)
+/* The session and its state file; nothing has changed yet, so die() is still fine. */
+static void create_session(struct recording *r)
 {
 	const char *dir = atag_state_dir();
+	char path[4096];
+	int err;
 
-	s->state = atag_state_create(dir);
-	if (!s->state && errno == EEXIST)
+	r->sess = atag_session_create(dir);
+	if (!r->sess && errno == EEXIST)
 		die("%s/record-%d.state exists: a killed record left things behind; run '%s reset' first",
 		    dir, (int)getpid(), ATAG_PROG);
-	if (!s->state)
+	if (!r->sess)
 		die("%s: cannot create the state file: %s", dir, strerror(errno));
-	if (s->ai && atag_state_set_allocinfo(s->state, s->p->tagopts.allocinfo))
-		die("%s: cannot write: %s", s->state->path, strerror(errno));
-	return 0;
+	if (r->ai && atag_session_set_allocinfo(r->sess, r->ai)) {
+		err = errno;
+		snprintf(path, sizeof(path), "%s", atag_session_state(r->sess)->path);
+		atag_session_close(r->sess, NULL);	/* it lists nothing to undo */
+		die("%s: cannot write: %s", path, strerror(err));
+	}
 }
 
-static int create_instance(struct record_session *s)
+static int create_instance(struct recording *r)
 {
-	int ret;
+	const char *name = atag_session_instance_name(r->sess);
+	int ret = atag_session_create_instance(r->sess);
 
-	snprintf(s->instance, sizeof(s->instance), "%s%d", ATAG_INSTANCE_PREFIX, (int)getpid());
-	ret = atag_state_set_instance(s->state, s->instance);
-	if (!ret)
-		ret = atag_instance_create(s->instance);
 	if (ret == -EEXIST)
-		session_fail(s, EEXIST, "tracefs instance %s exists already (not ours): not touching it",
-			     s->instance);
+		record_fail(r, EEXIST, "tracefs instance %s exists already (not ours): not touching it",
+			    name);
 	else if (ret)
-		session_fail(s, -ret, "cannot create tracefs instance %s: %s", s->instance,
-			     strerror(-ret));
-	s->instance_created = !ret;
+		record_fail(r, -ret, "cannot create tracefs instance %s: %s", name, strerror(-ret));
 	return ret;
 }
 
-static int enable_tags(struct record_session *s)
+static int enable_tags(struct recording *r)
 {
-	const struct atag_tag *t;
 	char msg[1024];
-	size_t i;
-	int ret, err;
+	int ret;
 
-	for (i = 0; s->tags && i < s->tags->nr && !stop_sig; i++) {
-		t = &s->tags->tags[i];
-		if (t->traced) {
-			s->already++;
-			continue;
-		}
-		ret = atag_state_add_tag(s->state, t);
-		if (ret) {
-			session_fail(s, -ret, "%s: cannot write: %s", s->state->path,
-				     strerror(-ret));
-			return ret;
-		}
-		ret = atag_allocinfo_toggle_tag(s->ai, t, true);
-		/* not turned on by us after all: reset must leave it alone */
-		if (ret && (err = atag_state_untag(s->state, t))) {
-			session_fail(s, -err, "%s: cannot write: %s", s->state->path,
-				     strerror(-err));
-			return err;
-		}
-		if (ret == -ENOENT) {
-			s->already++;	/* turned on by someone else meanwhile */
-			continue;
-		}
-		if (ret) {
-			atag_tagopts_message(msg, sizeof(msg), &s->p->tagopts, s->ai,
-					     ATAG_TAGOP_TOGGLE, ret);
-			session_fail(s, -ret, "%s", msg);
-			return ret;
-		}
-		atag_taglist_add(&s->enabled, t);
+	ret = atag_session_enable_tags(r->sess, r->tags, stop_pipe[0], &r->n);
+	if (!ret || ret == -EINTR)
+		return 0;
+	if (atag_session_failed(r->sess) == ATAG_PART_STATE) {
+		record_fail(r, -ret, "%s: cannot write: %s", atag_session_state(r->sess)->path,
+			    strerror(-ret));
+	} else {
+		atag_tagopts_message(msg, sizeof(msg), &r->p->tagopts, r->ai, ATAG_TAGOP_TOGGLE,
+				     ret);
+		record_fail(r, -ret, "%s", msg);
 	}
-	return 0;
+	return ret;
 }
 
 /* trace-cmd's log: an unnamed temporary file that COMMAND does not inherit */
@@ -489,34 +468,32 @@ static FILE *open_log(void)
 	return f;
 }
 
-static int start_recorder(struct record_session *s, const char **events)
+static int start_recorder(struct recording *r, const char **events)
 {
 	struct atag_recorder_opts o = {
-		.instance = s->instance,
-		.output = s->p->output,
+		.output = r->p->output,
 		.events = events,
-		.stack_events = s->p->no_stack ? NULL :
-				s->p->kmem ? kmem_stack_events : tag_stack_events,
-		.buffer_kb = s->p->buffer_kb,
+		.stack_events = r->p->no_stack ? NULL :
+				r->p->kmem ? kmem_stack_events : tag_stack_events,
+		.buffer_kb = r->p->buffer_kb,
 	};
 	char tail[512];
 	int ret;
 
-	s->log = open_log();
-	o.log_fd = s->log ? fileno(s->log) : -1;
-	s->rec = atag_recorder_start(&o);
-	if (!s->rec) {
-		session_fail(s, errno, "cannot start trace-cmd record: %s", strerror(errno));
+	r->log = open_log();
+	o.log_fd = r->log ? fileno(r->log) : -1;
+	r->rec = atag_session_start_recorder(r->sess, &o);
+	if (!r->rec) {
+		record_fail(r, errno, "cannot start trace-cmd record: %s", strerror(errno));
 		return -1;
 	}
-	atag_state_set_recorder(s->state, atag_recorder_pid(s->rec));
-	ret = atag_recorder_wait_ready(s->rec, READY_TIMEOUT_MS, &stop_sig);
+	ret = atag_recorder_wait_ready(r->rec, READY_TIMEOUT_MS, stop_pipe[0]);
 	if (ret == -ECHILD)
-		session_fail(s, ECHILD, "trace-cmd record failed: %s",
-			     log_reason(s, tail, sizeof(tail)));
+		record_fail(r, ECHILD, "trace-cmd record failed: %s",
+			    log_reason(r, tail, sizeof(tail)));
 	else if (ret == -ETIMEDOUT)
-		session_fail(s, ETIMEDOUT, "trace-cmd record did not start recording within %d s",
-			     READY_TIMEOUT_MS / 1000);
+		record_fail(r, ETIMEDOUT, "trace-cmd record did not start recording within %d s",
+			    READY_TIMEOUT_MS / 1000);
 	return ret == -EINTR ? 0 : ret;
 }
 
@@ -528,14 +505,14 @@ static int start_recorder(struct record_session *s, const char **events)
  * then either came before (COMMAND is not started) or reaches COMMAND with its own
  * action, never our handler in the child.
  */
-static pid_t start_command(struct record_session *s)
+static pid_t start_command(struct recording *r)
 {
 	int pipefd[2], err = 0;
 	sigset_t set, old;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC)) {
-		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
+		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
 		return -1;
 	}
 	stop_signal_set(&set);
@@ -544,221 +521,212 @@ static pid_t start_command(struct record_session *s)
 	if (pid == 0) {
 		restore_signals();
 		close(pipefd[0]);
-		execvp(s->p->command[0], s->p->command);
+		execvp(r->p->command[0], r->p->command);
 		err = errno;
 		/* the pipe tells the parent why (it closes unread when exec works) */
 		_exit(write(pipefd[1], &err, sizeof(err)) == sizeof(err) ? 127 : 126);
 	}
 	if (pid < 0 && !stop_sig)
-		session_fail(s, errno, "cannot run %s: %s", s->p->command[0], strerror(errno));
+		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pipefd[1]);
 	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
 		waitpid(pid, NULL, 0);
-		session_fail(s, err, "cannot run %s: %s", s->p->command[0], strerror(err));
+		record_fail(r, err, "cannot run %s: %s", r->p->command[0], strerror(err));
 		pid = -1;
 	}
 	close(pipefd[0]);
 	return pid;
 }
 
-static bool child_done(struct record_session *s)
+static bool child_done(struct recording *r)
 {
 	int status;
 
-	if (s->child <= 0)
+	if (r->child <= 0)
 		return true;
-	if (waitpid(s->child, &status, WNOHANG) != s->child)
+	if (waitpid(r->child, &status, WNOHANG) != r->child)
 		return false;
-	s->child_status = status;
-	s->child_reaped = true;
-	s->child = 0;
+	r->child_status = status;
+	r->child_reaped = true;
+	r->child = 0;
 	return true;
 }
 
-static void signal_command(struct record_session *s, int sig)
+static void signal_command(struct recording *r, int sig)
 {
-	if (s->child <= 0)
+	if (r->child <= 0)
 		return;
-	kill(s->child, sig);
-	s->child_sent |= 1UL << sig;
+	kill(r->child, sig);
+	r->child_sent |= 1UL << sig;
 }
 
-static unsigned long long now_ns(void)
+/* The nearer of two deadlines (0: none) as a poll() timeout. */
+static int wait_ms(unsigned long long a, unsigned long long b)
 {
-	struct timespec ts;
+	int ma = atag_ms_until(a), mb = atag_ms_until(b);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return ma < 0 ? mb : mb < 0 ? ma : ma < mb ? ma : mb;
 }
 
-/* Wait for COMMAND, the duration, a signal or the recorder's death. */
-static void record_wait(struct record_session *s)
+/*
+ * Wait for COMMAND, the duration, a signal or the recorder's death: on the stop
+ * pipe, COMMAND's pidfd and the recorder's, until the next deadline.
+ */
+static void record_wait(struct recording *r)
 {
-	unsigned long long end = s->p->duration_ns ? now_ns() + s->p->duration_ns : 0;
+	unsigned long long end = r->p->duration_ns ? atag_now_ns() + r->p->duration_ns : 0;
 	unsigned long long kill_at = 0;
 	int forwarded = 0, killed = 0;
+	struct pollfd p[3] = {
+		{ .fd = stop_pipe[0], .events = POLLIN },
+		{ .fd = r->child > 0 ? atag_pidfd_open(r->child) : -1, .events = POLLIN },
+		{ .fd = atag_recorder_fd(r->rec), .events = POLLIN },
+	};
+	bool unwatched;
+	int ms;
 
-	while (!child_done(s) || (!s->p->command && !stop_sig)) {
+	if (p[1].fd < 0 && p[1].fd != -ENOSYS && r->child > 0)
+		record_fail(r, -p[1].fd, "cannot wait for %s: %s", r->p->command[0],
+			    strerror(-p[1].fd));
+	/* no pidfds here: look again every ATAG_NO_PIDFD_MS */
+	unwatched = (r->child > 0 && p[1].fd < 0) || p[2].fd < 0;
+	for (;;) {
+		drain_stop_pipe();
+		if (child_done(r) && (r->p->command || stop_sig))
+			break;
 		if (stop_sig && stop_forward && !forwarded++)
-			signal_command(s, forward_signal(stop_sig));
+			signal_command(r, forward_signal(stop_sig));
 		if (stop_count > 1 && !killed++)
-			signal_command(s, SIGKILL);
-		if (end && now_ns() >= end) {
-			if (s->child <= 0)
+			signal_command(r, SIGKILL);
+		if (end && atag_now_ns() >= end) {
+			if (r->child <= 0)
 				break;
-			signal_command(s, SIGTERM);
-			s->duration_over = true;
+			signal_command(r, SIGTERM);
+			r->duration_over = true;
 			end = 0;
-			kill_at = now_ns() + CHILD_TERM_MS * 1000000ULL;
+			kill_at = atag_now_ns() + CHILD_TERM_MS * 1000000ULL;
 		}
-		if (kill_at && now_ns() >= kill_at && !killed++)
-			signal_command(s, SIGKILL);	/* it ignored the SIGTERM */
-		if (!atag_recorder_running(s->rec) && !s->error)
-			session_fail(s, ECHILD, "trace-cmd record exited while recording");
-		if (s->error)
+		if (kill_at && atag_now_ns() >= kill_at && !killed++)
+			signal_command(r, SIGKILL);	/* it ignored the SIGTERM */
+		if (!atag_recorder_running(r->rec) && !r->error)
+			record_fail(r, ECHILD, "trace-cmd record exited while recording");
+		if (r->error)
 			break;		/* teardown stops COMMAND */
-		atag_sleep_ms(POLL_MS);
+		ms = wait_ms(end, killed ? 0 : kill_at);
+		if (unwatched && (ms < 0 || ms > ATAG_NO_PIDFD_MS))
+			ms = ATAG_NO_PIDFD_MS;
+		if (atag_poll(p, 3, ms) < 0)
+			record_fail(r, errno, "cannot wait: %s", strerror(errno));
 	}
+	if (p[1].fd >= 0)
+		close(p[1].fd);
 }
 
-static void run_and_wait(struct record_session *s)
+static void run_and_wait(struct recording *r)
 {
 	if (stop_sig)
 		return;
-	if (s->p->command) {
-		s->child = start_command(s);
-		if (s->child < 0)
+	if (r->p->command) {
+		r->child = start_command(r);
+		if (r->child < 0)
 			return;
-	} else if (!s->p->duration_ns) {
+	} else if (!r->p->duration_ns) {
 		fprintf(stderr, "%s record: recording into %s; Ctrl-C to stop\n", ATAG_PROG,
-			s->p->output);
+			r->p->output);
 	}
-	record_wait(s);
+	record_wait(r);
 }
 
 /* ------------------------------------------------------------------ teardown */
 
-static void stop_command(struct record_session *s)
+/* SIGTERM, then SIGKILL CHILD_TERM_MS later. */
+static void stop_command(struct recording *r)
 {
-	int waited;
-
-	if (s->child <= 0)
+	if (r->child <= 0)
 		return;
-	signal_command(s, SIGTERM);
-	for (waited = 0; !child_done(s) && waited < CHILD_TERM_MS; waited += POLL_MS)
-		atag_sleep_ms(POLL_MS);
-	if (!child_done(s)) {
-		signal_command(s, SIGKILL);
-		waitpid(s->child, NULL, 0);
-		s->child = 0;
+	signal_command(r, SIGTERM);
+	atag_proc_wait(r->child, 0, CHILD_TERM_MS, -1);
+	if (!child_done(r)) {
+		signal_command(r, SIGKILL);
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
 	}
 }
 
-static void stop_recorder(struct record_session *s, struct atag_lost *lost, bool *have_lost)
+static void stop_recorder(struct recording *r)
 {
 	char tail[512];
 	int status;
 
-	if (!s->rec)
-		return;
-	status = atag_recorder_stop(s->rec, STOP_TIMEOUT_MS);
+	status = atag_session_stop_recorder(r->sess, STOP_TIMEOUT_MS);
 	if (status)
-		session_fail(s, ECHILD, "trace-cmd record %s %d: %s",
-			     status < 0 ? "hung; killed after" : "exited with status",
-			     status < 0 ? STOP_TIMEOUT_MS / 1000 : status,
-			     log_reason(s, tail, sizeof(tail)));
-	*have_lost = !atag_instance_lost_events(s->instance, lost);
+		record_fail(r, ECHILD, "trace-cmd record %s %d: %s",
+			    status < 0 ? "hung; killed after" : "exited with status",
+			    status < 0 ? STOP_TIMEOUT_MS / 1000 : status,
+			    log_reason(r, tail, sizeof(tail)));
 }
 
-static void restore_tags(struct record_session *s)
+/* What could not be undone is said; the state file then lists it for reset. */
+static void report_undo(struct recording *r, const struct atag_undo *u)
 {
-	size_t i, failed = 0;
-	int ret, first = 0;
-
-	for (i = 0; i < s->enabled.nr; i++) {
-		ret = atag_allocinfo_toggle_tag(s->ai, &s->enabled.tags[i], false);
-		if (!ret || ret == -ENOENT)
-			continue;
-		if (!failed++)
-			first = ret;
-		atag_taglist_add(&s->still_on, &s->enabled.tags[i]);
-	}
-	if (failed) {
+	if (u->tags_left) {
 		fprintf(stderr, "%s: %s: could not turn tracing off again on %zu %s: %s\n",
-			ATAG_PROG, atag_allocinfo_name(s->ai), failed,
-			atag_plural(failed, "tag", "tags"), strerror(-first));
-		s->restore_failed = true;
+			ATAG_PROG, atag_allocinfo_name(r->ai), u->tags_left,
+			atag_plural(u->tags_left, "tag", "tags"), strerror(-u->tags_error));
+		r->restore_failed = true;
+	}
+	if (u->instance_error) {
+		fprintf(stderr, "%s: cannot remove tracefs instance %s: %s\n", ATAG_PROG,
+			atag_session_instance_name(r->sess), strerror(-u->instance_error));
+		r->restore_failed = true;
 	}
 }
 
-/* Leave the state file for reset, listing only what is still to be undone. */
-static void keep_state(struct record_session *s)
+static void teardown(struct recording *r, struct atag_lost *lost, bool *have_lost)
 {
-	struct atag_state *st = s->state;
+	char path[4096];
+	struct atag_undo u;
+	bool kept;
 	int ret;
 
-	st->recorder = 0;		/* stopped, or killed */
-	if (!s->instance_created) {
-		free(st->instance);
-		st->instance = NULL;
+	stop_command(r);
+	if (r->rec) {
+		stop_recorder(r);
+		*have_lost = !atag_session_lost_events(r->sess, lost);
 	}
-	free(st->tags.tags);
-	st->tags = s->still_on;
-	memset(&s->still_on, 0, sizeof(s->still_on));
-	ret = atag_state_rewrite(st);
-	if (ret)
-		fprintf(stderr, "%s: %s: cannot rewrite: %s; it still lists what was undone\n",
-			ATAG_PROG, st->path, strerror(-ret));
-	fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
-		st->path, ATAG_PROG);
-	atag_state_free(st);
-}
-
-static void teardown(struct record_session *s, struct atag_lost *lost, bool *have_lost)
-{
-	int ret;
-
-	stop_command(s);
-	stop_recorder(s, lost, have_lost);
-	if (s->ai)
-		restore_tags(s);
-	if (s->instance_created) {
-		ret = atag_instance_destroy(s->instance);
-		if (ret && ret != -ENOENT) {
-			fprintf(stderr, "%s: cannot remove tracefs instance %s: %s\n", ATAG_PROG,
-				s->instance, strerror(-ret));
-			s->restore_failed = true;
-		} else {
-			s->instance_created = false;
-		}
+	atag_session_undo(r->sess, &u);
+	report_undo(r, &u);
+	snprintf(path, sizeof(path), "%s", atag_session_state(r->sess)->path);
+	ret = atag_session_close(r->sess, &kept);
+	r->sess = NULL;
+	r->rec = NULL;
+	if (kept) {
+		if (ret)
+			fprintf(stderr, "%s: %s: cannot rewrite: %s; it still lists what was undone\n",
+				ATAG_PROG, path, strerror(-ret));
+		fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
+			path, ATAG_PROG);
 	}
-	if (s->restore_failed)
-		keep_state(s);
-	else
-		atag_state_remove(s->state);
-	s->state = NULL;
-	atag_recorder_free(s->rec);
-	s->rec = NULL;
-	if (s->log)
-		fclose(s->log);
+	if (r->log)
+		fclose(r->log);
 }
 
 /* ------------------------------------------------------------------ summary */
 
-static void print_summary(struct record_session *s, const struct atag_lost *lost, bool have_lost)
+static void print_summary(struct recording *r, const struct atag_lost *lost, bool have_lost)
 {
+	size_t traced = r->n.turned_on + r->n.already_on;
 	unsigned long long nr_lost = lost->overrun + lost->dropped;
 
 	/* a failure before any tag was traced has its own message only */
-	if (!s->p->kmem && !(s->error && !s->enabled.nr && !s->already))
+	if (!r->p->kmem && !(r->error && !traced))
 		fprintf(stderr, "%s record: %zu %s traced (%zu turned on here, %zu already on)\n",
-			ATAG_PROG, s->enabled.nr + s->already,
-			atag_plural(s->enabled.nr + s->already, "tag", "tags"), s->enabled.nr,
-			s->already);
-	if (s->error)
+			ATAG_PROG, traced, atag_plural(traced, "tag", "tags"), r->n.turned_on,
+			r->n.already_on);
+	if (r->error)
 		return;
-	fprintf(stderr, "%s record: wrote %s", ATAG_PROG, s->p->output);
+	fprintf(stderr, "%s record: wrote %s", ATAG_PROG, r->p->output);
 	if (have_lost && nr_lost)
 		fprintf(stderr, ": %llu events LOST (%llu overwritten, %llu dropped); use a larger -b\n",
 			nr_lost, lost->overrun, lost->dropped);
@@ -781,20 +749,20 @@ static const char *signal_name(int sig, char *buf, size_t len)
 }
 
 /* How COMMAND ended: a failure unless it exited 0 or a signal of ours ended it. */
-static int command_status(struct record_session *s)
+static int command_status(struct recording *r)
 {
-	const char *cmd = s->p->command ? s->p->command[0] : "";
-	int st = s->child_status, sig;
+	const char *cmd = r->p->command ? r->p->command[0] : "";
+	int st = r->child_status, sig;
 	char name[32];
 
-	if (!s->child_reaped)
+	if (!r->child_reaped)
 		return ATAG_EXIT_OK;
 	/* killed by it, or a shell that reports it as 128 + N */
 	sig = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st) > 128 ? WEXITSTATUS(st) - 128 : 0;
-	if (s->duration_over && ((sig > 0 && sig < 64 && (s->child_sent & (1UL << sig))) ||
+	if (r->duration_over && ((sig > 0 && sig < 64 && (r->child_sent & (1UL << sig))) ||
 				 (WIFEXITED(st) && !WEXITSTATUS(st)))) {
 		fprintf(stderr, "%s record: the duration ended: %s got SIGTERM%s\n", ATAG_PROG,
-			cmd, s->child_sent & (1UL << SIGKILL) ? ", then SIGKILL" : "");
+			cmd, r->child_sent & (1UL << SIGKILL) ? ", then SIGKILL" : "");
 		return ATAG_EXIT_OK;
 	}
 	if (WIFSIGNALED(st)) {
@@ -810,42 +778,40 @@ static int command_status(struct record_session *s)
 	return ATAG_EXIT_OK;
 }
 
-static int exit_status(struct record_session *s)
+static int exit_status(struct recording *r)
 {
-	if (s->error) {
-		fprintf(stderr, "%s: %s\n", ATAG_PROG, s->errmsg);
+	if (r->error) {
+		fprintf(stderr, "%s: %s\n", ATAG_PROG, r->errmsg);
 		return ATAG_EXIT_FAIL;
 	}
-	if (s->restore_failed)
+	if (r->restore_failed)
 		return ATAG_EXIT_FAIL;
 	if (stop_sig) {
 		fprintf(stderr, "%s record: stopped by %s\n", ATAG_PROG, strsignal(stop_sig));
 		return ATAG_EXIT_OK;
 	}
-	return command_status(s);
+	return command_status(r);
 }
 
 static int run_record(struct record_params *p)
 {
-	struct record_session s = { .p = p };
+	struct recording r = { .p = p };
 	const char *events[16];
 	struct atag_lost lost = { 0 };
 	bool have_lost = false;
 	int ret;
 
-	preflight(&s, events);
+	preflight(&r, events);
 	install_signals();
-	create_state(&s);
-	if (!create_instance(&s) && !enable_tags(&s) && !stop_sig &&
-	    !start_recorder(&s, events))
-		run_and_wait(&s);
-	teardown(&s, &lost, &have_lost);
-	print_summary(&s, &lost, have_lost);
-	ret = exit_status(&s);
-	free(s.enabled.tags);
-	free(s.still_on.tags);
-	atag_taglist_free(s.tags);
-	atag_allocinfo_close(s.ai);
+	create_session(&r);
+	if (!create_instance(&r) && !enable_tags(&r) && !stop_sig &&
+	    !start_recorder(&r, events))
+		run_and_wait(&r);
+	teardown(&r, &lost, &have_lost);
+	print_summary(&r, &lost, have_lost);
+	ret = exit_status(&r);
+	atag_taglist_free(r.tags);
+	atag_allocinfo_close(r.ai);
 	return ret;
 }
 

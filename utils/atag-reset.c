@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "atag-cmd.h"
-#include "atag-state.h"
+#include "atag-session.h"
 #include "atag-tagopts.h"
 
 static const char reset_usage[] =
@@ -58,48 +58,46 @@ static void print_undone(pid_t owner, pid_t recorder, const char *instance,
 	printf("\n");
 }
 
-/* Some of it could not be undone: the file is to list only the rest. */
-static void keep_rest(struct atag_state *st, const char *path, const struct atag_undo *u)
-{
-	int ret = atag_state_rewrite(st);
-
-	fprintf(stderr, "%s: %s: undoing the %s step failed: %s; state file kept%s\n",
-		ATAG_PROG, path, u->failed_step, strerror(-u->error),
-		ret ? " unchanged (cannot rewrite it)" : ", listing what is left");
-	atag_state_free(st);
-}
-
 /* Undo one state file; returns 0 or 1 when something could not be undone. */
 static int reset_one(const char *path)
 {
-	struct atag_state *st = atag_state_load(path);
+	struct atag_session *s = atag_session_load(path);
 	char instance[256] = "";
+	const struct atag_state *st;
 	struct atag_undo u;
-	pid_t recorder;
+	pid_t owner, recorder;
+	bool kept;
 	int ret;
 
-	if (!st) {
+	if (!s) {
 		fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, path,
 			errno == EBADMSG ? "not a record state file: left alone" : strerror(errno));
 		return 1;
 	}
-	/* undoing removes what it undid from st */
+	/* undoing removes what it undid from the session */
+	st = atag_session_state(s);
+	owner = st->owner;
 	recorder = st->recorder;
 	if (st->instance)
 		snprintf(instance, sizeof(instance), "%s", st->instance);
-	ret = atag_state_undo(st, &u);
+	ret = atag_session_undo(s, &u);
 	if (u.owner_alive) {
-		printf("reset: record %d still runs (%s): left alone\n", (int)st->owner, path);
-		atag_state_free(st);
+		printf("reset: record %d still runs (%s): left alone\n", (int)owner, path);
+		atag_session_free(s);
 		return 0;
 	}
-	if (ret) {
-		keep_rest(st, path, &u);
+	if (!ret)
+		print_undone(owner, recorder, instance, &u);
+	ret = atag_session_close(s, &kept);
+	if (kept) {
+		/* some of it could not be undone: the file lists only the rest */
+		fprintf(stderr, "%s: %s: undoing the %s step failed: %s; state file kept%s\n",
+			ATAG_PROG, path, u.failed_step, strerror(-u.error),
+			ret ? " unchanged (cannot rewrite it)" : ", listing what is left");
 		return 1;
 	}
-	print_undone(st->owner, recorder, instance, &u);
-	if (atag_state_remove(st)) {
-		fprintf(stderr, "%s: %s: cannot remove: %s\n", ATAG_PROG, path, strerror(errno));
+	if (ret) {
+		fprintf(stderr, "%s: %s: cannot remove: %s\n", ATAG_PROG, path, strerror(-ret));
 		return 1;
 	}
 	return 0;

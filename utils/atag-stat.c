@@ -80,7 +80,7 @@ static const char *tracefs_root(const struct stat_params *p, char *buf, size_t l
 		return p->tracefs;
 	if (env && *env)
 		return env;
-	ret = atag_bufstat_find_tracefs(NULL, buf, len);
+	ret = atag_tracefs_find(NULL, buf, len);
 	if (ret == -ENODEV)
 		die("tracefs is not mounted; mount it with: %s", MOUNT_HINT);
 	if (ret)

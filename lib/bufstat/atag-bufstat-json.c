@@ -54,7 +54,7 @@ static const char *snapshot_word(enum atag_snapshot_state s)
 
 static void json_cpu(struct atag_json *w, const struct atag_bufstat_cpu *c)
 {
-	const struct atag_bufstat_cpu_stats *s = &c->stats;
+	const struct atag_cpu_stats *s = &c->stats;
 	bool st = c->has_stats;
 	double pct;
 

@@ -51,11 +51,11 @@ static const char *name_of(const struct atag_bufstat_instance *in)
 static void stats_notes(const struct atag_bufstat_instance *in, struct atag_bufstat_notes *n)
 {
 	static const struct { size_t off; const char *key; } fields[] = {
-		{ offsetof(struct atag_bufstat_cpu_stats, entries), "entries" },
-		{ offsetof(struct atag_bufstat_cpu_stats, overrun), "overrun" },
-		{ offsetof(struct atag_bufstat_cpu_stats, bytes), "bytes" },
-		{ offsetof(struct atag_bufstat_cpu_stats, dropped_events), "dropped events" },
-		{ offsetof(struct atag_bufstat_cpu_stats, read_events), "read events" },
+		{ offsetof(struct atag_cpu_stats, entries), "entries" },
+		{ offsetof(struct atag_cpu_stats, overrun), "overrun" },
+		{ offsetof(struct atag_cpu_stats, bytes), "bytes" },
+		{ offsetof(struct atag_cpu_stats, dropped_events), "dropped events" },
+		{ offsetof(struct atag_cpu_stats, read_events), "read events" },
 	};
 	const struct atag_bufstat_cpu *c;
 	const char *p;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Parsers for the tracefs files that describe ring buffers: buffer_size_kb,
- * per_cpu/cpuN/stats, buffer_meta, remotes' buffer_size_kb, events/header_page,
- * snapshot and trace_stats/memory_usage_kb. Pure functions of the text.
+ * buffer_meta, remotes' buffer_size_kb, events/header_page, snapshot and
+ * trace_stats/memory_usage_kb (per_cpu/cpuN/stats: lib/util/atag-tracefs.c).
+ * Pure functions of the text.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,10 +13,6 @@
 
 #include "atag-bufstat.h"
 #include "atag-utils.h"
-
-#define LINE_MAX_LEN	256
-
-typedef int (*kv_fn)(const char *key, const char *value, void *ctx);
 
 static const char * const row_keys[ATAG_ROW_MAX] = {
 	[ATAG_ROW_GLOBAL]		= "global",
@@ -32,83 +29,6 @@ static const char * const row_keys[ATAG_ROW_MAX] = {
 const char *atag_bufstat_row_key(enum atag_bufstat_row row)
 {
 	return row < ATAG_ROW_MAX ? row_keys[row] : NULL;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* A plain decimal number and nothing else ("12"; not "-1", "1.5", "12 kB", ""). */
-static int parse_ull(const char *s, unsigned long long *val)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	*val = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	return 0;
-}
-
-/* A timestamp as the stats file prints it: "sec.usec" or a raw counter. */
-static int check_ts(const char *s)
-{
-	const char *p = s;
-
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (p == s)
-		return -EINVAL;
-	if (*p == '.') {
-		s = ++p;
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (p == s)
-			return -EINVAL;
-	}
-	return *p ? -EINVAL : 0;
-}
-
-/*
- * Call @fn for each "key: value" line of @text, both trimmed; blank lines are
- * skipped. A line without ':' or an error from @fn stops with -EINVAL and its
- * number in *@line.
- */
-static int kv_each(const char *text, kv_fn fn, void *ctx, int *line)
-{
-	char buf[LINE_MAX_LEN], *colon;
-	const char *p = text, *nl;
-	size_t len;
-	int n = 0;
-
-	*line = 0;
-	for (; *p; p = *nl ? nl + 1 : nl) {
-		nl = strchrnul(p, '\n');
-		n++;
-		len = nl - p;
-		if (len >= sizeof(buf))
-			len = sizeof(buf) - 1;
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		if (!*trim(buf))
-			continue;
-		colon = strchr(buf, ':');
-		if (!colon || fn(trim(buf), (*colon = '\0', trim(colon + 1)), ctx)) {
-			*line = n;
-			return atag_err(-EINVAL);
-		}
-	}
-	return 0;
 }
 
 int atag_bufstat_parse_size(const char *text, struct atag_bufsize *size)
@@ -141,51 +61,6 @@ int atag_bufstat_parse_size(const char *text, struct atag_bufsize *size)
 	return atag_err(-EINVAL);
 }
 
-static int stats_kv(const char *key, const char *value, void *ctx)
-{
-	static const struct {
-		const char	*key;
-		size_t		off;
-	} nums[] = {
-		{ "entries", offsetof(struct atag_bufstat_cpu_stats, entries) },
-		{ "overrun", offsetof(struct atag_bufstat_cpu_stats, overrun) },
-		{ "commit overrun", offsetof(struct atag_bufstat_cpu_stats, commit_overrun) },
-		{ "bytes", offsetof(struct atag_bufstat_cpu_stats, bytes) },
-		{ "dropped events", offsetof(struct atag_bufstat_cpu_stats, dropped_events) },
-		{ "read events", offsetof(struct atag_bufstat_cpu_stats, read_events) },
-	};
-	struct atag_bufstat_cpu_stats *st = ctx;
-	char *ts = NULL;
-	size_t i;
-
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (!strcmp(key, nums[i].key))
-			return parse_ull(value, (unsigned long long *)((char *)st + nums[i].off));
-	if (!strcmp(key, "oldest event ts"))
-		ts = st->oldest_ts;
-	else if (!strcmp(key, "now ts"))
-		ts = st->now_ts;
-	if (!ts)
-		return 0;
-	if (check_ts(value) || strlen(value) >= sizeof(st->now_ts))
-		return -EINVAL;
-	strcpy(ts, value);
-	return 0;
-}
-
-int atag_bufstat_parse_stats(const char *text, struct atag_bufstat_cpu_stats *stats, int *line)
-{
-	stats->entries = ATAG_BUFSTAT_UNKNOWN;
-	stats->overrun = ATAG_BUFSTAT_UNKNOWN;
-	stats->commit_overrun = ATAG_BUFSTAT_UNKNOWN;
-	stats->bytes = ATAG_BUFSTAT_UNKNOWN;
-	stats->dropped_events = ATAG_BUFSTAT_UNKNOWN;
-	stats->read_events = ATAG_BUFSTAT_UNKNOWN;
-	stats->oldest_ts[0] = '\0';
-	stats->now_ts[0] = '\0';
-	return kv_each(text, stats_kv, stats, line);
-}
-
 static int memusage_kv(const char *key, const char *value, void *ctx)
 {
 	struct atag_memusage *mu = ctx;
@@ -198,7 +73,7 @@ static int memusage_kv(const char *key, const char *value, void *ctx)
 			mu->format = ATAG_MEMUSAGE_SPLIT;
 		else if (mu->format != ATAG_MEMUSAGE_SPLIT)
 			mu->format = ATAG_MEMUSAGE_BUFFERS;
-		return parse_ull(value, &mu->kb[row]);
+		return atag_parse_u64(value, &mu->kb[row]);
 	}
 	return 0;
 }
@@ -210,7 +85,7 @@ int atag_bufstat_parse_memusage(const char *text, struct atag_memusage *mu, int 
 	mu->format = ATAG_MEMUSAGE_EMPTY;
 	for (row = 0; row < ATAG_ROW_MAX; row++)
 		mu->kb[row] = ATAG_BUFSTAT_UNKNOWN;
-	return kv_each(text, memusage_kv, mu, line);
+	return atag_parse_kv(text, memusage_kv, mu, line);
 }
 
 static int meta_kv(const char *key, const char *value, void *ctx)
@@ -218,9 +93,9 @@ static int meta_kv(const char *key, const char *value, void *ctx)
 	struct atag_bufstat_meta *meta = ctx;
 
 	if (!strcmp(key, "subbuf_size"))
-		return parse_ull(value, &meta->subbuf_size);
+		return atag_parse_u64(value, &meta->subbuf_size);
 	if (!strcmp(key, "nr_subbufs"))
-		return parse_ull(value, &meta->nr_subbufs);
+		return atag_parse_u64(value, &meta->nr_subbufs);
 	return 0;
 }
 
@@ -230,7 +105,7 @@ int atag_bufstat_parse_meta(const char *text, struct atag_bufstat_meta *meta, in
 
 	meta->subbuf_size = ATAG_BUFSTAT_UNKNOWN;
 	meta->nr_subbufs = ATAG_BUFSTAT_UNKNOWN;
-	ret = kv_each(text, meta_kv, meta, line);
+	ret = atag_parse_kv(text, meta_kv, meta, line);
 	if (ret)
 		return ret;
 	if (meta->subbuf_size == ATAG_BUFSTAT_UNKNOWN || meta->nr_subbufs == ATAG_BUFSTAT_UNKNOWN)

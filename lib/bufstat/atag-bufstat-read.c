@@ -68,46 +68,6 @@ static const char *nth_line(const char *text, int n, char *buf, size_t len)
 	return buf;
 }
 
-/* Read at most @max bytes of @path into a NUL-terminated string; NULL with errno. */
-static char *slurp(const char *path, size_t max)
-{
-	size_t size = 0, cap = 4096;
-	char *buf, *nbuf;
-	ssize_t n;
-	int fd, e;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = malloc(cap + 1);
-	while (buf && size < max) {
-		if (size == cap) {
-			cap *= 2;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf)
-				break;
-			buf = nbuf;
-		}
-		n = read(fd, buf + size, (cap < max ? cap : max) - size);
-		if (n <= 0) {
-			if (n < 0)
-				goto fail;
-			break;
-		}
-		size += n;
-	}
-	close(fd);
-	if (buf)
-		buf[size] = '\0';
-	return buf;
-fail:
-	e = errno;
-	free(buf);
-	close(fd);
-	errno = e;
-	return NULL;
-}
-
 /* @path has PATH_MAX bytes; a longer path is cut, and then fails to open. */
 static void join(char *path, const char *dir, const char *name)
 {
@@ -125,7 +85,7 @@ static int read_opt(struct reader *rd, const char *dir, const char *name, size_t
 	char path[PATH_MAX];
 
 	join(path, dir, name);
-	*text = slurp(path, max);
+	*text = atag_read_file(path, max, NULL);
 	if (*text)
 		return 0;
 	if (errno == ENOENT)
@@ -251,7 +211,7 @@ static int read_cpu_stats(struct reader *rd, const char *cpudir, struct atag_buf
 	ret = read_opt(rd, cpudir, "stats", READ_MAX, &text);
 	if (ret)
 		return ret < 0 ? ret : 0;
-	ret = atag_bufstat_parse_stats(text, &c->stats, &line);
+	ret = atag_parse_cpu_stats(text, &c->stats, &line);
 	if (ret)
 		ret = malformed(rd, cpudir, "stats", text, line);
 	c->has_stats = !ret;
@@ -363,7 +323,7 @@ static int read_snapshot(struct reader *rd, const char *dir, struct atag_bufstat
 		return 0;
 	}
 	join(path, dir, "snapshot");
-	text = slurp(path, SNAPSHOT_HEAD);
+	text = atag_read_file(path, SNAPSHOT_HEAD, NULL);
 	if (!text && errno == ENOENT)
 		return read_spare(rd, dir, in);
 	if (!text && errno == EBUSY) {
@@ -771,42 +731,4 @@ void atag_bufstat_free(struct atag_bufstat *bs)
 	free(bs->kernel_cpu_ids);
 	free(bs->tracefs);
 	free(bs);
-}
-
-/* /proc/mounts writes space, tab, newline and backslash as \ooo */
-static void unescape_octal(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++, d++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-			s += 3;
-		} else {
-			*d = *s;
-		}
-	}
-	*d = '\0';
-}
-
-int atag_bufstat_find_tracefs(const char *mounts, char *buf, size_t len)
-{
-	char dev[256], dir[PATH_MAX], type[64], line[PATH_MAX + 512];
-	int ret = -ENODEV;
-	FILE *f;
-
-	f = fopen(mounts ? mounts : "/proc/mounts", "re");
-	if (!f)
-		return atag_err(-errno);
-	while (ret && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) != 3 ||
-		    strcmp(type, "tracefs"))
-			continue;
-		unescape_octal(dir);
-		snprintf(buf, len, "%s", dir);
-		ret = 0;
-	}
-	fclose(f);
-	return atag_err(ret);
 }

@@ -96,7 +96,7 @@ static void text_persistent_line(FILE *f, const struct atag_bufstat_instance *in
 
 static void text_cpu_row(FILE *f, const struct atag_bufstat_cpu *c)
 {
-	const struct atag_bufstat_cpu_stats *s = &c->stats;
+	const struct atag_cpu_stats *s = &c->stats;
 	char a[32], b[32], num[5][24];
 	const unsigned long long v[5] = {
 		s->entries, s->overrun, s->bytes, s->dropped_events, s->read_events

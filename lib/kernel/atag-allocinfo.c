@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -109,8 +110,10 @@ static int ai_ioctl(struct atag_allocinfo *ai, unsigned int cmd, void *arg)
 	return 0;
 }
 
-static ssize_t ai_read(struct atag_allocinfo *ai, char *buf, size_t len, off_t off)
+/* The text at @off, from the file or the callbacks (an atag_read_fn) */
+static ssize_t ai_read(void *ctx, char *buf, size_t len, off_t off)
 {
+	struct atag_allocinfo *ai = ctx;
 	ssize_t n;
 
 	if (ai->ops)
@@ -132,41 +135,7 @@ int atag_allocinfo_content_id(struct atag_allocinfo *ai, unsigned long long *id)
 	return ret;
 }
 
-/* ------------------------------------------------------------------ tag lists */
-
-void atag_tag_set_name(char *dst, const char *src, size_t len)
-{
-	if (len >= ATAG_NAME_MAX) {
-		src += len - (ATAG_NAME_MAX - 1);
-		len = ATAG_NAME_MAX - 1;
-	}
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-int atag_taglist_add(struct atag_taglist *list, const struct atag_tag *t)
-{
-	size_t cap = list->cap ? list->cap * 2 : 64;
-	struct atag_tag *tags;
-
-	if (list->nr == list->cap) {
-		tags = realloc(list->tags, cap * sizeof(*tags));
-		if (!tags)
-			return atag_err(-ENOMEM);
-		list->tags = tags;
-		list->cap = cap;
-	}
-	list->tags[list->nr++] = *t;
-	return 0;
-}
-
-void atag_taglist_free(struct atag_taglist *list)
-{
-	if (!list)
-		return;
-	free(list->tags);
-	free(list);
-}
+/* ------------------------------------------------------------------ ioctl scans */
 
 static void tag_from_kernel(struct atag_tag *t, const struct allocinfo_tag_data *d, bool state)
 {
@@ -182,8 +151,6 @@ static void tag_from_kernel(struct atag_tag *t, const struct allocinfo_tag_data 
 	t->accurate = d->counter.accurate;
 	t->traced = state ? !!d->counter.trace_on : -1;
 }
-
-/* ------------------------------------------------------------------ ioctl scans */
 
 /* GET_AT(pos 0) in either layout; the answer's data lands in @data. */
 static int get_first(struct atag_allocinfo *ai, int source, const struct allocinfo_filter *kf,
@@ -292,35 +259,6 @@ int atag_allocinfo_source(struct atag_allocinfo *ai)
 
 /* ------------------------------------------------------------------ text fallback */
 
-static int read_all(struct atag_allocinfo *ai, char **out, size_t *len)
-{
-	size_t size = 0, cap = 64 * 1024;
-	char *buf = malloc(cap), *nbuf;
-	ssize_t n = 0;
-
-	while (buf && (n = ai_read(ai, buf + size, cap - size, size)) > 0) {
-		size += n;
-		if (size < cap)
-			continue;
-		cap *= 2;
-		nbuf = realloc(buf, cap);
-		if (!nbuf)
-			break;
-		buf = nbuf;
-	}
-	if (!buf || size == cap) {
-		free(buf);
-		return -ENOMEM;
-	}
-	if (n < 0) {
-		free(buf);
-		return n;
-	}
-	*out = buf;
-	*len = size;
-	return 0;
-}
-
 static int list_text(struct atag_allocinfo *ai, const struct atag_filter *f,
 		     struct atag_taglist **out)
 {
@@ -330,9 +268,9 @@ static int list_text(struct atag_allocinfo *ai, const struct atag_filter *f,
 
 	if (f && f->traced != ATAG_ANY)
 		return -EOPNOTSUPP;
-	ret = read_all(ai, &buf, &len);
-	if (ret)
-		return ret;
+	buf = atag_read_all(ai_read, ai, SIZE_MAX, &len);
+	if (!buf)
+		return -errno;
 	ret = atag_allocinfo_parse_text(buf, len, f, out, &ai->err_line);
 	free(buf);
 	return ret;
@@ -385,13 +323,6 @@ int atag_allocinfo_toggle(struct atag_allocinfo *ai, const struct atag_filter *f
 	return ai_ioctl(ai, ALLOCINFO_IOC_TOGGLE_TRACE, &tt);
 }
 
-/* Copy the compared part of a listed name into a kernel field (no glob meaning). */
-static void kernel_name(char dst[ALLOCINFO_STR_SIZE], const char *name)
-{
-	memset(dst, 0, ALLOCINFO_STR_SIZE);
-	strncpy(dst, atag_allocinfo_str(name), ALLOCINFO_STR_SIZE - 1);
-}
-
 int atag_allocinfo_toggle_tag(struct atag_allocinfo *ai, const struct atag_tag *t, bool enable)
 {
 	struct allocinfo_toggle_traces tt;
@@ -400,9 +331,9 @@ int atag_allocinfo_toggle_tag(struct atag_allocinfo *ai, const struct atag_tag *
 	tt.filter.mask = ALLOCINFO_FILTER_MASK_MODNAME | ALLOCINFO_FILTER_MASK_FUNCTION |
 			 ALLOCINFO_FILTER_MASK_FILENAME | ALLOCINFO_FILTER_MASK_LINENO |
 			 ALLOCINFO_FILTER_MASK_TRACE_ON;
-	kernel_name(tt.filter.fields.modname, t->modname);
-	kernel_name(tt.filter.fields.function, t->function);
-	kernel_name(tt.filter.fields.filename, t->filename);
+	atag_allocinfo_strcpy(tt.filter.fields.modname, t->modname);
+	atag_allocinfo_strcpy(tt.filter.fields.function, t->function);
+	atag_allocinfo_strcpy(tt.filter.fields.filename, t->filename);
 	tt.filter.fields.lineno = t->lineno;
 	tt.filter.tracing = !enable;
 	tt.enable = enable;

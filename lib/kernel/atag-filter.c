@@ -46,8 +46,7 @@ const char *atag_allocinfo_str(const char *s)
 	return len < ALLOCINFO_STR_SIZE ? s : s + len - (ALLOCINFO_STR_SIZE - 1);
 }
 
-/* Copy the compared part of @s into a kernel field, NUL-padded like strscpy_pad. */
-static void kernel_str(char dst[ALLOCINFO_STR_SIZE], const char *s)
+void atag_allocinfo_strcpy(char dst[ALLOCINFO_STR_SIZE], const char *s)
 {
 	memset(dst, 0, ALLOCINFO_STR_SIZE);
 	strncpy(dst, atag_allocinfo_str(s), ALLOCINFO_STR_SIZE - 1);
@@ -61,7 +60,7 @@ static bool kernel_str_field(const char *s, char dst[ALLOCINFO_STR_SIZE],
 		return true;
 	if (atag_str_is_glob(s))
 		return false;
-	kernel_str(dst, s);
+	atag_allocinfo_strcpy(dst, s);
 	kf->mask |= bit;
 	return true;
 }

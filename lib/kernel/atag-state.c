@@ -1,27 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The state file of a running record, and undoing what it lists (the reset command).
- * Format and rules in include/atag-state.h.
+ * The state file of a session: appended line by line while the session changes
+ * things, rewritten whole, loaded by reset. Format and rules in include/atag-state.h;
+ * the undoing is the session's (atag-session.c).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atag-record.h"
 #include "atag-state.h"
 #include "atag-utils.h"
-
-#define STOP_TIMEOUT_MS		30000
-#define KILL_TIMEOUT_MS		2000
-#define POLL_MS			20
 
 const char *atag_state_dir(void)
 {
@@ -109,28 +105,6 @@ static int write_tag(int fd, const char *keyword, const struct atag_tag *t)
 			t->modname[0] ? t->modname : "-", t->filename, t->lineno, t->function);
 }
 
-static bool same_tag(const struct atag_tag *a, const struct atag_tag *b)
-{
-	return a->lineno == b->lineno && !strcmp(a->modname, b->modname) &&
-	       !strcmp(a->filename, b->filename) && !strcmp(a->function, b->function);
-}
-
-/* Remove the last entry of @list that is @t; returns whether there was one. */
-static bool drop_tag(struct atag_taglist *list, const struct atag_tag *t)
-{
-	size_t i;
-
-	for (i = list->nr; i-- > 0;) {
-		if (!same_tag(&list->tags[i], t))
-			continue;
-		memmove(&list->tags[i], &list->tags[i + 1],
-			(list->nr - i - 1) * sizeof(*list->tags));
-		list->nr--;
-		return true;
-	}
-	return false;
-}
-
 struct atag_state *atag_state_create(const char *dir)
 {
 	struct atag_state *st;
@@ -206,7 +180,7 @@ int atag_state_untag(struct atag_state *st, const struct atag_tag *t)
 	if (bad_tag(t))
 		return atag_err(-EINVAL);
 	ret = write_tag(st->fd, "untag", t);
-	drop_tag(&st->tags, t);		/* also for a later atag_state_rewrite() */
+	atag_taglist_drop(&st->tags, t);		/* also for a later atag_state_rewrite() */
 	return ret;
 }
 
@@ -304,7 +278,7 @@ static int parse_line(struct atag_state *st, char *line, bool first)
 	if (!strncmp(line, "untag\t", 6)) {
 		ret = parse_tag(line, &t);
 		if (!ret)
-			drop_tag(&st->tags, &t);
+			atag_taglist_drop(&st->tags, &t);
 		return ret;
 	}
 	return -EBADMSG;
@@ -328,39 +302,10 @@ static int parse_state(struct atag_state *st, char *buf)
 	return first ? -EBADMSG : 0;
 }
 
-static char *read_file(const char *path)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap + 1), *nbuf;
-	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	while (fd >= 0 && buf && (n = read(fd, buf + len, cap - len)) > 0) {
-		len += n;
-		if (len < cap)
-			continue;
-		cap *= 2;
-		nbuf = realloc(buf, cap + 1);
-		if (!nbuf) {
-			n = -1;
-			break;
-		}
-		buf = nbuf;
-	}
-	if (fd >= 0)
-		close(fd);
-	if (fd < 0 || !buf || n < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 struct atag_state *atag_state_load(const char *path)
 {
 	struct atag_state *st;
-	char *buf = read_file(path);
+	char *buf = atag_read_file(path, SIZE_MAX, NULL);
 	int ret;
 
 	if (!buf)
@@ -409,107 +354,4 @@ int atag_state_list(const char *dir, char ***paths)
 		return atag_err(-ENOMEM);
 	}
 	return n;
-}
-
-/* ------------------------------------------------------------------ undoing */
-
-bool atag_proc_alive(pid_t pid, unsigned long long start)
-{
-	return pid > 0 && atag_proc_starttime(pid) == start && start;
-}
-
-static bool wait_gone(pid_t pid, unsigned long long start, int timeout_ms)
-{
-	int waited;
-
-	for (waited = 0; waited < timeout_ms; waited += POLL_MS) {
-		if (!atag_proc_alive(pid, start))
-			return true;
-		atag_sleep_ms(POLL_MS);
-	}
-	return !atag_proc_alive(pid, start);
-}
-
-/* SIGINT lets trace-cmd finish the trace.dat; its group is killed if it hangs. */
-static int stop_recorder(const struct atag_state *st, struct atag_undo *u)
-{
-	if (!atag_proc_alive(st->recorder, st->recorder_start))
-		return 0;
-	kill(st->recorder, SIGINT);
-	u->recorder_stopped = true;
-	if (wait_gone(st->recorder, st->recorder_start, STOP_TIMEOUT_MS))
-		return 0;
-	kill(-st->recorder, SIGKILL);
-	return wait_gone(st->recorder, st->recorder_start, KILL_TIMEOUT_MS) ? 0 : -ETIMEDOUT;
-}
-
-/* Turns tracing off on the listed tags; only those where that failed stay listed. */
-static int disable_tags(struct atag_state *st, struct atag_undo *u)
-{
-	struct atag_allocinfo *ai;
-	size_t i, left = 0;
-	int ret, first = 0;
-
-	if (!st->tags.nr)
-		return 0;
-	ai = atag_allocinfo_open(st->allocinfo ? st->allocinfo : ATAG_ALLOCINFO_PATH);
-	if (!ai)
-		return -errno;
-	for (i = 0; i < st->tags.nr; i++) {
-		ret = atag_allocinfo_toggle_tag(ai, &st->tags.tags[i], false);
-		if (!ret) {
-			u->tags_disabled++;
-		} else if (ret == -ENOENT) {
-			u->tags_gone++;
-		} else {
-			first = first ?: ret;
-			st->tags.tags[left++] = st->tags.tags[i];
-		}
-	}
-	st->tags.nr = left;
-	atag_allocinfo_close(ai);
-	return first;
-}
-
-static int remove_instance(struct atag_state *st, struct atag_undo *u)
-{
-	int ret;
-
-	if (!st->instance)
-		return 0;
-	/* only an instance this tool names: never someone else's */
-	if (strncmp(st->instance, ATAG_INSTANCE_PREFIX, strlen(ATAG_INSTANCE_PREFIX)) ||
-	    strchr(st->instance, '/'))
-		return -EINVAL;
-	ret = atag_instance_destroy(st->instance);
-	if (!ret)
-		u->instance_removed = true;
-	if (ret && ret != -ENOENT)
-		return ret;
-	free(st->instance);
-	st->instance = NULL;
-	return 0;
-}
-
-static void undo_step(struct atag_undo *u, int ret, const char *step)
-{
-	if (ret && !u->error) {
-		u->error = ret;
-		u->failed_step = step;
-	}
-}
-
-int atag_state_undo(struct atag_state *st, struct atag_undo *u)
-{
-	memset(u, 0, sizeof(*u));
-	if (st->owner != getpid() && atag_proc_alive(st->owner, st->owner_start)) {
-		u->owner_alive = true;
-		return 0;
-	}
-	undo_step(u, stop_recorder(st, u), "recorder");
-	if (!u->error)
-		st->recorder = 0;
-	undo_step(u, disable_tags(st, u), "allocinfo");
-	undo_step(u, remove_instance(st, u), "instance");
-	return atag_err(u->error);
 }

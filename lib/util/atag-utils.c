@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "atag-utils.h"
 
@@ -223,11 +222,4 @@ bool atag_glob_match(const char *pattern, const char *str)
 	if (!str)
 		return false;
 	return fnmatch(pattern, str, 0) == 0;
-}
-
-void atag_sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The recorder: stock trace-cmd record writing the trace.dat of one tracefs instance
+ * (see include/atag-record.h for why and what it leaves). Its end is watched through
+ * a pidfd, its start through an inotify watch on the instance's tracing_on: no
+ * sleeping loops.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "atag-record.h"
+#include "atag-tracefs.h"
+#include "atag-utils.h"
+
+#define MAX_ARGS		64
+#define KILL_TIMEOUT_MS		5000
+/* when tracing_on cannot be watched (no inotify watch left): how often to look */
+#define UNWATCHED_MS		10
+
+struct atag_recorder {
+	pid_t		pid;
+	int		pidfd;		/* readable once it exited */
+	char		*instance;
+	bool		exited;
+	int		status;		/* exit status, or 128 + signal */
+};
+
+const char *atag_recorder_program(const char *trace_cmd)
+{
+	const char *tc = trace_cmd ? trace_cmd : getenv(ATAG_TRACE_CMD_ENV);
+
+	return tc && *tc ? tc : "trace-cmd";
+}
+
+bool atag_recorder_found(const char *trace_cmd)
+{
+	const char *name = atag_recorder_program(trace_cmd);
+	char *path, *dir, *save = NULL, full[4096];
+	bool found = false;
+
+	if (strchr(name, '/'))
+		return !access(name, X_OK);
+	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	for (dir = strtok_r(path, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(full, sizeof(full), "%s/%s", dir, name);
+		found = !access(full, X_OK);
+	}
+	free(path);
+	return found;
+}
+
+static bool in_list(const char * const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+/*
+ * Where trace-cmd runs.  trace-cmd 3.1 record -B writes (and removes again) empty
+ * "(null).cpuN" files for the top buffer it does not record, in its working
+ * directory, and fails when it cannot.  It runs in the directory of the output
+ * instead (which has to be writable anyway), given the output's base name; a
+ * relative path of trace-cmd itself is made absolute for that.
+ */
+struct recorder_place {
+	char	dir[PATH_MAX];		/* "" when the output is in the working directory */
+	char	tc[PATH_MAX];
+	const char *output;		/* the output relative to @dir */
+};
+
+static int place_recorder(struct recorder_place *pl, const char *output, const char **tc)
+{
+	const char *slash = strrchr(output, '/');
+
+	pl->dir[0] = '\0';
+	pl->output = output;
+	if (slash) {
+		if ((size_t)(slash - output) + 2 > sizeof(pl->dir))
+			return -ENAMETOOLONG;
+		snprintf(pl->dir, sizeof(pl->dir), "%.*s", (int)(slash - output), output);
+		if (!pl->dir[0])
+			strcpy(pl->dir, "/");
+		pl->output = slash + 1;
+	}
+	if (pl->dir[0] && **tc != '/' && strchr(*tc, '/') && realpath(*tc, pl->tc))
+		*tc = pl->tc;
+	return 0;
+}
+
+/* trace-cmd record -d -k -B INSTANCE [-b KB] -e EV [-R stacktrace]... -o OUTPUT */
+static int build_argv(const struct atag_recorder_opts *o, const char *tc, const char *output,
+		      char *kb, size_t kblen, const char **argv)
+{
+	const char * const *ev;
+	int n = 0;
+
+	argv[n++] = tc;
+	argv[n++] = "record";
+	argv[n++] = "-d";
+	argv[n++] = "-k";
+	argv[n++] = "-B";
+	argv[n++] = o->instance;
+	if (o->buffer_kb) {
+		snprintf(kb, kblen, "%lu", o->buffer_kb);
+		argv[n++] = "-b";
+		argv[n++] = kb;
+	}
+	for (ev = o->events; *ev && n < MAX_ARGS - 6; ev++) {
+		argv[n++] = "-e";
+		argv[n++] = *ev;
+		if (in_list(o->stack_events, *ev)) {
+			argv[n++] = "-R";
+			argv[n++] = "stacktrace";
+		}
+	}
+	if (*ev)
+		return -E2BIG;
+	argv[n++] = "-o";
+	argv[n++] = output;
+	argv[n] = NULL;
+	return 0;
+}
+
+/*
+ * In the child: own process group, SIGINT when the parent dies, output to the log,
+ * in the output's directory.
+ */
+static void __attribute__((noreturn)) exec_recorder(const char **argv, const char *dir,
+						    int log_fd, pid_t parent)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGINT);
+	if (getppid() != parent)
+		_exit(127);	/* the parent died before the line above */
+	if (*dir && chdir(dir)) {
+		dprintf(log_fd >= 0 ? log_fd : STDERR_FILENO, "cannot enter %s: %s\n", dir,
+			strerror(errno));
+		_exit(127);
+	}
+	if (null >= 0)
+		dup2(null, STDIN_FILENO);
+	if (log_fd < 0)
+		log_fd = null;
+	if (log_fd >= 0) {
+		dup2(log_fd, STDOUT_FILENO);
+		dup2(log_fd, STDERR_FILENO);
+	}
+	/* dup2() onto itself keeps close-on-exec: the three stay open in any case */
+	fcntl(STDIN_FILENO, F_SETFD, 0);
+	fcntl(STDOUT_FILENO, F_SETFD, 0);
+	fcntl(STDERR_FILENO, F_SETFD, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);	/* the caller may ignore it */
+	execvp(argv[0], (char **)argv);
+	dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
+{
+	const char *tc = atag_recorder_program(o->trace_cmd);
+	struct recorder_place pl;
+	const char *argv[MAX_ARGS];
+	struct atag_recorder *r;
+	pid_t parent = getpid();
+	char kb[32];
+	int err;
+
+	err = place_recorder(&pl, o->output, &tc);
+	if (!err)
+		err = build_argv(o, tc, pl.output, kb, sizeof(kb), argv);
+	r = err ? NULL : calloc(1, sizeof(*r));
+	if (r) {
+		r->pidfd = -1;
+		r->instance = strdup(o->instance);
+	}
+	if (!r || !r->instance) {
+		free(r);
+		errno = err ? -err : ENOMEM;
+		return NULL;
+	}
+	r->pid = fork();
+	if (r->pid == 0) {
+		free(r->instance);	/* the child keeps nothing of ours */
+		free(r);
+		exec_recorder(argv, pl.dir, o->log_fd, parent);
+	}
+	if (r->pid < 0) {
+		err = errno;
+		atag_recorder_free(r);
+		errno = err;
+		return NULL;
+	}
+	setpgid(r->pid, r->pid);	/* also here: no window without it */
+	r->pidfd = atag_pidfd_open(r->pid);
+	if (r->pidfd < 0 && r->pidfd != -ENOSYS) {
+		err = errno;
+		atag_recorder_free(r);		/* kills it */
+		errno = err;
+		return NULL;
+	}
+	return r;
+}
+
+pid_t atag_recorder_pid(const struct atag_recorder *r)
+{
+	return r->pid;
+}
+
+int atag_recorder_fd(const struct atag_recorder *r)
+{
+	return r->pidfd;
+}
+
+/* Reap it without blocking; false while it runs. */
+static bool reap(struct atag_recorder *r, int flags)
+{
+	int status;
+
+	if (r->exited)
+		return true;
+	if (waitpid(r->pid, &status, flags) != r->pid)
+		return false;
+	r->exited = true;
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return true;
+}
+
+bool atag_recorder_running(struct atag_recorder *r)
+{
+	return !reap(r, WNOHANG);
+}
+
+/*
+ * An inotify watch on the instance's tracing_on, which trace-cmd writes when its
+ * readers run; -1 when none can be set up (the caller then looks every UNWATCHED_MS).
+ */
+static int watch_tracing_on(struct tracefs_instance *inst)
+{
+	char *path = inst ? tracefs_instance_get_file(inst, "tracing_on") : NULL;
+	int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+
+	if (fd >= 0 && (!path || inotify_add_watch(fd, path, IN_MODIFY | IN_CLOSE_WRITE) < 0)) {
+		close(fd);
+		fd = -1;
+	}
+	tracefs_put_tracing_file(path);
+	return fd;
+}
+
+static bool tracing_is_on(struct tracefs_instance *inst)
+{
+	long long on = 0;
+
+	return inst && !tracefs_instance_file_read_number(inst, "tracing_on", &on) && on == 1;
+}
+
+static void drain(int fd)
+{
+	char buf[4096];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_fd)
+{
+	unsigned long long deadline = atag_now_ns() + timeout_ms * 1000000ULL;
+	struct tracefs_instance *inst = atag_instance_get(r->instance);
+	int wfd = watch_tracing_on(inst);
+	struct pollfd p[3] = {
+		{ .fd = stop_fd, .events = POLLIN },
+		{ .fd = r->pidfd, .events = POLLIN },
+		{ .fd = wfd, .events = POLLIN },
+	};
+	int ret, wait_ms;
+
+	for (;;) {
+		/* the stop fd first: a stop asked for wins over what else happened */
+		ret = atag_poll(p, 1, 0);
+		if (ret)
+			ret = ret > 0 ? -EINTR : ret;
+		else if (!atag_recorder_running(r))
+			ret = -ECHILD;
+		else if (tracing_is_on(inst))
+			break;
+		else if (!(wait_ms = atag_ms_until(deadline)))
+			ret = -ETIMEDOUT;
+		if (ret)
+			break;
+		if (wfd < 0 && wait_ms > UNWATCHED_MS)
+			wait_ms = UNWATCHED_MS;
+		if (r->pidfd < 0 && wait_ms > ATAG_NO_PIDFD_MS)
+			wait_ms = ATAG_NO_PIDFD_MS;
+		ret = atag_poll(p, 3, wait_ms);
+		if (ret < 0)
+			break;
+		ret = 0;
+		if (wfd >= 0)
+			drain(wfd);
+	}
+	if (wfd >= 0)
+		close(wfd);
+	tracefs_instance_free(inst);
+	return atag_err(ret);
+}
+
+int atag_recorder_stop(struct atag_recorder *r, int timeout_ms)
+{
+	int ret;
+
+	if (!atag_recorder_running(r))
+		return r->status;
+	ret = atag_proc_stop(r->pid, 0, SIGINT, timeout_ms, KILL_TIMEOUT_MS);
+	if (ret)
+		kill(-r->pid, SIGKILL);	/* it hangs even now: all that is left is to block */
+	reap(r, 0);
+	return ret ? atag_err(-ETIMEDOUT) : r->status;
+}
+
+void atag_recorder_free(struct atag_recorder *r)
+{
+	if (!r)
+		return;
+	if (r->pid > 0 && atag_recorder_running(r)) {
+		kill(-r->pid, SIGKILL);
+		reap(r, 0);
+	}
+	if (r->pidfd >= 0)
+		close(r->pidfd);
+	free(r->instance);
+	free(r);
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Tags and tag lists: what listing /proc/allocinfo produces (atag-allocinfo.c for the
+ * ioctls, atag-allocinfo-text.c for the text) and what a session turns on and off.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-allocinfo.h"
+#include "atag-utils.h"
+
+void atag_tag_set_name(char *dst, const char *src, size_t len)
+{
+	if (len >= ATAG_NAME_MAX) {
+		src += len - (ATAG_NAME_MAX - 1);
+		len = ATAG_NAME_MAX - 1;
+	}
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+bool atag_tag_same_site(const struct atag_tag *a, const struct atag_tag *b)
+{
+	return a->lineno == b->lineno && !strcmp(a->modname, b->modname) &&
+	       !strcmp(a->filename, b->filename) && !strcmp(a->function, b->function);
+}
+
+int atag_taglist_add(struct atag_taglist *list, const struct atag_tag *t)
+{
+	size_t cap = list->cap ? list->cap * 2 : 64;
+	struct atag_tag *tags;
+
+	if (list->nr == list->cap) {
+		tags = realloc(list->tags, cap * sizeof(*tags));
+		if (!tags)
+			return atag_err(-ENOMEM);
+		list->tags = tags;
+		list->cap = cap;
+	}
+	list->tags[list->nr++] = *t;
+	return 0;
+}
+
+bool atag_taglist_drop(struct atag_taglist *list, const struct atag_tag *t)
+{
+	size_t i;
+
+	for (i = list->nr; i-- > 0;) {
+		if (!atag_tag_same_site(&list->tags[i], t))
+			continue;
+		memmove(&list->tags[i], &list->tags[i + 1],
+			(list->nr - i - 1) * sizeof(*list->tags));
+		list->nr--;
+		return true;
+	}
+	return false;
+}
+
+void atag_taglist_free(struct atag_taglist *list)
+{
+	if (!list)
+		return;
+	free(list->tags);
+	free(list);
+}

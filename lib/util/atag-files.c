@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Reading small files whole, and their "key: value" lines: /proc files, tracefs
+ * files, state files. The one whole-file reader of the library.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atag-utils.h"
+
+#define FIRST_CHUNK	4096
+#define KV_LINE_MAX	256
+
+char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len)
+{
+	size_t size = 0, cap = 0, want;
+	char *buf = NULL, *nbuf;
+	ssize_t n;
+
+	for (;;) {
+		if (size == cap) {
+			cap = cap ? cap * 2 : FIRST_CHUNK;
+			nbuf = cap > size ? realloc(buf, cap + 1) : NULL;
+			if (!nbuf) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nbuf;
+		}
+		want = cap - size < max - size ? cap - size : max - size;
+		if (!want)
+			break;		/* @max read */
+		n = read_fn(ctx, buf + size, want, size);
+		if (n < 0) {
+			free(buf);
+			errno = -n;
+			return NULL;
+		}
+		if (!n)
+			break;
+		size += n;
+	}
+	buf[size] = '\0';
+	if (len)
+		*len = size;
+	return buf;
+}
+
+/* read(), from where the previous call stopped: pseudo-files want it sequential */
+static ssize_t read_fd(void *ctx, char *buf, size_t len, off_t off)
+{
+	int fd = *(int *)ctx;
+	ssize_t n;
+
+	do {
+		n = read(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+char *atag_read_file(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *text;
+	int err;
+
+	if (fd < 0)
+		return NULL;
+	text = atag_read_all(read_fd, &fd, max, len);
+	err = errno;
+	close(fd);
+	errno = err;
+	return text;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int atag_parse_kv(const char *text, atag_kv_fn fn, void *ctx, int *line)
+{
+	char buf[KV_LINE_MAX], *colon;
+	const char *p = text, *nl;
+	size_t len;
+	int n = 0;
+
+	*line = 0;
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		n++;
+		len = nl - p;
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (!*trim(buf))
+			continue;
+		colon = strchr(buf, ':');
+		if (colon)
+			*colon = '\0';
+		if (!colon || fn(trim(buf), trim(colon + 1), ctx)) {
+			*line = n;
+			return atag_err(-EINVAL);
+		}
+	}
+	return 0;
+}

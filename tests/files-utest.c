@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the file helpers of include/atag-utils.h (lib/util/atag-files.c and
+ * lib/util/atag-tracefs.c): whole-file reads, "key: value" lines, the tracefs
+ * directory.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atag-utest.h"
+#include "atag-utils.h"
+
+/* A reader that hands out @text 3 bytes at a time and checks the offsets it is given. */
+struct chunks {
+	const char	*text;
+	size_t		pos;
+	int		fail_at;	/* -errno once pos reaches it (0: never) */
+	int		bad_offsets;
+};
+
+static ssize_t read_chunks(void *ctx, char *buf, size_t len, off_t off)
+{
+	struct chunks *c = ctx;
+	size_t left = strlen(c->text) - c->pos;
+
+	if ((size_t)off != c->pos)
+		c->bad_offsets++;
+	if (c->fail_at && c->pos >= (size_t)c->fail_at)
+		return -EIO;
+	if (len > 3)
+		len = 3;
+	if (len > left)
+		len = left;
+	memcpy(buf, c->text + c->pos, len);
+	c->pos += len;
+	return len;
+}
+
+static void test_read_all(void)
+{
+	char big[10000];
+	struct chunks c = { .text = big };
+	size_t len = 0;
+	char *s;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	big[5000] = 'y';
+	s = atag_read_all(read_chunks, &c, SIZE_MAX, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(len, sizeof(big) - 1);
+	CU_ASSERT_STRING_EQUAL(s, big);
+	CU_ASSERT_EQUAL(c.bad_offsets, 0);
+	free(s);
+
+	/* at most @max bytes, NUL-terminated */
+	c = (struct chunks){ .text = "0123456789" };
+	s = atag_read_all(read_chunks, &c, 4, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(len, 4);
+	CU_ASSERT_STRING_EQUAL(s, "0123");
+	free(s);
+
+	/* an empty source is an empty string */
+	c = (struct chunks){ .text = "" };
+	s = atag_read_all(read_chunks, &c, SIZE_MAX, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s, "");
+	free(s);
+
+	/* the reader's error, as errno */
+	c = (struct chunks){ .text = "0123456789", .fail_at = 6 };
+	errno = 0;
+	CU_ASSERT_PTR_NULL(atag_read_all(read_chunks, &c, SIZE_MAX, &len));
+	CU_ASSERT_EQUAL(errno, EIO);
+}
+
+static void test_read_file(void)
+{
+	char path[600], *s;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/read-file", atag_utest_tmpdir());
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("line one\nline two\n", f);
+	fclose(f);
+	s = atag_read_file(path, SIZE_MAX, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(len, 18);
+	CU_ASSERT_STRING_EQUAL(s, "line one\nline two\n");
+	free(s);
+	s = atag_read_file(path, 8, &len);
+	CU_ASSERT_STRING_EQUAL(s ? s : "(null)", "line one");
+	free(s);
+	/* a kernel pseudo-file: its size says 0, its text is there */
+	s = atag_read_file("/proc/self/stat", SIZE_MAX, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_TRUE(len > 20 && strchr(s, ')') != NULL);
+	free(s);
+	errno = 0;
+	CU_ASSERT_PTR_NULL(atag_read_file("/nonexistent/file", SIZE_MAX, NULL));
+	CU_ASSERT_EQUAL(errno, ENOENT);
+}
+
+struct kv_seen {
+	char	text[256];
+	int	refuse;		/* the value that makes the callback refuse */
+};
+
+static int note_kv(const char *key, const char *value, void *ctx)
+{
+	struct kv_seen *k = ctx;
+	size_t n = strlen(k->text);
+
+	snprintf(k->text + n, sizeof(k->text) - n, "[%s=%s]", key, value);
+	return k->refuse && atoi(value) == k->refuse;
+}
+
+static void test_parse_kv(void)
+{
+	struct kv_seen k = { "", 0 };
+	int line = -1;
+
+	CU_ASSERT_EQUAL(atag_parse_kv("a: 1\n  b c :  two words \n\n\t\nempty:\nx:y:z", note_kv,
+				      &k, &line), 0);
+	CU_ASSERT_EQUAL(line, 0);
+	CU_ASSERT_STRING_EQUAL(k.text, "[a=1][b c=two words][empty=][x=y:z]");
+
+	k = (struct kv_seen){ "", 0 };
+	CU_ASSERT_EQUAL(atag_parse_kv("a: 1\n\nno colon\nb: 2\n", note_kv, &k, &line), -EINVAL);
+	CU_ASSERT_EQUAL(line, 3);
+	CU_ASSERT_STRING_EQUAL(k.text, "[a=1]");
+
+	k = (struct kv_seen){ "", 7 };
+	CU_ASSERT_EQUAL(atag_parse_kv("a: 1\nb: 7\nc: 3\n", note_kv, &k, &line), -EINVAL);
+	CU_ASSERT_EQUAL(line, 2);
+	CU_ASSERT_STRING_EQUAL(k.text, "[a=1][b=7]");
+}
+
+static void test_tracefs_dir(void)
+{
+	char mounted[4096];
+	int found = atag_tracefs_find(NULL, mounted, sizeof(mounted));
+
+	CU_ASSERT_EQUAL(atag_tracefs_set_dir("/some/fake/tree"), 0);
+	CU_ASSERT_STRING_EQUAL(atag_tracefs_dir(), "/some/fake/tree");
+	CU_ASSERT_EQUAL(atag_tracefs_set_dir(NULL), 0);
+	/* back to the mount, the one the mount table names (none here: ENODEV) */
+	if (!found) {
+		CU_ASSERT_STRING_EQUAL(atag_tracefs_dir(), mounted);
+	} else {
+		errno = 0;
+		CU_ASSERT_PTR_NULL(atag_tracefs_dir());
+		CU_ASSERT_EQUAL(errno, ENODEV);
+	}
+}
+
+static void add_files_suite(void)
+{
+	CU_pSuite s = CU_add_suite("files", NULL, NULL);
+
+	CU_add_test(s, "read all of a reader", test_read_all);
+	CU_add_test(s, "read a file", test_read_file);
+	CU_add_test(s, "key: value lines", test_parse_kv);
+	CU_add_test(s, "the tracefs directory", test_tracefs_dir);
+}
+ATAG_UTEST_SUITE("files", add_files_suite);
