@@ -185,12 +185,21 @@ run: all
 
 # The whole suite, then the same suite built with ASan+UBSan in build-asan/, then
 # the ThreadSanitizer tier in build-tsan/.
+# The summary line ends with the wall time of the whole run (builds included). The
+# sanitizer builds compile while the normal build's tests run (those mostly wait).
 check: all
-	$(Q)rm -f $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results
-	$(Q)$(MAKE) --no-print-directory check-one || true
-	$(Q)$(MAKE) --no-print-directory SAN=1 O=$(O)-asan check-one || true
-	$(Q)$(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan check-tsan || true
-	$(Q)tests/summarize.sh $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results
+	$(Q)start=$$(date +%s); \
+	rm -f $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results; \
+	{ $(MAKE) --no-print-directory SAN=1 O=$(O)-asan build-all && \
+	  $(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan $(O)-tsan/trace-cmd-alloc-tag \
+		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture; \
+	} > $(O)/sanitizer-builds.log 2>&1 & \
+	$(MAKE) --no-print-directory check-one || true; \
+	wait; cat $(O)/sanitizer-builds.log; \
+	$(MAKE) --no-print-directory SAN=1 O=$(O)-asan check-one || true; \
+	$(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan check-tsan || true; \
+	tests/summarize.sh --since $$start $(O)/check-results $(O)-asan/check-results \
+		$(O)-tsan/check-results
 
 check-one: build-all
 	$(Q)tests/run-tests.sh $(O) $(if $(SAN),asan)

@@ -46,17 +46,46 @@ fi
 [ "$ran" = 0 ] && { echo "atag-utest ran no test"; failed=$((failed + 1)); }
 echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
 
-# 2. the shell tiers
-tiers="tests/t-*.sh"
-[ "$MODE" = tsan ] && tiers="tests/tsan-*.sh"
-for t in $tiers; do
-	[ -f "$t" ] || continue
-	before=$(wc -l < "$ATAG_RESULTS")
-	sh "$t"
-	if [ "$(wc -l < "$ATAG_RESULTS")" = "$before" ]; then
-		echo "FAIL - $t ended without done_testing"
-		echo "$(basename "$t" .sh) 0 1 0" >> "$ATAG_RESULTS"
+# 2. the shell tiers, two at a time ($ATAG_JOBS): they mostly wait (on processes,
+# the kernel, valgrind's start), so two keep both cores busy. A tier that changes
+# the live kernel's tracing (a line "# tier: live") never runs beside another
+# such tier, which would see its instances and processes as left behind. Each
+# tier's output is shown whole when it ends; the longest ones start first.
+tiers=$(ls tests/t-*.sh)
+[ "$MODE" = tsan ] && tiers=$(ls tests/tsan-*.sh)
+tiers="$(echo "$tiers" | grep -E 't-(valgrind|record)\.sh$') $(echo "$tiers" | grep -vE 't-(valgrind|record)\.sh$')"
+jobs=${ATAG_JOBS:-2}
+queue=$ATAG_BUILD/tiers.queue
+lock=$ATAG_BUILD/tiers.lock
+echo $tiers | tr ' ' '\n' > "$queue"
+
+run_tier() {	# run_tier SCRIPT: its output into a log, shown when it ends
+	name=$(basename "$1" .sh)
+	log=$ATAG_BUILD/$name.log
+	if grep -q '^# tier: live' "$1"; then
+		flock "$lock.live" sh "$1" > "$log" 2>&1
+	else
+		sh "$1" > "$log" 2>&1
 	fi
+	flock "$lock" sh -c '
+		cat "$1"
+		grep -q "^$2 " "$3" || { echo "FAIL - $4 ended without done_testing"; echo "$2 0 1 0" >> "$3"; }
+	' - "$log" "$name" "$ATAG_RESULTS" "$1"
+}
+
+worker() {	# take tiers off the queue until it is empty
+	while t=$(flock "$lock.queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' - "$queue") &&
+	      [ -n "$t" ]; do
+		run_tier "$t"
+	done
+}
+
+i=0
+while [ $i -lt "$jobs" ]; do
+	worker &
+	i=$((i + 1))
 done
+wait
+rm -f "$queue" "$lock" "$lock.queue" "$lock.live"
 
 awk '{ p += $2; f += $3; s += $4 } END { printf "%s: %d passed, %d failed, %d skipped\n", "'"$(basename "$ATAG_BUILD")"'", p, f, s }' "$ATAG_RESULTS"

@@ -19,17 +19,9 @@
 export LC_ALL=C
 cd "$ATAG_SRC" || exit 2
 
-# part CAN_USE...: which parts a part may depend on
-allowed() {
-	case $1 in
-	util)	echo "util" ;;
-	read)	echo "util read" ;;
-	stitch)	echo "util read stitch" ;;
-	render)	echo "util read stitch render" ;;
-	kernel)	echo "util kernel" ;;
-	bufstat) echo "util bufstat" ;;
-	esac
-}
+# Which parts each part may use (itself included).
+RULES="util:util;read:util read;stitch:util read stitch;render:util read stitch render"
+RULES="$RULES;kernel:util kernel;bufstat:util bufstat"
 
 # The part of a public header, by name; internal headers are in their part's folder.
 header_part() {
@@ -49,35 +41,30 @@ header_part() {
 	esac
 }
 
-# Where a quoted include of NAME from FILE resolves: FILE's folder, include/, lib/util/.
-resolve() {
-	for d in "$(dirname "$1")" include lib/util; do
-		[ -f "$d/$2" ] && { echo "$d/$2"; return; }
-	done
-}
-
+# Every quoted include of lib/ and include/, resolved where the compiler finds it
+# (the including file's folder, include/, lib/util/), one "file header" a line.
 files=$(find lib include -name '*.[ch]' | sort)
-: > "$T_TMP/inc.edges"
-bad=""
 for f in $files; do
-	for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
-		r=$(resolve "$f" "$h")
-		[ -n "$r" ] || continue		# generated (profile.pb-c.h)
-		echo "$f $r" >> "$T_TMP/inc.edges"
-		fp=$(header_part "$f") hp=$(header_part "$r")
-		[ "$fp" = unknown ] && fp=$(echo "$f" | cut -d/ -f2)
-		if [ "$hp" = unknown ]; then
-			bad="$bad
-$r: a header of no known part (add it to tests/t-layers.sh)"
-			continue
-		fi
-		case " $(allowed "$fp") " in
-		*" $hp "*) ;;
-		*) bad="$bad
-$f ($fp) includes $r ($hp)" ;;
-		esac
+	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+		for d in "$(dirname "$f")" include lib/util; do
+			[ -f "$d/$h" ] && { echo "$f $d/$h"; break; }
+		done		# not found: generated (profile.pb-c.h)
 	done
-done
+done > "$T_TMP/inc.edges"
+
+# The part of every file at either end of an edge, then the edges against the order.
+awk '{ print $1; print $2 }' "$T_TMP/inc.edges" | sort -u | while read -r f; do
+	p=$(header_part "$f")
+	[ "$p" = unknown ] && case $f in lib/*/*) p=$(echo "$f" | cut -d/ -f2) ;; esac
+	echo "$f $p"
+done > "$T_TMP/parts"
+bad=$(awk -v rules="$RULES" '
+	BEGIN { n = split(rules, r, ";"); for (i = 1; i <= n; i++) { split(r[i], kv, ":"); ok[kv[1]] = " " kv[2] " " } }
+	FNR == NR { part[$1] = $2; next }
+	{ fp = part[$1]; hp = part[$2]
+	  if (hp == "unknown") print $2 ": a header of no known part (add it to tests/t-layers.sh)"
+	  else if (index(ok[fp], " " hp " ") == 0) print $1 " (" fp ") includes " $2 " (" hp ")" }' \
+	"$T_TMP/parts" "$T_TMP/inc.edges" | sort -u)
 check_eq "includes: every lib/ file uses only the parts below its own" "$bad" ""
 
 # cycles FILE: the strongly connected components of more than one node of the
@@ -116,25 +103,21 @@ if [ -z "$objs" ] || ! command -v nm > /dev/null; then
 	done_testing
 	exit
 fi
-for o in $objs; do
-	rel=${o#"$ATAG_BUILD"/}
-	nm "$o" | awk -v f="$rel" '$1 == "U" { print "U", f, $2 } NF == 3 && $2 ~ /^[TDBRVW]$/ { print "D", f, $3 }'
-done > "$T_TMP/syms"
+nm -A $objs | sed "s|^$ATAG_BUILD/||" | awk '
+	{ split($1, a, ":"); f = a[1] }
+	NF == 3 && $2 == "U" { print "U", f, $3 }
+	NF == 3 && $2 ~ /^[TDBRVW]$/ { print "D", f, $3 }' > "$T_TMP/syms"
 awk '$1 == "D" { def[$3] = $2 } $1 == "U" { use[++n] = $2 " " $3 }
-     END { for (i = 1; i <= n; i++) { split(use[i], u, " "); if (u[2] in def && def[u[2]] != u[1]) print u[1], def[u[2]] } }' \
-	"$T_TMP/syms" | sort -u > "$T_TMP/obj.edges"
+     END { for (i = 1; i <= n; i++) { split(use[i], u, " "); if (u[2] in def && def[u[2]] != u[1]) print u[1], def[u[2]], u[2] } }' \
+	"$T_TMP/syms" | sort -u > "$T_TMP/obj.uses"
+awk '{ print $1, $2 }' "$T_TMP/obj.uses" | sort -u > "$T_TMP/obj.edges"
 check_eq "symbols: no cycle between objects" "$(cycles "$T_TMP/obj.edges")" ""
 
-bad=""
-while read -r a b; do
-	ap=$(echo "$a" | cut -d/ -f2) bp=$(echo "$b" | cut -d/ -f2)
-	case " $(allowed "$ap") " in
-	*" $bp "*) ;;
-	*) bad="$bad
-$a ($ap) uses $b ($bp): $(awk -v a="$a" -v b="$b" '$1 == "D" && $2 == b { d[$3] = 1 }
-	$1 == "U" && $2 == a { u[$3] = 1 } END { for (s in u) if (s in d) printf "%s ", s }' "$T_TMP/syms")" ;;
-	esac
-done < "$T_TMP/obj.edges"
+bad=$(awk -v rules="$RULES" '
+	BEGIN { n = split(rules, r, ";"); for (i = 1; i <= n; i++) { split(r[i], kv, ":"); ok[kv[1]] = " " kv[2] " " } }
+	{ split($1, a, "/"); split($2, b, "/")
+	  if (index(ok[a[2]], " " b[2] " ") == 0) { key = $1 " (" a[2] ") uses " $2 " (" b[2] "):"; s[key] = s[key] " " $3 } }
+	END { for (k in s) print k s[k] }' "$T_TMP/obj.uses" | sort)
 check_eq "symbols: every lib/ object uses only the parts below its own" "$bad" ""
 
 # A file the layering does not know is a file in the wrong place.

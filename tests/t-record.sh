@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: live
 # record and reset end to end, as root, on this machine's real tracefs: the
 # /proc/allocinfo FUSE double says which tags are traced, the uprobe simulator emits
 # real alloc_tag:* events for those, record writes them into a trace.dat, and
@@ -71,15 +72,37 @@ top_files() {
 }
 top_files > "$T_TMP/top.before"
 
+# Whether the record PID (an instance and a recorder carry it in their names) is
+# this script's: a descendant of it, or gone (then what it named was left behind).
+# Another user's record running meanwhile is not ours to judge.
+ours() {
+	p=$1
+	[ -d "/proc/$p" ] || return 0
+	while [ "$p" -gt 1 ]; do
+		[ "$p" = $$ ] && return 0
+		p=$(awk '$1 == "PPid:" { print $2 }' "/proc/$p/status" 2>/dev/null)
+		[ -n "$p" ] || return 0
+	done
+	return 1
+}
+
 # Everything record or reset could leave behind, one line each; empty when clean.
 leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
-	ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-' | sed 's/^/instance /'
+	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
+		ours "${i##*-}" && echo "instance $i"
+	done
+	ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-' | grep -v '^trace-cmd-alloc-tag-[0-9]*$' |
+		sed 's/^/instance /'
 	[ "$(cat "$TFS/dynamic_events")" = "$DYN" ] || echo "dynamic events changed"
 	[ "$(fakeinfo_traced "$M")" = "$INITIAL" ] || echo "traced tags: $(fakeinfo_traced "$M")"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'
-	ps -eo pid,args | grep '[t]race-cmd record -d -k -B trace-cmd-alloc-tag-' | sed 's/^/recorder /'
+	ps -eo pid,args | grep '[t]race-cmd record -d -k -B trace-cmd-alloc-tag-' |
+		while read -r pid args; do
+			i=$(echo "$args" | sed -n 's/.*-B trace-cmd-alloc-tag-\([0-9]*\).*/\1/p')
+			ours "${i:-1}" && echo "recorder $pid $args"
+		done
 	for e in "$TFS"/events/alloc_tag/*/; do
 		[ -f "$e/enable" ] || continue
 		[ "$(cat "$e/enable")" = 0 ] || echo "top-level $(basename "$e") enabled"

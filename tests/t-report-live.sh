@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: live
 # report on a kmem workload recorded on this machine's real tracefs, checked
 # against an independent count of the same trace made with stock trace-cmd.
 . "$(dirname "$0")/lib.sh"

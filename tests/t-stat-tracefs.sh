@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: live
 # stat on this machine's real tracefs, as root: two instances of our own with known
 # sizes (unique names with our pid), every figure the tool reports checked against
 # what we wrote and what the kernel files say; the instances are removed at exit,
