@@ -245,6 +245,24 @@ int atag_taglist_add(struct atag_taglist *list, const struct atag_tag *t);
 bool atag_taglist_drop(struct atag_taglist *list, const struct atag_tag *t);
 
 /**
+ * atag_taglist_sort - sort a list by call site, for atag_taglist_find()
+ * @list: the list
+ *
+ * The order is by function, file, line and module (not the listing's order).
+ */
+void atag_taglist_sort(struct atag_taglist *list);
+
+/**
+ * atag_taglist_find - the entry of a sorted list that is the call site of @t
+ * @list: the list, sorted with atag_taglist_sort()
+ * @t: the tag
+ *
+ * Returns the entry or NULL.
+ */
+const struct atag_tag *atag_taglist_find(const struct atag_taglist *list,
+					 const struct atag_tag *t);
+
+/**
  * atag_taglist_free - free a tag list returned by a list or parse function
  * @list: the list, may be NULL
  */

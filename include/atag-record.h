@@ -14,12 +14,21 @@
  *
  * Processes: atag_recorder_start() forks. The child runs in a process group of its own
  * (the terminal's Ctrl-C goes to the caller, who decides), gets SIGINT when its parent
- * dies (so that even a SIGKILLed caller leaves a complete trace.dat behind), has
- * SIGINT, SIGTERM and SIGPIPE at their default actions, and stdin on /dev/null,
- * stdout and stderr on the log; the caller's other files follow their close-on-exec
- * flags.
+ * dies (so that even a SIGKILLed caller leaves a complete trace.dat behind), has every
+ * signal the caller handles at its default action (a signal sent to it right after
+ * fork() ends it, never a copy of the caller's handler), SIGPIPE at its default, the
+ * umask 077, and stdin on /dev/null, stdout and stderr on the log; the caller's other
+ * files follow their close-on-exec flags.
  * The caller keeps its signal handling; the recorder is reaped by pid (waitpid() on
  * it, never on -1), so the caller's other children are left alone.
+ *
+ * Files: with an output (struct atag_output, below), trace-cmd runs inside a private
+ * directory, mode 0700, made beside the final file: its trace.dat and its per-CPU
+ * temporaries (NAME.INSTANCE.cpuN, and "(null).cpuN" for the top buffer it does not
+ * record) have names nobody else can create or link there. Only a complete trace.dat
+ * is moved into place, by renameat() from that directory (a link planted at the
+ * output's name is replaced, never followed), with mode atag_output_mode(); after a
+ * failure the directory goes with all that is in it.
  *
  * Waits: the recorder's end is seen through a pidfd (atag_recorder_fd(), for the
  * caller's own poll()), its start through an inotify watch on the instance's
@@ -34,9 +43,19 @@
 
 #define ATAG_TRACE_CMD_ENV	"ATAG_TRACE_CMD"
 
+/* The private directory's name starts so; trace-cmd's output in it is so named. */
+#define ATAG_OUTPUT_TMP_PREFIX	".trace-cmd-alloc-tag."
+#define ATAG_OUTPUT_NAME	"trace.dat"
+
+/* How long a recorder stopped before it recorded gets to end before SIGKILL. */
+#define ATAG_RECORDER_UNREADY_MS	2000
+
+struct atag_output;
+
 struct atag_recorder_opts {
 	const char		*instance;	/* the instance to record */
-	const char		*output;	/* the trace.dat to write */
+	const char		*output;	/* the trace.dat to write (without @out) */
+	const struct atag_output *out;		/* where to write it instead (NULL: none) */
 	const char		*trace_cmd;	/* NULL: atag_recorder_program(NULL) */
 	const char * const	*events;	/* "system:event", NULL-terminated */
 	const char * const	*stack_events;	/* those of @events that get a stacktrace
@@ -108,12 +127,29 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_f
 bool atag_recorder_running(struct atag_recorder *r);
 
 /**
+ * atag_recorder_ready - whether atag_recorder_wait_ready() saw it record
+ * @r: the recorder
+ */
+bool atag_recorder_ready(const struct atag_recorder *r);
+
+/**
+ * atag_recorder_exe - the program the recorder runs, resolved at its start
+ * @r: the recorder
+ *
+ * An absolute path, or "" when it could not be resolved. For a script, its own path
+ * (the process then runs its interpreter, with the script as first argument).
+ */
+const char *atag_recorder_exe(const struct atag_recorder *r);
+
+/**
  * atag_recorder_stop - make the recorder finish its trace.dat and wait for it
  * @r: the recorder
  * @timeout_ms: how long to wait after SIGINT before killing its process group
  *
- * Returns its exit status (0 when the trace.dat is complete), 128 + signal when a
- * signal ended it, or -ETIMEDOUT when it had to be killed.
+ * SIGINT is repeated every half second meanwhile (trace-cmd can miss one). A recorder
+ * that was never seen ready gets ATAG_RECORDER_UNREADY_MS at most: it has nothing to
+ * complete. Returns its exit status (0 when the trace.dat is complete), 128 + signal
+ * when a signal ended it, or -ETIMEDOUT when it had to be killed.
  */
 int atag_recorder_stop(struct atag_recorder *r, int timeout_ms);
 
@@ -122,5 +158,92 @@ int atag_recorder_stop(struct atag_recorder *r, int timeout_ms);
  * @r: the recorder, may be NULL
  */
 void atag_recorder_free(struct atag_recorder *r);
+
+/* ------------------------------------------------------------------ the output
+ * (lib/kernel/atag-output.c) */
+
+/* Called with the private directory's path before it is made (to list it), 0 or -errno. */
+typedef int (*atag_output_note_fn)(const char *tmpdir, const char *final, void *ctx);
+
+/**
+ * atag_output_create - a private directory beside the trace.dat to write
+ * @path: the trace.dat (its directory must exist)
+ * @note: called with the directory's absolute path and the output's before it is
+ *        made (a state file lists it first); NULL: none
+ * @ctx: passed to @note
+ *
+ * The directory is ATAG_OUTPUT_TMP_PREFIX and random characters, made with mkdir
+ * (never one that exists), mode 0700, and checked to be ours after it is opened.
+ * Returns the output, or NULL with errno set (EISDIR: @path names a directory; EINVAL:
+ * something there that is neither a file nor a link, which a rename would replace).
+ */
+struct atag_output *atag_output_create(const char *path, atag_output_note_fn note, void *ctx);
+
+/**
+ * atag_output_dirfd - the private directory, where the recorder writes ATAG_OUTPUT_NAME
+ * @o: the output
+ *
+ * -1 once it was committed or discarded.
+ */
+int atag_output_dirfd(const struct atag_output *o);
+
+/* The trace.dat to write, and the private directory: absolute paths. */
+const char *atag_output_path(const struct atag_output *o);
+const char *atag_output_tmpdir(const struct atag_output *o);
+
+/**
+ * atag_output_mode - the mode of a trace.dat: 0600, or 0640 under a umask that shuts
+ * others out entirely (027, 007), less what the umask removes
+ *
+ * A trace.dat holds kallsyms, the address of every kernel symbol: never for others.
+ */
+mode_t atag_output_mode(void);
+
+/**
+ * atag_output_full - whether the file system of the private directory is full
+ * @o: the output, before it is committed or discarded
+ *
+ * (no block left for the caller: f_bfree for root, f_bavail for others)
+ */
+bool atag_output_full(const struct atag_output *o);
+
+/**
+ * atag_output_commit - move the recorder's trace.dat into place, remove the rest
+ * @o: the output
+ *
+ * The file gets atag_output_mode() and is renamed over the output's name; the private
+ * directory goes, with whatever else is in it. Returns 0, -ENOENT when the recorder
+ * wrote no trace.dat, -EBADMSG when that is not a regular file, or -errno (the
+ * directory is gone in every case).
+ */
+int atag_output_commit(struct atag_output *o);
+
+/**
+ * atag_output_discard - remove the private directory and all in it
+ * @o: the output, may be NULL
+ *
+ * Whatever a failed recorder left (a partial trace.dat, the .cpuN temporaries) goes.
+ */
+void atag_output_discard(struct atag_output *o);
+
+/**
+ * atag_output_free - discard what was not committed, and free
+ * @o: the output, may be NULL
+ */
+void atag_output_free(struct atag_output *o);
+
+/**
+ * atag_output_recover - finish the output of a recorder whose caller was killed
+ * @tmpdir: the private directory, as listed
+ * @final: the trace.dat it was for
+ * @moved: set to whether a trace.dat was moved into place
+ *
+ * For reset, once the recorder ended: a trace.dat that trace-cmd completed (it removes
+ * its .cpuN temporaries last) is moved into place as atag_output_commit() does; the
+ * directory is removed in any case. Only a directory named ATAG_OUTPUT_TMP_PREFIX...,
+ * beside @final, ours alone, is touched (-EINVAL, -EPERM otherwise). Returns 0 (also
+ * when the directory is gone already) or -errno.
+ */
+int atag_output_recover(const char *tmpdir, const char *final, bool *moved);
 
 #endif /* _ATAG_RECORD_H */

@@ -269,19 +269,93 @@ int atag_pidfd_open(pid_t pid);
  */
 int atag_proc_wait(pid_t pid, unsigned long long start, int timeout_ms, int stop_fd);
 
+/* Proves that @pid is the process meant, with its pidfd open (see atag_proc_stop()). */
+typedef bool (*atag_proc_check_fn)(pid_t pid, void *ctx);
+
+/* How atag_proc_stop() stops a process. */
+struct atag_stop {
+	int			sig;		/* asks it to finish (SIGINT for trace-cmd) */
+	int			timeout_ms;	/* how long it may take to end after @sig */
+	int			repeat_ms;	/* @sig again this often meanwhile (0: once) */
+	int			kill_timeout_ms; /* how long to wait after SIGKILL */
+	bool			group;		/* SIGKILL its process group, if it leads one */
+	atag_proc_check_fn	check;		/* NULL, or what proves it is the one meant */
+	void			*ctx;		/* for @check */
+};
+
 /**
- * atag_proc_stop - stop a process: a signal, then SIGKILL to its process group
- * @pid: the process, the leader of its process group
+ * atag_proc_stop - stop a process: a signal, then SIGKILL
+ * @pid: the process
  * @start: as for atag_proc_wait()
- * @sig: the signal that asks it to finish (SIGINT for trace-cmd)
- * @timeout_ms: how long it may take to end after @sig
- * @kill_timeout_ms: how long to wait after SIGKILL
+ * @how: the signal, the timeouts, and what proves the process is the one meant
  *
- * Returns 0 when it ended after @sig (or was gone), 1 when it had to be killed,
- * -ETIMEDOUT when it still runs after SIGKILL, or -errno. A child is not reaped:
- * waitpid() it after.
+ * Never signals pid 0 or 1, a process group by a negative id, or the caller itself
+ * (-EINVAL). The process is named by its pidfd, opened first; the start time and then
+ * @how->check are checked after that, so that what they prove holds for the process
+ * signalled. @how->sig is repeated every @how->repeat_ms (a process may miss one that
+ * comes while it sets up its handler). After @how->timeout_ms it gets SIGKILL: with
+ * @how->group, its whole process group, but only when it leads it (through the pidfd
+ * where the kernel can, Linux 6.9; else by id, checked right before).
+ * Returns 0 when it ended after @how->sig (or was gone), 1 when it had to be killed,
+ * -ETIMEDOUT when it still runs after SIGKILL, -EPERM when @how->check refused it (no
+ * signal was sent), or -errno. A child is not reaped: waitpid() it after.
  */
-int atag_proc_stop(pid_t pid, unsigned long long start, int sig, int timeout_ms,
-		   int kill_timeout_ms);
+int atag_proc_stop(pid_t pid, unsigned long long start, const struct atag_stop *how);
+
+/**
+ * atag_proc_cmdline - the arguments of a process, as /proc/PID/cmdline holds them
+ * @pid: the process
+ * @len: set to their length (NUL-separated, usually NUL-terminated)
+ *
+ * Returns the buffer (free() it) or NULL with errno set.
+ */
+char *atag_proc_cmdline(pid_t pid, size_t *len);
+
+/**
+ * atag_args_have - whether NUL-separated arguments hold a sequence of arguments
+ * @args: the arguments (atag_proc_cmdline())
+ * @len: their length
+ * @seq: the arguments to find one after the other, NULL-terminated
+ */
+bool atag_args_have(const char *args, size_t len, const char * const *seq);
+
+/**
+ * atag_proc_exe - the program a process runs (/proc/PID/exe)
+ * @pid: the process
+ * @buf: receives the path
+ * @len: size of @buf
+ *
+ * Returns 0 or -errno.
+ */
+int atag_proc_exe(pid_t pid, char *buf, size_t len);
+
+/**
+ * atag_proc_comm - the command name of a process or thread (/proc/PID/comm)
+ * @pid: the process or thread id
+ * @buf: receives the name, without its newline
+ * @len: size of @buf
+ *
+ * Returns 0 or -errno.
+ */
+int atag_proc_comm(pid_t pid, char *buf, size_t len);
+
+/**
+ * atag_proc_threads - the threads of a process (/proc/PID/task)
+ * @pid: the process
+ * @tids: set to the thread ids (free() it)
+ *
+ * Returns how many, or -errno (-ENOENT: no such process).
+ */
+int atag_proc_threads(pid_t pid, pid_t **tids);
+
+/**
+ * atag_proc_descendants - the processes forked from a process, and theirs
+ * @pid: the process
+ * @pids: set to their ids, children first (free() it; NULL when there are none)
+ *
+ * A snapshot of /proc: processes forked meanwhile may be missing. Returns how many,
+ * or -errno.
+ */
+int atag_proc_descendants(pid_t pid, pid_t **pids);
 
 #endif /* _ATAG_UTILS_H */

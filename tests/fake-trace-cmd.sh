@@ -1,22 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# A stand-in for `trace-cmd record -d -k -B INSTANCE [-b KB] -e EVENT...` that never
-# reads the buffer: it sets up the instance like trace-cmd, switches it on, and waits
-# for SIGINT (in wait, which a trapped signal ends at once). With a small buffer the kernel overwrites events, so record's lost-event
-# report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh). With FAKE_TC_FDS set,
-# it first writes the numbers of its open files there.
+# A stand-in for `trace-cmd record -d -k -B INSTANCE [-b KB] -e EVENT... -o FILE` that
+# never reads the buffer: it sets up the instance like trace-cmd, switches it on, waits
+# for SIGINT (in wait, which a trapped signal ends at once), and then writes FILE (not a
+# trace.dat: a line saying so). With a small buffer the kernel overwrites events, so
+# record's lost-event report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh).
+# With FAKE_TC_FDS set, it first writes the numbers of its open files there; with
+# FAKE_TC_STARTUP=N, it ignores SIGINT for its first N seconds (a trace-cmd that misses
+# the first SIGINT while it sets up).
 [ -n "$FAKE_TC_FDS" ] && ls /proc/$$/fd > "$FAKE_TC_FDS"
 TFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-inst= kb= events=
+inst= kb= events= out=trace.dat
 while [ $# -gt 0 ]; do
 	case $1 in
 	-B) inst=$2; shift ;;
 	-b) kb=$2; shift ;;
 	-e) events="$events $2"; shift ;;
+	-o) out=$2; shift ;;
 	esac
 	shift
 done
+if [ -n "$FAKE_TC_STARTUP" ]; then
+	trap '' INT
+	sleep "$FAKE_TC_STARTUP"
+fi
 I=$TFS/instances/$inst
 [ -d "$I" ] || { echo "fake-trace-cmd: no instance $inst" >&2; exit 1; }
 [ -n "$kb" ] && echo "$kb" > "$I/buffer_size_kb"
@@ -25,6 +33,6 @@ for e in $events; do
 done
 sleep 1000000 &
 idle=$!
-trap 'kill $idle; exit 0' INT
+trap 'kill $idle; echo "fake-trace-cmd: not a trace.dat" > "$out"; exit 0' INT
 echo 1 > "$I/tracing_on"
 wait

@@ -6,11 +6,14 @@
  * recorder, and the undoing of all of it.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <tracefs.h>
 
 #include "atag-session.h"
 #include "atag-utest.h"
@@ -71,13 +74,76 @@ static void test_undo_guards(void)
 	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 }
 
+/* A holder record of @t: owned or not, with the holders given (pid, start pairs). */
+static void put_hold(const struct atag_tag *t, const char *allocinfo, bool owned, int nr, ...)
+{
+	struct atag_hold hold = { .tag = *t, .owned = owned };
+	struct atag_holds *h = atag_holds_lock(state_dir);
+	va_list ap;
+	int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	hold.allocinfo = allocinfo ? strdup(allocinfo) : NULL;
+	va_start(ap, nr);
+	for (i = 0; i < nr; i++) {
+		pid_t pid = va_arg(ap, pid_t);
+
+		CU_ASSERT_EQUAL(atag_hold_add(&hold, pid, va_arg(ap, unsigned long long)), 0);
+	}
+	va_end(ap);
+	CU_ASSERT_EQUAL(atag_holds_write(h, &hold), 0);
+	atag_hold_release(&hold);
+	atag_holds_unlock(h);
+}
+
+static void drop_hold(const struct atag_tag *t)
+{
+	struct atag_holds *h = atag_holds_lock(state_dir);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_EQUAL(atag_holds_delete(h, t), 0);
+	atag_holds_unlock(h);
+}
+
+/* Whether @t has a holder record, and how many holders it names (-1: none). */
+static int holders_of(const struct atag_tag *t, bool *owned)
+{
+	struct atag_holds *h = atag_holds_lock(state_dir);
+	struct atag_hold hold;
+	int ret;
+
+	if (!h)
+		return -2;
+	ret = atag_holds_read(h, t, &hold);
+	if (owned)
+		*owned = hold.owned;
+	ret = ret == 1 ? (int)hold.nr : -1;
+	atag_hold_release(&hold);
+	atag_holds_unlock(h);
+	return ret;
+}
+
+static struct atag_tag site(const char *mod, const char *file, unsigned long long line,
+			    const char *func)
+{
+	struct atag_tag t;
+
+	memset(&t, 0, sizeof(t));
+	strcpy(t.modname, mod);
+	strcpy(t.filename, file);
+	strcpy(t.function, func);
+	t.lineno = line;
+	return t;
+}
+
 static void test_undo_leaves_the_rest(void)
 {
+	struct atag_tag f = site("", "mm/x.c", 1, "f"), g = site("m", "mm/x.c", 2, "g");
 	char path[600], text[1024], expect[1024], tfs[600];
 	const struct atag_state *st;
 	struct atag_session *s;
 	struct atag_undo u;
-	bool kept;
+	bool kept, owned;
 
 	/* a fake tracefs without the instance: removing it finds it gone */
 	mkdir(state_dir, 0700);
@@ -90,6 +156,9 @@ static void test_undo_leaves_the_rest(void)
 		 "tag\t-\tmm/x.c\t1\tf\nrecorder 999999998 7\ntag\tm\tmm/x.c\t2\tg\n",
 		 state_dir);
 	atag_utest_write_file(path, text);
+	/* both turned on by a session, the dead owner their only holder */
+	put_hold(&f, NULL, true, 1, (pid_t)999999999, 1ULL);
+	put_hold(&g, NULL, true, 1, (pid_t)999999999, 1ULL);
 	s = atag_session_load(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	st = atag_session_state(s);
@@ -103,6 +172,9 @@ static void test_undo_leaves_the_rest(void)
 	CU_ASSERT_PTR_NULL(st->instance);
 	CU_ASSERT_EQUAL(st->recorder, 0);
 	CU_ASSERT_EQUAL(st->tags.nr, 2);
+	/* their records stay owned, without a holder: for the next reset */
+	CU_ASSERT_EQUAL(holders_of(&f, &owned), 0);
+	CU_ASSERT_TRUE(owned);
 	/* closing keeps the file, listing only what is left */
 	CU_ASSERT_EQUAL(atag_session_close(s, &kept), 0);
 	CU_ASSERT_TRUE(kept);
@@ -111,7 +183,80 @@ static void test_undo_leaves_the_rest(void)
 		 "tag\t-\tmm/x.c\t1\tf\ntag\tm\tmm/x.c\t2\tg\n", state_dir);
 	atag_utest_assert_file(path, expect);
 	unlink(path);
+	drop_hold(&f);
+	drop_hold(&g);
 	atag_tracefs_set_dir(NULL);
+}
+
+/* A tag a session listed but never held (killed in between), or not turned on by one. */
+static void test_undo_what_is_not_owned(void)
+{
+	struct atag_tag g = site("m", "mm/y.c", 2, "g");
+	struct atag_session *s;
+	char path[600];
+	struct atag_undo u;
+	bool kept;
+
+	mkdir(state_dir, 0700);
+	snprintf(path, sizeof(path), "%s/record-5.state", state_dir);
+	atag_utest_write_file(path, "owner 999999999 1\nallocinfo /nonexistent/allocinfo\n"
+			      "tag\t-\tmm/y.c\t1\tf\ntag\tm\tmm/y.c\t2\tg\n");
+	/* g was traced before: not owned; f has no record at all */
+	put_hold(&g, NULL, false, 1, (pid_t)999999999, 1ULL);
+	s = atag_session_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	/* nothing to turn off: the missing allocinfo file is never opened */
+	CU_ASSERT_EQUAL(atag_session_undo(s, &u), 0);
+	CU_ASSERT_EQUAL(u.tags_disabled + u.tags_gone + u.tags_left, 0);
+	CU_ASSERT_EQUAL(u.tags_kept, 2);
+	CU_ASSERT_EQUAL(holders_of(&g, NULL), -1);
+	CU_ASSERT_EQUAL(atag_session_close(s, &kept), 0);
+	CU_ASSERT_FALSE(kept);
+}
+
+/* A tag another running session holds stays on, and in its record. */
+static void test_undo_held_elsewhere(void)
+{
+	struct atag_tag f = site("", "mm/z.c", 1, "f");
+	pid_t other = getppid();
+	unsigned long long start = atag_proc_starttime(other);
+	struct atag_session *s;
+	struct atag_sweep sw;
+	struct atag_undo u;
+	char path[600];
+	bool kept, owned;
+
+	mkdir(state_dir, 0700);
+	snprintf(path, sizeof(path), "%s/record-6.state", state_dir);
+	atag_utest_write_file(path, "owner 999999999 1\nallocinfo /nonexistent/allocinfo\n"
+			      "tag\t-\tmm/z.c\t1\tf\n");
+	put_hold(&f, NULL, true, 3, (pid_t)999999999, 1ULL, other, start,
+		 (pid_t)999999998, 1ULL);
+	s = atag_session_load(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(atag_session_undo(s, &u), 0);
+	CU_ASSERT_EQUAL(u.tags_held, 1);
+	CU_ASSERT_EQUAL(u.tags_disabled + u.tags_left, 0);
+	/* the dead holders are gone from the record, the running one stays */
+	CU_ASSERT_EQUAL(holders_of(&f, &owned), 1);
+	CU_ASSERT_TRUE(owned);
+	CU_ASSERT_EQUAL(atag_session_close(s, &kept), 0);
+	CU_ASSERT_FALSE(kept);
+	/* the sweep leaves a record someone running holds alone */
+	CU_ASSERT_EQUAL(atag_session_sweep_holds(state_dir, &sw), 0);
+	CU_ASSERT_EQUAL(sw.disabled + sw.left + sw.pruned, 0);
+	CU_ASSERT_EQUAL(holders_of(&f, NULL), 1);
+	/* once that one is gone too: owned, but its tag cannot be turned off here */
+	put_hold(&f, "/nonexistent/allocinfo", true, 1, (pid_t)999999998, 1ULL);
+	CU_ASSERT_EQUAL(atag_session_sweep_holds(state_dir, &sw), -ENOENT);
+	CU_ASSERT_EQUAL(sw.pruned, 1);
+	CU_ASSERT_EQUAL(sw.left, 1);
+	CU_ASSERT_EQUAL(holders_of(&f, &owned), 0);
+	CU_ASSERT_TRUE(owned);
+	/* not owned: the record just goes */
+	put_hold(&f, NULL, false, 1, (pid_t)999999998, 1ULL);
+	CU_ASSERT_EQUAL(atag_session_sweep_holds(state_dir, &sw), 0);
+	CU_ASSERT_EQUAL(holders_of(&f, NULL), -1);
 }
 
 /* ------------------------------------------------------------------ a live session */
@@ -173,8 +318,9 @@ static void live_session(struct atag_allocinfo *ai, struct fake_ctx *c,
 			 const struct atag_taglist *tags, const char *tfs)
 {
 	static const char * const events[] = { "sched:sched_switch", NULL };
-	struct atag_recorder_opts o = { .output = "/dev/null", .events = events, .log_fd = -1 };
-	char expect[1024], traced[256], name[64], path[600];
+	struct atag_recorder_opts o = { .events = events, .log_fd = -1 };
+	char expect[2048], traced[256], name[64], path[600], out[600], long_field[2000];
+	char *trace;
 	const struct atag_state *st;
 	struct atag_recorder *rec;
 	struct atag_enabled n;
@@ -211,17 +357,44 @@ static void live_session(struct atag_allocinfo *ai, struct fake_ctx *c,
 
 	setenv("SESSION_TFS", tfs, 1);
 	o.trace_cmd = write_writer();
+	snprintf(out, sizeof(out), "%s/session-out.dat", atag_utest_tmpdir());
+	o.output = out;
 	rec = atag_session_start_recorder(s, &o);
 	CU_ASSERT_PTR_NOT_NULL(rec);
 	if (rec) {
 		CU_ASSERT_EQUAL(atag_recorder_wait_ready(rec, 5000, -1), 0);
+		/* every tag held, the one traced before too; the output's private directory */
+		CU_ASSERT_PTR_NOT_NULL(st->output_tmp);
+		CU_ASSERT_STRING_EQUAL(atag_session_output(s), st->output_final);
 		snprintf(expect, sizeof(expect),
 			 "owner %d %llu\nallocinfo fake-allocinfo\ninstance %s\n"
 			 "tag\t-\tmm/slub.c\t4100\tkmalloc_trace\n"
+			 "tag\tfoo\tdrivers/foo/foo.c\t12\tfoo_alloc\n"
 			 "tag\tfoo\tdrivers/foo/bar.c\t40\tfoo_bar\n"
-			 "recorder %d %llu\n", (int)getpid(), atag_proc_starttime(getpid()), name,
-			 (int)atag_recorder_pid(rec), atag_proc_starttime(atag_recorder_pid(rec)));
+			 "output %s\t%s\nrecorder %d %llu\t%s\n", (int)getpid(),
+			 atag_proc_starttime(getpid()), name, st->output_tmp ? st->output_tmp : "",
+			 st->output_final ? st->output_final : "", (int)atag_recorder_pid(rec),
+			 atag_proc_starttime(atag_recorder_pid(rec)), o.trace_cmd);
 		atag_utest_assert_file(path, expect);
+
+		/* the self-description, as the instance's trace shows it */
+		memset(long_field, 'x', sizeof(long_field) - 1);
+		long_field[sizeof(long_field) - 1] = '\0';
+		CU_ASSERT_EQUAL(atag_session_mark(s, "record", "17", "a\tb", "c\nd", NULL), 0);
+		CU_ASSERT_EQUAL(atag_session_mark_tag(s, "counters", &tags->tags[1], "start", "-5",
+						      "3", NULL), 0);
+		CU_ASSERT_EQUAL(atag_session_mark(s, "end", long_field, NULL), -E2BIG);
+		CU_ASSERT_EQUAL(atag_session_mark(s, "select-all", NULL), 0);
+		trace = tracefs_instance_file_read(atag_session_instance(s), "trace", NULL);
+		CU_ASSERT_PTR_NOT_NULL(trace && strstr(trace,
+			"tracing_mark_write: trace-cmd-alloc-tag: v1 record\t17\t?\t?\n"));
+		CU_ASSERT_PTR_NOT_NULL(trace && strstr(trace,
+			"tracing_mark_write: trace-cmd-alloc-tag: v1 counters\tstart\t-5\t3\tfoo\t"
+			"drivers/foo/foo.c\t12\tfoo_alloc\n"));
+		CU_ASSERT_PTR_NOT_NULL(trace && strstr(trace,
+			"tracing_mark_write: trace-cmd-alloc-tag: v1 select-all\n"));
+		CU_ASSERT_PTR_NULL(trace && strstr(trace, "v1 end"));
+		free(trace);
 	}
 	CU_ASSERT_EQUAL(atag_session_lost_events(s, &lost), 0);
 	CU_ASSERT_TRUE(lost.nr_cpus > 0);
@@ -246,11 +419,11 @@ static void live_session(struct atag_allocinfo *ai, struct fake_ctx *c,
 static void failed_undo(struct atag_allocinfo *ai, struct fake_ctx *c,
 			const struct atag_taglist *tags)
 {
+	char path[600], traced[256], *text;
 	struct atag_session *s;
 	struct atag_enabled n;
 	struct atag_undo u;
-	char path[600], *text;
-	bool kept;
+	bool kept, owned;
 
 	s = atag_session_create(state_dir);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -268,6 +441,9 @@ static void failed_undo(struct atag_allocinfo *ai, struct fake_ctx *c,
 	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "tag\tfoo\tdrivers/foo/bar.c\t40\tfoo_bar\n"));
 	free(text);
 	unlink(path);
+	drop_hold(&tags->tags[0]);
+	drop_hold(&tags->tags[1]);
+	drop_hold(&tags->tags[2]);
 	CU_ASSERT_EQUAL(fake_control(&c->k, "allow"), 0);
 	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &tags->tags[0], false), 0);
 	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &tags->tags[2], false), 0);
@@ -278,9 +454,17 @@ static void failed_undo(struct atag_allocinfo *ai, struct fake_ctx *c,
 	CU_ASSERT_EQUAL(atag_session_set_allocinfo(s, ai), 0);
 	CU_ASSERT_EQUAL(fake_control(&c->k, "race"), 0);
 	CU_ASSERT_EQUAL(atag_session_enable_tag(s, &tags->tags[0]), 1);
-	CU_ASSERT_EQUAL(atag_session_state(s)->tags.nr, 0);
+	/* held, but its record not owned: the undo leaves it on */
+	CU_ASSERT_EQUAL(atag_session_state(s)->tags.nr, 1);
+	CU_ASSERT_EQUAL(holders_of(&tags->tags[0], &owned), 1);
+	CU_ASSERT_FALSE(owned);
 	CU_ASSERT_EQUAL(atag_session_undo(s, &u), 0);
+	CU_ASSERT_EQUAL(u.tags_kept, 1);
+	CU_ASSERT_EQUAL(holders_of(&tags->tags[0], NULL), -1);
+	traced_of(&c->k, traced, sizeof(traced));
+	CU_ASSERT_STRING_EQUAL(traced, "kmalloc_trace=1 foo_alloc=1 foo_bar=0");
 	CU_ASSERT_EQUAL(atag_session_close(s, &kept), 0);
+	CU_ASSERT_EQUAL(atag_allocinfo_toggle_tag(ai, &tags->tags[0], false), 0);
 }
 
 static void test_live_session(void)
@@ -323,6 +507,8 @@ static void add_tests(void)
 
 	CU_add_test(s, "undo: live owner, foreign instance, nothing", test_undo_guards);
 	CU_add_test(s, "undo leaves what it could not undo", test_undo_leaves_the_rest);
+	CU_add_test(s, "undo: tags no session turned on stay on", test_undo_what_is_not_owned);
+	CU_add_test(s, "undo: tags other sessions hold stay on", test_undo_held_elsewhere);
 	CU_add_test(s, "a session on this machine's tracefs", test_live_session);
 }
 

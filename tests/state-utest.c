@@ -5,11 +5,14 @@
  * lib/util/atag-proc.c that need no root.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "atag-state.h"
@@ -49,7 +52,7 @@ static void test_state_roundtrip(void)
 	CU_ASSERT_EQUAL(atag_state_set_instance(st, "trace-cmd-alloc-tag-1"), 0);
 	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
 	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t2), 0);
-	CU_ASSERT_EQUAL(atag_state_set_recorder(st, getpid()), 0);
+	CU_ASSERT_EQUAL(atag_state_set_recorder(st, getpid(), NULL), 0);
 	CU_ASSERT_EQUAL(st->tags.nr, 2);
 
 	/* the exact text reset relies on */
@@ -234,7 +237,7 @@ static void test_state_rewrite(void)
 	CU_ASSERT_EQUAL(atag_state_set_instance(st, "trace-cmd-alloc-tag-1"), 0);
 	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t1), 0);
 	CU_ASSERT_EQUAL(atag_state_add_tag(st, &t2), 0);
-	CU_ASSERT_EQUAL(atag_state_set_recorder(st, getpid()), 0);
+	CU_ASSERT_EQUAL(atag_state_set_recorder(st, getpid(), NULL), 0);
 
 	/* t1 and the instance were undone, the recorder stopped: the rest is listed */
 	st->tags.tags[0] = st->tags.tags[1];
@@ -273,6 +276,297 @@ static void test_state_rewrite(void)
 	atag_state_remove(st);
 }
 
+/* The output and the recorder's program: written, rewritten, loaded. */
+static void test_state_output_and_exe(void)
+{
+	struct atag_state *st, *ld;
+	char expect[1024];
+
+	st = atag_state_create(state_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(atag_state_set_output(st, "/d/.trace-cmd-alloc-tag.ab12", "/d/x.dat"), 0);
+	CU_ASSERT_EQUAL(atag_state_set_output(st, "/d/a\tb", "/d/x.dat"), -EINVAL);
+	CU_ASSERT_EQUAL(atag_state_set_recorder(st, getpid(), "/usr/bin/trace-cmd"), 0);
+	snprintf(expect, sizeof(expect),
+		 "owner %d %llu\noutput /d/.trace-cmd-alloc-tag.ab12\t/d/x.dat\n"
+		 "recorder %d %llu\t/usr/bin/trace-cmd\n", (int)getpid(),
+		 atag_proc_starttime(getpid()), (int)getpid(), atag_proc_starttime(getpid()));
+	atag_utest_assert_file(st->path, expect);
+	ld = atag_state_load(st->path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ld);
+	CU_ASSERT_STRING_EQUAL(ld->output_tmp, "/d/.trace-cmd-alloc-tag.ab12");
+	CU_ASSERT_STRING_EQUAL(ld->output_final, "/d/x.dat");
+	CU_ASSERT_STRING_EQUAL(ld->recorder_exe, "/usr/bin/trace-cmd");
+	CU_ASSERT_EQUAL(ld->recorder, getpid());
+	/* rewritten whole: the same text */
+	CU_ASSERT_EQUAL(atag_state_rewrite(ld), 0);
+	atag_utest_assert_file(st->path, expect);
+	atag_state_free(ld);
+	/* malformed output and recorder lines */
+	atag_utest_write_file(st->path, "owner 5 6\noutput /no/tab\n");
+	CU_ASSERT_PTR_NULL(atag_state_load(st->path));
+	CU_ASSERT_EQUAL(errno, EBADMSG);
+	atag_utest_write_file(st->path, "owner 5 6\nrecorder 7 8 junk\n");
+	CU_ASSERT_PTR_NULL(atag_state_load(st->path));
+	/* a recorder line without a program (older files) */
+	atag_utest_write_file(st->path, "owner 5 6\nrecorder 7 8\n");
+	ld = atag_state_load(st->path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ld);
+	CU_ASSERT_PTR_NULL(ld->recorder_exe);
+	atag_state_free(ld);
+	atag_state_remove(st);
+}
+
+static unsigned long long fnv1a(const char *s)
+{
+	unsigned long long h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Holder records: the exact text, read back, collisions of names, all of them. */
+static void test_holds(void)
+{
+	struct atag_tag t1 = tag("", "kmalloc_trace", 4100), t2 = tag("foo", "foo_alloc", 12);
+	unsigned long long me = atag_proc_starttime(getpid());
+	struct atag_hold hold, got, *all;
+	char path[700], expect[512], *text;
+	struct atag_holds *h;
+	int n;
+
+	h = atag_holds_lock(state_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	/* no record yet: an empty one for the tag */
+	CU_ASSERT_EQUAL(atag_holds_read(h, &t1, &hold), 0);
+	CU_ASSERT_TRUE(atag_tag_same_site(&hold.tag, &t1));
+	CU_ASSERT_EQUAL(hold.nr, 0);
+	CU_ASSERT_FALSE(hold.owned);
+	hold.owned = true;
+	hold.allocinfo = strdup("/proc/allocinfo");
+	CU_ASSERT_EQUAL(atag_hold_add(&hold, getpid(), me), 0);
+	CU_ASSERT_EQUAL(atag_hold_add(&hold, getpid(), me), 0);	/* once */
+	CU_ASSERT_EQUAL(atag_hold_add(&hold, 999999999, 5), 0);
+	CU_ASSERT_EQUAL(hold.nr, 2);
+	CU_ASSERT_EQUAL(atag_holds_write(h, &hold), 0);
+	/* its name: the 64-bit FNV-1a hash of "\tmm/x.c\t4100\tkmalloc_trace" */
+	snprintf(path, sizeof(path), "%s/tags/%016llx", state_dir, fnv1a("\tmm/x.c\t4100\tkmalloc_trace"));
+	snprintf(expect, sizeof(expect),
+		 "tag\t-\tmm/x.c\t4100\tkmalloc_trace\nallocinfo /proc/allocinfo\nowned\n"
+		 "holder %d %llu\nholder 999999999 5\n", (int)getpid(), me);
+	atag_utest_assert_file(path, expect);
+	CU_ASSERT_EQUAL(atag_holds_read(h, &t1, &got), 1);
+	CU_ASSERT_TRUE(got.owned);
+	CU_ASSERT_EQUAL(got.nr, 2);
+	/* the holder that does not run goes */
+	CU_ASSERT_EQUAL(atag_hold_prune(&got), 1);
+	CU_ASSERT_EQUAL(got.nr, 1);
+	CU_ASSERT_EQUAL(got.holders[0].pid, getpid());
+	CU_ASSERT_TRUE(atag_hold_drop(&got, getpid(), me));
+	CU_ASSERT_FALSE(atag_hold_drop(&got, getpid(), me));
+	atag_hold_release(&got);
+
+	/* another site whose name is taken (a collision): the next name */
+	text = atag_utest_read_file(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	atag_utest_write_file(path, "tag\tzz\tother.c\t1\tother\nholder 1 1\n");
+	CU_ASSERT_EQUAL(atag_holds_read(h, &t1, &got), 0);	/* not t1's */
+	atag_hold_release(&got);
+	CU_ASSERT_EQUAL(atag_holds_write(h, &hold), 0);
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), ".1");
+	atag_utest_assert_file(path, text);
+	free(text);
+	CU_ASSERT_EQUAL(atag_holds_read(h, &t1, &got), 1);
+	CU_ASSERT_EQUAL(got.nr, 2);
+	atag_hold_release(&got);
+
+	/* all records, a malformed one left out */
+	hold.tag = t2;
+	hold.owned = false;
+	CU_ASSERT_EQUAL(atag_holds_write(h, &hold), 0);
+	snprintf(path, sizeof(path), "%s/tags/junk", state_dir);
+	atag_utest_write_file(path, "not a record\n");
+	n = atag_holds_all(h, &all);
+	CU_ASSERT_EQUAL(n, 3);
+	while (n-- > 0)
+		atag_hold_release(&all[n]);
+	free(all);
+	unlink(path);
+	/* no holder and not owned: deleting */
+	hold.nr = 0;
+	CU_ASSERT_EQUAL(atag_holds_write(h, &hold), 0);
+	CU_ASSERT_EQUAL(atag_holds_read(h, &t2, &got), 0);
+	atag_hold_release(&got);
+	CU_ASSERT_EQUAL(atag_holds_delete(h, &t1), 0);
+	CU_ASSERT_EQUAL(atag_holds_delete(h, &t1), 0);
+	atag_hold_release(&hold);
+	atag_holds_unlock(h);
+}
+
+/* A child of ours: forked, with @sigint ignored or not, as a group leader or not. */
+static pid_t spawn(bool ignore_int, bool leader)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (leader)
+			setpgid(0, 0);
+		signal(SIGINT, ignore_int ? SIG_IGN : SIG_DFL);
+		close(p[0]);
+		if (write(p[1], "", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (pid > 0 && read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+static int checks;
+
+static bool refuse(pid_t pid, void *ctx)
+{
+	checks++;
+	return false;
+}
+
+static bool accept_it(pid_t pid, void *ctx)
+{
+	checks++;
+	return true;
+}
+
+/* atag_proc_stop(): what it never signals, what it proves first, how it escalates. */
+static void test_proc_stop(void)
+{
+	struct atag_stop how = { .sig = SIGINT, .timeout_ms = 5000, .kill_timeout_ms = 2000 };
+	int status;
+	pid_t pid;
+
+	/* never pid 1 (the check is not even asked), nor 0, nor ourselves */
+	how.check = refuse;
+	checks = 0;
+	CU_ASSERT_EQUAL(atag_proc_stop(1, atag_proc_starttime(1), &how), -EINVAL);
+	CU_ASSERT_EQUAL(atag_proc_stop(0, 0, &how), -EINVAL);
+	CU_ASSERT_EQUAL(atag_proc_stop(-1, 0, &how), -EINVAL);
+	CU_ASSERT_EQUAL(atag_proc_stop(getpid(), 0, &how), -EINVAL);
+	CU_ASSERT_EQUAL(checks, 0);
+
+	/* not proven: no signal at all */
+	pid = spawn(false, false);
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_EQUAL(atag_proc_stop(pid, 0, &how), -EPERM);
+	CU_ASSERT_EQUAL(checks, 1);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, WNOHANG), 0);	/* still runs */
+	/* proven: SIGINT ends it */
+	how.check = accept_it;
+	CU_ASSERT_EQUAL(atag_proc_stop(pid, 0, &how), 0);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+
+	/* it ignores SIGINT: SIGKILL for its whole group, which it leads */
+	pid = spawn(true, true);
+	CU_ASSERT_FATAL(pid > 0);
+	how.timeout_ms = 200;
+	how.repeat_ms = 50;
+	how.group = true;
+	CU_ASSERT_EQUAL(atag_proc_stop(pid, 0, &how), 1);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* in our group, not its own: SIGKILL for it alone (we are still here) */
+	pid = spawn(true, false);
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_EQUAL(atag_proc_stop(pid, 0, &how), 1);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* a process that is gone: nothing to do */
+	CU_ASSERT_EQUAL(atag_proc_stop(pid, 0, &how), 0);
+}
+
+/* What /proc says: arguments, program, names, threads, descendants. */
+static void test_proc_names(void)
+{
+	static const char args[] = "trace-cmd\0record\0-d\0-k\0-B\0inst\0-o\0x";
+	const char *seq1[] = { "record", "-d", "-k", "-B", "inst", NULL };
+	const char *seq2[] = { "-B", "ins", NULL }, *seq3[] = { "x", "y", NULL };
+	const char *seq4[] = { "-o", "x", NULL };
+	char buf[4096], *cmd = NULL, c;
+	pid_t *pids, child;
+	int n, ready[2];
+	size_t len;
+
+	CU_ASSERT_TRUE(atag_args_have(args, sizeof(args) - 1, seq1));
+	CU_ASSERT_FALSE(atag_args_have(args, sizeof(args) - 1, seq2));
+	CU_ASSERT_FALSE(atag_args_have(args, sizeof(args) - 1, seq3));
+	/* the last argument, without its NUL */
+	CU_ASSERT_FALSE(atag_args_have(args, sizeof(args) - 1, seq4));
+	CU_ASSERT_TRUE(atag_args_have(args, sizeof(args), seq4));
+	/* a child that runs sleep: its arguments, program and name */
+	child = fork();
+	if (child == 0) {
+		execlp("sleep", "sleep", "1000", (char *)NULL);
+		_exit(127);
+	}
+	CU_ASSERT_FATAL(child > 0);
+	for (n = 0; n < 500; n++) {	/* until it runs sleep (a few ms) */
+		cmd = atag_proc_cmdline(child, &len);
+		if (cmd && !strcmp(cmd, "sleep"))
+			break;
+		free(cmd);
+		cmd = NULL;
+		usleep(10000);
+	}
+	CU_ASSERT_PTR_NOT_NULL(cmd);
+	CU_ASSERT_TRUE(cmd && len == sizeof("sleep\0" "1000"));
+	free(cmd);
+	CU_ASSERT_EQUAL(atag_proc_exe(child, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf + strlen(buf) - strlen("/sleep"), "/sleep");
+	CU_ASSERT_EQUAL(atag_proc_comm(child, buf, sizeof(buf)), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "sleep");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	CU_ASSERT_EQUAL(atag_proc_comm(999999999, buf, sizeof(buf)), -ENOENT);
+	n = atag_proc_threads(getpid(), &pids);
+	CU_ASSERT_TRUE(n >= 1);
+	CU_ASSERT_TRUE(n >= 1 && pids[0] == getpid());
+	free(pids);
+	CU_ASSERT_EQUAL(atag_proc_threads(999999999, &pids), -ENOENT);
+	/* a child and its grandchild (which dies with it), both there before we look */
+	CU_ASSERT_EQUAL_FATAL(pipe(ready), 0);
+	child = fork();
+	if (child == 0) {
+		close(ready[0]);
+		if (fork() == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				pause();
+		}
+		if (write(ready[1], "", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	CU_ASSERT_FATAL(child > 0);
+	close(ready[1]);
+	CU_ASSERT_EQUAL(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	n = atag_proc_descendants(getpid(), &pids);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_TRUE(n >= 1 && pids[0] == child);
+	free(pids);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
 static void test_proc_helpers(void)
 {
 	unsigned long long me = atag_proc_starttime(getpid());
@@ -300,7 +594,11 @@ static void add_tests(void)
 	CU_add_test(s, "untag: a toggle that did not happen", test_state_untag);
 	CU_add_test(s, "untag lines when loading", test_state_load_untag);
 	CU_add_test(s, "rewrite: only what is left", test_state_rewrite);
+	CU_add_test(s, "output and recorder lines", test_state_output_and_exe);
+	CU_add_test(s, "holder records", test_holds);
 	CU_add_test(s, "process identity", test_proc_helpers);
+	CU_add_test(s, "stopping a process: never unproven, escalated", test_proc_stop);
+	CU_add_test(s, "processes: arguments, names, threads, children", test_proc_names);
 }
 
 ATAG_UTEST_SUITE("state", add_tests)

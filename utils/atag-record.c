@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <poll.h>
 #include <signal.h>
@@ -34,21 +35,26 @@
 
 static const char record_usage[] =
 	"usage: trace-cmd-alloc-tag record [FILTERS | --all] [-o FILE] [-b KB] [--no-stack]\n"
-	"                 [--duration TIME] [-- COMMAND [ARGS...]]\n"
+	"                 [--duration TIME] [-- COMMAND [ARGS...] | -p PID]\n"
 	"       trace-cmd-alloc-tag record --kmem [-o FILE] [-b KB] [--no-stack]\n"
-	"                 [--duration TIME] [-- COMMAND [ARGS...]]\n"
+	"                 [--duration TIME] [-- COMMAND [ARGS...] | -p PID]\n"
 	"\n"
 	"Trace the matching allocation call sites and record their alloc_tag events, with\n"
 	"kernel stacks, into a trace.dat until COMMAND exits, the duration ends or Ctrl-C.\n"
 	"Tracing is turned on for the matching tags that were off, and recorded in a\n"
 	"tracefs instance of its own (trace-cmd-alloc-tag-PID) by trace-cmd record; all of\n"
 	"it is undone at the end, also on errors and on SIGINT, SIGTERM, SIGQUIT and the\n"
-	"other signals that end a process but for the faults. While it records, a\n"
-	"state file in $ATAG_STATE_DIR (default /run/trace-cmd-alloc-tag) lets\n"
-	"'trace-cmd-alloc-tag reset' undo what a killed record left behind.\n"
+	"other signals that end a process but for the faults. Tags that other running\n"
+	"records hold stay on until the last of them ends. While it records, a state file\n"
+	"in $ATAG_STATE_DIR (default /run/trace-cmd-alloc-tag) lets\n"
+	"'trace-cmd-alloc-tag reset' undo what a killed record left behind. The trace.dat\n"
+	"is written mode 0600 and describes itself (who the workload and the recorder\n"
+	"were, the tags selected and their counters) in trace_marker lines.\n"
 	"\n"
 	"  -o FILE             the trace.dat to write (default trace.dat)\n"
 	"  -b KB               per-CPU buffer size of the instance, in KiB\n"
+	"  -p PID              attach to a running process and its threads until Ctrl-C,\n"
+	"                      the duration or its end (instead of COMMAND)\n"
 	"      --no-stack      no stacktrace trigger: no kernel stacks\n"
 	"      --duration TIME stop after TIME (500ms, 10s, 2m); a COMMAND still\n"
 	"                      running then gets SIGTERM (SIGKILL 5 s later)\n"
@@ -64,6 +70,10 @@ static const char record_usage[] =
 #define READY_TIMEOUT_MS	20000
 #define STOP_TIMEOUT_MS		60000
 #define CHILD_TERM_MS		5000
+/* after a stop signal: COMMAND gets SIGTERM this much later, SIGKILL CHILD_TERM_MS later */
+#define CHILD_STOP_TERM_MS	2000
+/* the lines of sites that record prints, at most */
+#define MAX_SITES_SHOWN		10
 
 struct record_params {
 	struct atag_tagopts	tagopts;
@@ -74,12 +84,19 @@ struct record_params {
 	bool			all;
 	bool			kmem;
 	char			**command;	/* NULL: none */
+	pid_t			attach;		/* -p PID, 0: none */
+	unsigned long long	attach_start;
 };
 
 struct recording {
 	struct record_params	*p;
 	struct atag_allocinfo	*ai;
-	struct atag_taglist	*tags;		/* the matching tags, as listed */
+	struct atag_taglist	*tags;		/* the matching tags, as listed (sorted) */
+	struct atag_taglist	*at_start;	/* every tag when recording started */
+	size_t			nr_also;	/* traced then, outside the selection */
+	size_t			nr_tags_off;	/* selected, found untraced at the end */
+	size_t			tags_held;	/* left on for other records */
+	struct atag_taglist	tags_off;
 	struct atag_session	*sess;
 	struct atag_enabled	n;		/* tags turned on here, already on */
 	struct atag_recorder	*rec;		/* the session's */
@@ -89,7 +106,13 @@ struct recording {
 	bool			child_reaped;
 	unsigned long		child_sent;	/* 1UL << signal: those we sent COMMAND */
 	bool			duration_over;	/* COMMAND got SIGTERM when it ended */
+	bool			attach_over;	/* the process attached to ended */
 	bool			restore_failed;
+	bool			described;	/* the first lines were written */
+	bool			mark_failed;	/* a line could not be written: said once */
+	bool			stopped_early;	/* a stop signal before trace-cmd recorded */
+	bool			committed;	/* the trace.dat is in place */
+	char			end_reason[64];	/* why the recording ended normally */
 	int			error;		/* set once: the first failure */
 	char			errmsg[1024];
 };
@@ -100,6 +123,11 @@ static volatile sig_atomic_t stop_forward;	/* COMMAND did not get it too */
 static int stop_pipe[2] = { -1, -1 };		/* [0]: the stop fd of the waits */
 
 enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem };
+
+static const char * const sched_events[] = {
+	"sched:sched_process_fork", "sched:sched_process_exec", "sched:sched_process_exit",
+	NULL
+};
 
 /* ------------------------------------------------------------------ options */
 
@@ -114,7 +142,8 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char optstring[] = "+:ho:b:";
+	static const char optstring[] = "+:ho:b:p:";
+	unsigned long long pid;
 	int c;
 
 	opterr = 0;
@@ -127,6 +156,12 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 			if (atag_parse_u64(optarg, &p->buffer_kb) || !p->buffer_kb)
 				atag_usage_error(record_usage, "-b: '%s' is not a size in KiB",
 						 optarg);
+			break;
+		case 'p':
+			if (atag_parse_u64(optarg, &pid) || !pid || pid > INT_MAX)
+				atag_usage_error(record_usage, "-p: '%s' is not a process id",
+						 optarg);
+			p->attach = (pid_t)pid;
 			break;
 		case OPT_no_stack: p->no_stack = true; break;
 		case OPT_duration:
@@ -143,6 +178,8 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 	}
 	if (optind + 1 < argc)
 		p->command = argv + optind + 1;
+	if (p->command && p->attach)
+		atag_usage_error(record_usage, "-p and a COMMAND exclude each other");
 	atag_tagopts_check(&p->tagopts, record_usage);
 	if (p->kmem && (p->all || !atag_filter_is_empty(&p->tagopts.filter)))
 		atag_usage_error(record_usage, "--kmem records every allocation: no tag filter");
@@ -212,6 +249,10 @@ static void choose_events(const struct record_params *p, const char **events)
 			die("%s/events/alloc_tag: no alloc_tag trace events: this kernel lacks the patch series \"%s\" (record --kmem works without it)",
 			    dir, ATAG_TRACING_SERIES);
 	}
+	/* the workload's tasks, for report; no stacks on them */
+	for (all = sched_events; *all; all++)
+		if (event_exists(*all))
+			events[n++] = *all;
 	events[n] = NULL;
 }
 
@@ -230,8 +271,13 @@ static void check_output(const char *output)
 		die("%s: cannot write into %s: %s", output, dir, strerror(errno));
 	if (!stat(output, &st) && S_ISDIR(st.st_mode))
 		die("%s: %s", output, strerror(EISDIR));
+	/* the trace.dat replaces what is there by rename: only a file or a link */
+	if (!lstat(output, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		die("%s: not a regular file: record writes a new file in its place", output);
 	if (!access(output, F_OK) && access(output, W_OK))
 		die("%s: %s", output, strerror(errno));
+	if (strpbrk(output, "\t\n"))
+		die("%s: a tab or newline in the name: the state file cannot list it", output);
 	free(copy);
 }
 
@@ -247,6 +293,8 @@ static void preflight(struct recording *r, const char **events)
 	if (access(path, W_OK))
 		die("%s: %s: run as root", path, strerror(errno));
 	check_output(r->p->output);
+	if (r->p->attach && !(r->p->attach_start = atag_proc_starttime(r->p->attach)))
+		die("-p %d: no such process", (int)r->p->attach);
 	choose_events(r->p, events);
 	if (!atag_recorder_found(NULL))
 		die("%s: not found: record writes the trace.dat with trace-cmd record (Debian package trace-cmd)",
@@ -260,6 +308,7 @@ static void preflight(struct recording *r, const char **events)
 		atag_tagopts_die(&r->p->tagopts, r->ai, ATAG_TAGOP_LIST, errno);
 	if (!r->tags->nr)
 		atag_tagopts_die(&r->p->tagopts, r->ai, ATAG_TAGOP_TOGGLE, ENOENT);
+	atag_taglist_sort(r->tags);
 }
 
 /* ------------------------------------------------------------------ signals */
@@ -424,6 +473,20 @@ static void create_session(struct recording *r)
 	}
 }
 
+/* The private directory trace-cmd writes in, beside the output. */
+static int create_output(struct recording *r)
+{
+	int ret = atag_session_create_output(r->sess, r->p->output);
+
+	if (ret && atag_session_failed(r->sess) == ATAG_PART_STATE)
+		record_fail(r, -ret, "%s: cannot write: %s", atag_session_state(r->sess)->path,
+			    strerror(-ret));
+	else if (ret)
+		record_fail(r, -ret, "%s: cannot make a private directory beside it: %s",
+			    r->p->output, strerror(-ret));
+	return ret;
+}
+
 static int create_instance(struct recording *r)
 {
 	const char *name = atag_session_instance_name(r->sess);
@@ -488,6 +551,8 @@ static int start_recorder(struct recording *r, const char **events)
 		return -1;
 	}
 	ret = atag_recorder_wait_ready(r->rec, READY_TIMEOUT_MS, stop_pipe[0]);
+	if (ret == -ECHILD && stop_sig)
+		ret = -EINTR;	/* it ended on the stop that came meanwhile */
 	if (ret == -ECHILD)
 		record_fail(r, ECHILD, "trace-cmd record failed: %s",
 			    log_reason(r, tail, sizeof(tail)));
@@ -497,22 +562,186 @@ static int start_recorder(struct recording *r, const char **events)
 	return ret == -EINTR ? 0 : ret;
 }
 
+/* ------------------------------------------------------------------ the description */
+
+/* A line could not be written: said once, and the recording goes on without it. */
+static void mark_result(struct recording *r, int ret)
+{
+	if (!ret || r->mark_failed)
+		return;
+	r->mark_failed = true;
+	fprintf(stderr, "%s: %s: cannot write the recording's description into trace_marker: %s\n",
+		ATAG_PROG, atag_session_instance_name(r->sess), strerror(-ret));
+}
+
+/* "workload" or "recorder", PID and its command name ("?" when it cannot be read) */
+static void mark_task(struct recording *r, const char *keyword, pid_t pid, const char *comm)
+{
+	char spid[24], name[64];
+
+	snprintf(spid, sizeof(spid), "%d", (int)pid);
+	if (!comm)
+		comm = atag_proc_comm(pid, name, sizeof(name)) ? "?" : name;
+	mark_result(r, atag_session_mark(r->sess, keyword, spid, comm, NULL));
+}
+
+/* "counters\tstart|end\tBYTES\tCALLS\tMODULE\tFILE\tLINE\tFUNCTION" */
+static void mark_counters(struct recording *r, const char *when, const struct atag_tag *t)
+{
+	char bytes[32], calls[32];
+
+	snprintf(bytes, sizeof(bytes), "%lld", t->bytes);
+	snprintf(calls, sizeof(calls), "%llu", t->calls);
+	mark_result(r, atag_session_mark_tag(r->sess, "counters", t, when, bytes, calls, NULL));
+}
+
+/* Whether @t is one the recording selected. */
+static bool selected(const struct recording *r, const struct atag_tag *t)
+{
+	return r->p->all || atag_taglist_find(r->tags, t);
+}
+
+/* Every tag with its counters and trace state, now (NULL when they cannot be listed). */
+static struct atag_taglist *list_now(struct recording *r)
+{
+	struct atag_taglist *list = NULL;
+	int ret;
+
+	if (r->p->kmem)
+		return NULL;
+	ret = atag_allocinfo_list(r->ai, NULL, &list);
+	if (ret) {
+		fprintf(stderr, "%s: %s: cannot list the tags for their counters: %s\n", ATAG_PROG,
+			atag_allocinfo_name(r->ai), strerror(-ret));
+		return NULL;
+	}
+	return list;
+}
+
+/*
+ * The first lines, once trace-cmd records: who records, the selection, the tags
+ * traced outside it, and the selection's counters right before COMMAND starts.
+ */
+static void describe_start(struct recording *r)
+{
+	char spid[24], site[3 * ATAG_NAME_MAX + 32];
+	const struct atag_tag *t;
+	pid_t *kids = NULL, tc;
+	int i, nr;
+	size_t j;
+
+	snprintf(spid, sizeof(spid), "%d", (int)getpid());
+	mark_result(r, atag_session_mark(r->sess, "record", spid,
+					 r->p->kmem ? "kmem" : "alloc_tag",
+					 r->p->no_stack ? "no" : "yes", NULL));
+	r->described = true;
+	/* the recording machinery: record, trace-cmd record and its readers */
+	mark_task(r, "recorder", getpid(), NULL);
+	tc = atag_recorder_pid(r->rec);
+	mark_task(r, "recorder", tc, NULL);
+	nr = atag_proc_descendants(tc, &kids);
+	for (i = 0; i < nr; i++)
+		mark_task(r, "recorder", kids[i], NULL);
+	free(kids);
+	if (r->p->all || r->p->kmem)
+		mark_result(r, atag_session_mark(r->sess, "select-all", NULL));
+	for (j = 0; !r->p->all && !r->p->kmem && j < r->tags->nr; j++)
+		mark_result(r, atag_session_mark_tag(r->sess, "select", &r->tags->tags[j], NULL));
+	r->at_start = list_now(r);
+	for (j = 0; r->at_start && j < r->at_start->nr; j++) {
+		t = &r->at_start->tags[j];
+		if (selected(r, t)) {
+			mark_counters(r, "start", t);
+		} else if (t->traced == 1) {
+			mark_result(r, atag_session_mark_tag(r->sess, "also-traced", t, NULL));
+			if (r->nr_also++ < MAX_SITES_SHOWN) {
+				atag_tag_site(t, site, sizeof(site));
+				fprintf(stderr, "%s record: traced already, outside the selection: %s\n",
+					ATAG_PROG, site);
+			}
+		}
+	}
+	if (r->nr_also)
+		fprintf(stderr, "%s record: %zu %s outside the selection %s traced already: %s events are in the trace.dat too (report shows only the selection)\n",
+			ATAG_PROG, r->nr_also, atag_plural(r->nr_also, "tag", "tags"),
+			r->nr_also == 1 ? "was" : "were", r->nr_also == 1 ? "its" : "their");
+}
+
+/* "SIGTERM" */
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+/*
+ * The last lines, right after COMMAND ended: the selection's counters, which tags
+ * were turned off meanwhile, and why the recording ends.
+ */
+static void describe_end(struct recording *r)
+{
+	struct atag_taglist *now;
+	const struct atag_tag *t;
+	size_t j;
+
+	if (!r->described)
+		return;
+	now = list_now(r);
+	if (now)
+		atag_taglist_sort(now);
+	for (j = 0; now && j < now->nr; j++) {
+		t = &now->tags[j];
+		if (selected(r, t))
+			mark_counters(r, "end", t);
+	}
+	/* the selected tags someone turned off while we held them */
+	for (j = 0; now && j < r->tags->nr; j++) {
+		t = atag_taglist_find(now, &r->tags->tags[j]);
+		if (t && t->traced == 0 && !atag_taglist_add(&r->tags_off, t))
+			r->nr_tags_off++;
+	}
+	atag_taglist_free(now);
+	if (!r->error && r->end_reason[0])
+		mark_result(r, atag_session_mark(r->sess, "end", r->end_reason, NULL));
+}
+
 /* ------------------------------------------------------------------ running */
+
+/* The command name the kernel gives COMMAND at exec: its file's base name, cut. */
+static void command_comm(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+
+	snprintf(buf, len, "%.15s", base ? base + 1 : path);
+}
 
 /*
  * Starts COMMAND; returns its pid, or -1 (a failure, or a stop signal came first).
  * The stop signals are blocked around fork(): one the terminal sends to both of us
  * then either came before (COMMAND is not started) or reaches COMMAND with its own
- * action, never our handler in the child.
+ * action, never our handler in the child. The child waits until its workload line
+ * is written (a pipe it reads; it never runs COMMAND when record dies first).
  */
 static pid_t start_command(struct recording *r)
 {
-	int pipefd[2], err = 0;
+	int pipefd[2], go[2], err = 0;
+	char comm[32], c;
 	sigset_t set, old;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
+		return -1;
+	}
+	if (pipe2(go, O_CLOEXEC)) {
+		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
 		return -1;
 	}
 	stop_signal_set(&set);
@@ -521,6 +750,9 @@ static pid_t start_command(struct recording *r)
 	if (pid == 0) {
 		restore_signals();
 		close(pipefd[0]);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
 		execvp(r->p->command[0], r->p->command);
 		err = errno;
 		/* the pipe tells the parent why (it closes unread when exec works) */
@@ -530,6 +762,14 @@ static pid_t start_command(struct recording *r)
 		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pipefd[1]);
+	close(go[0]);
+	if (pid > 0) {
+		command_comm(r->p->command[0], comm, sizeof(comm));
+		mark_task(r, "workload", pid, comm);
+		if (write(go[1], "", 1) != 1)
+			err = errno;
+	}
+	close(go[1]);
 	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
 		waitpid(pid, NULL, 0);
 		record_fail(r, err, "cannot run %s: %s", r->p->command[0], strerror(err));
@@ -537,6 +777,22 @@ static pid_t start_command(struct recording *r)
 	}
 	close(pipefd[0]);
 	return pid;
+}
+
+/* -p PID: one workload line a thread. */
+static void attach_process(struct recording *r)
+{
+	pid_t *tids;
+	int i, nr;
+
+	nr = atag_proc_threads(r->p->attach, &tids);
+	if (nr <= 0) {
+		mark_task(r, "workload", r->p->attach, NULL);
+		return;
+	}
+	for (i = 0; i < nr; i++)
+		mark_task(r, "workload", tids[i], NULL);
+	free(tids);
 }
 
 static bool child_done(struct recording *r)
@@ -561,51 +817,100 @@ static void signal_command(struct recording *r, int sig)
 	r->child_sent |= 1UL << sig;
 }
 
-/* The nearer of two deadlines (0: none) as a poll() timeout. */
-static int wait_ms(unsigned long long a, unsigned long long b)
+/* The nearest of three deadlines (0: none) as a poll() timeout. */
+static int wait_ms(unsigned long long a, unsigned long long b, unsigned long long c)
 {
-	int ma = atag_ms_until(a), mb = atag_ms_until(b);
+	int m[3] = { atag_ms_until(a), atag_ms_until(b), atag_ms_until(c) }, ms = -1, i;
 
-	return ma < 0 ? mb : mb < 0 ? ma : ma < mb ? ma : mb;
+	for (i = 0; i < 3; i++)
+		if (m[i] >= 0 && (ms < 0 || m[i] < ms))
+			ms = m[i];
+	return ms;
+}
+
+/* A pidfd to wait on, or -1 (then it is looked at every ATAG_NO_PIDFD_MS). */
+static int watch_fd(struct recording *r, pid_t pid, const char *what)
+{
+	int fd;
+
+	if (pid <= 0)
+		return -1;
+	fd = atag_pidfd_open(pid);
+	if (fd < 0 && fd != -ENOSYS && fd != -ESRCH)
+		record_fail(r, -fd, "cannot wait for %s: %s", what, strerror(-fd));
+	return fd < 0 ? -1 : fd;
+}
+
+/* Why the recording ends: @reason, or (NULL) the stop signal's name. */
+static void set_reason(struct recording *r, const char *reason)
+{
+	char name[32];
+
+	if (reason)
+		snprintf(r->end_reason, sizeof(r->end_reason), "%s", reason);
+	else
+		snprintf(r->end_reason, sizeof(r->end_reason), "signal %s",
+			 signal_name(stop_sig, name, sizeof(name)));
 }
 
 /*
- * Wait for COMMAND, the duration, a signal or the recorder's death: on the stop
- * pipe, COMMAND's pidfd and the recorder's, until the next deadline.
+ * Wait for COMMAND (or the process attached to), the duration, a signal or the
+ * recorder's death: on the stop pipe, their pidfds and the recorder's, until the next
+ * deadline. A stop signal reaches COMMAND (forwarded when it came to record alone);
+ * a COMMAND that still runs CHILD_STOP_TERM_MS later gets SIGTERM, and SIGKILL
+ * CHILD_TERM_MS after the signal: it cannot keep record waiting.
  */
 static void record_wait(struct recording *r)
 {
 	unsigned long long end = r->p->duration_ns ? atag_now_ns() + r->p->duration_ns : 0;
-	unsigned long long kill_at = 0;
-	int forwarded = 0, killed = 0;
+	unsigned long long kill_at = 0, term_at = 0;
+	int forwarded = 0, killed = 0, stopping = 0;
 	struct pollfd p[3] = {
 		{ .fd = stop_pipe[0], .events = POLLIN },
-		{ .fd = r->child > 0 ? atag_pidfd_open(r->child) : -1, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },
 		{ .fd = atag_recorder_fd(r->rec), .events = POLLIN },
 	};
 	bool unwatched;
 	int ms;
 
-	if (p[1].fd < 0 && p[1].fd != -ENOSYS && r->child > 0)
-		record_fail(r, -p[1].fd, "cannot wait for %s: %s", r->p->command[0],
-			    strerror(-p[1].fd));
+	p[1].fd = r->child > 0 ? watch_fd(r, r->child, r->p->command[0]) :
+		  watch_fd(r, r->p->attach, "the process attached to");
 	/* no pidfds here: look again every ATAG_NO_PIDFD_MS */
-	unwatched = (r->child > 0 && p[1].fd < 0) || p[2].fd < 0;
+	unwatched = ((r->child > 0 || r->p->attach) && p[1].fd < 0) || p[2].fd < 0;
 	for (;;) {
 		drain_stop_pipe();
-		if (child_done(r) && (r->p->command || stop_sig))
+		if (child_done(r) && (r->p->command || stop_sig)) {
+			set_reason(r, r->duration_over ? "duration" : stop_sig ? NULL :
+				   "command-exited");
 			break;
+		}
+		if (r->p->attach && !atag_proc_alive(r->p->attach, r->p->attach_start)) {
+			r->attach_over = true;
+			set_reason(r, "process-exited");
+			break;
+		}
+		if (stop_sig && !stopping++ && r->child > 0) {
+			term_at = stop_sig == SIGTERM ? 0 :
+				  atag_now_ns() + CHILD_STOP_TERM_MS * 1000000ULL;
+			kill_at = atag_now_ns() + CHILD_TERM_MS * 1000000ULL;
+		}
 		if (stop_sig && stop_forward && !forwarded++)
 			signal_command(r, forward_signal(stop_sig));
 		if (stop_count > 1 && !killed++)
 			signal_command(r, SIGKILL);
 		if (end && atag_now_ns() >= end) {
-			if (r->child <= 0)
+			if (r->child <= 0) {
+				set_reason(r, "duration");
 				break;
+			}
 			signal_command(r, SIGTERM);
 			r->duration_over = true;
 			end = 0;
 			kill_at = atag_now_ns() + CHILD_TERM_MS * 1000000ULL;
+		}
+		if (term_at && atag_now_ns() >= term_at) {
+			signal_command(r, SIGTERM);	/* it did not end on the first signal */
+			term_at = 0;
 		}
 		if (kill_at && atag_now_ns() >= kill_at && !killed++)
 			signal_command(r, SIGKILL);	/* it ignored the SIGTERM */
@@ -613,7 +918,7 @@ static void record_wait(struct recording *r)
 			record_fail(r, ECHILD, "trace-cmd record exited while recording");
 		if (r->error)
 			break;		/* teardown stops COMMAND */
-		ms = wait_ms(end, killed ? 0 : kill_at);
+		ms = wait_ms(end, term_at, killed ? 0 : kill_at);
 		if (unwatched && (ms < 0 || ms > ATAG_NO_PIDFD_MS))
 			ms = ATAG_NO_PIDFD_MS;
 		if (atag_poll(p, 3, ms) < 0)
@@ -627,15 +932,22 @@ static void run_and_wait(struct recording *r)
 {
 	if (stop_sig)
 		return;
+	describe_start(r);
 	if (r->p->command) {
 		r->child = start_command(r);
 		if (r->child < 0)
 			return;
+	} else if (r->p->attach) {
+		attach_process(r);
+		if (!r->p->duration_ns)
+			fprintf(stderr, "%s record: recording process %d into %s; Ctrl-C to stop\n",
+				ATAG_PROG, (int)r->p->attach, r->p->output);
 	} else if (!r->p->duration_ns) {
 		fprintf(stderr, "%s record: recording into %s; Ctrl-C to stop\n", ATAG_PROG,
 			r->p->output);
 	}
 	record_wait(r);
+	describe_end(r);
 }
 
 /* ------------------------------------------------------------------ teardown */
@@ -654,17 +966,40 @@ static void stop_command(struct recording *r)
 	}
 }
 
+/*
+ * Stop the recorder and move a complete trace.dat into place; after a failure, say
+ * why (a full disk by its name) before the partial files go.
+ */
 static void stop_recorder(struct recording *r)
 {
 	char tail[512];
-	int status;
+	bool ready = atag_recorder_ready(r->rec);
+	int status, ret;
 
 	status = atag_session_stop_recorder(r->sess, STOP_TIMEOUT_MS);
-	if (status)
+	if (!status) {
+		ret = atag_session_commit_output(r->sess);
+		if (!ret)
+			r->committed = true;
+		else if (ret == -ENOENT)
+			record_fail(r, ENOENT, "trace-cmd record wrote no %s: %s", r->p->output,
+				    log_reason(r, tail, sizeof(tail)));
+		else
+			record_fail(r, -ret, "%s: cannot move the trace.dat into place: %s",
+				    r->p->output, strerror(-ret));
+		return;
+	}
+	log_reason(r, tail, sizeof(tail));
+	if (stop_sig && !ready && !r->error) {
+		r->stopped_early = true;	/* nothing recorded: nothing written */
+	} else if (atag_session_output_full(r->sess) || strstr(tail, strerror(ENOSPC))) {
+		record_fail(r, ENOSPC, "%s: %s (trace-cmd record: %s)", r->p->output,
+			    strerror(ENOSPC), tail);
+	} else {
 		record_fail(r, ECHILD, "trace-cmd record %s %d: %s",
 			    status < 0 ? "hung; killed after" : "exited with status",
-			    status < 0 ? STOP_TIMEOUT_MS / 1000 : status,
-			    log_reason(r, tail, sizeof(tail)));
+			    status < 0 ? STOP_TIMEOUT_MS / 1000 : status, tail);
+	}
 }
 
 /* What could not be undone is said; the state file then lists it for reset. */
@@ -676,6 +1011,7 @@ static void report_undo(struct recording *r, const struct atag_undo *u)
 			atag_plural(u->tags_left, "tag", "tags"), strerror(-u->tags_error));
 		r->restore_failed = true;
 	}
+	r->tags_held = u->tags_held;
 	if (u->instance_error) {
 		fprintf(stderr, "%s: cannot remove tracefs instance %s: %s\n", ATAG_PROG,
 			atag_session_instance_name(r->sess), strerror(-u->instance_error));
@@ -714,6 +1050,18 @@ static void teardown(struct recording *r, struct atag_lost *lost, bool *have_los
 
 /* ------------------------------------------------------------------ summary */
 
+static void print_tags_off(struct recording *r)
+{
+	char site[3 * ATAG_NAME_MAX + 32];
+	size_t i;
+
+	for (i = 0; i < r->tags_off.nr && i < MAX_SITES_SHOWN; i++) {
+		atag_tag_site(&r->tags_off.tags[i], site, sizeof(site));
+		fprintf(stderr, "%s record: turned off by someone else while recording: %s\n",
+			ATAG_PROG, site);
+	}
+}
+
 static void print_summary(struct recording *r, const struct atag_lost *lost, bool have_lost)
 {
 	size_t traced = r->n.turned_on + r->n.already_on;
@@ -724,28 +1072,29 @@ static void print_summary(struct recording *r, const struct atag_lost *lost, boo
 		fprintf(stderr, "%s record: %zu %s traced (%zu turned on here, %zu already on)\n",
 			ATAG_PROG, traced, atag_plural(traced, "tag", "tags"), r->n.turned_on,
 			r->n.already_on);
-	if (r->error)
+	if (r->tags_held)
+		fprintf(stderr, "%s record: %zu %s left on: other running records hold %s\n",
+			ATAG_PROG, r->tags_held, atag_plural(r->tags_held, "tag", "tags"),
+			r->tags_held == 1 ? "it" : "them");
+	print_tags_off(r);
+	if (r->error || !r->committed)
 		return;
 	fprintf(stderr, "%s record: wrote %s", ATAG_PROG, r->p->output);
 	if (have_lost && nr_lost)
 		fprintf(stderr, ": %llu events LOST (%llu overwritten, %llu dropped); use a larger -b\n",
 			nr_lost, lost->overrun, lost->dropped);
+	else if (have_lost && r->nr_tags_off)
+		fprintf(stderr, ": %llu events; INCOMPLETE: %zu %s turned off while recording\n",
+			lost->read, r->nr_tags_off, atag_plural(r->nr_tags_off, "tag was",
+								  "tags were"));
 	else if (have_lost)
 		fprintf(stderr, ": %llu events, none lost\n", lost->read);
 	else
 		fprintf(stderr, " (lost-event counters unreadable)\n");
-}
-
-/* "SIGTERM" */
-static const char *signal_name(int sig, char *buf, size_t len)
-{
-	const char *abbrev = sigabbrev_np(sig);
-
-	if (abbrev)
-		snprintf(buf, len, "SIG%s", abbrev);
-	else
-		snprintf(buf, len, "signal %d", sig);
-	return buf;
+	if (have_lost && nr_lost && r->nr_tags_off)
+		fprintf(stderr, "%s record: INCOMPLETE too: %zu %s turned off while recording\n",
+			ATAG_PROG, r->nr_tags_off, atag_plural(r->nr_tags_off, "tag was",
+							       "tags were"));
 }
 
 /* How COMMAND ended: a failure unless it exited 0 or a signal of ours ended it. */
@@ -778,6 +1127,16 @@ static int command_status(struct recording *r)
 	return ATAG_EXIT_OK;
 }
 
+/* How COMMAND ended after a stop signal, when it took escalating. */
+static void print_escalation(const struct recording *r)
+{
+	const char *cmd = r->p->command ? r->p->command[0] : "";
+
+	if (r->child_sent & (1UL << SIGKILL))
+		fprintf(stderr, "%s record: %s did not end on the signal: it got SIGKILL\n",
+			ATAG_PROG, cmd);
+}
+
 static int exit_status(struct recording *r)
 {
 	if (r->error) {
@@ -786,7 +1145,13 @@ static int exit_status(struct recording *r)
 	}
 	if (r->restore_failed)
 		return ATAG_EXIT_FAIL;
+	if (r->stopped_early) {
+		fprintf(stderr, "%s: stopped by %s before trace-cmd recorded: no trace.dat written\n",
+			ATAG_PROG, strsignal(stop_sig));
+		return ATAG_EXIT_FAIL;
+	}
 	if (stop_sig) {
+		print_escalation(r);
 		fprintf(stderr, "%s record: stopped by %s\n", ATAG_PROG, strsignal(stop_sig));
 		return ATAG_EXIT_OK;
 	}
@@ -796,7 +1161,7 @@ static int exit_status(struct recording *r)
 static int run_record(struct record_params *p)
 {
 	struct recording r = { .p = p };
-	const char *events[16];
+	const char *events[24];
 	struct atag_lost lost = { 0 };
 	bool have_lost = false;
 	int ret;
@@ -804,13 +1169,15 @@ static int run_record(struct record_params *p)
 	preflight(&r, events);
 	install_signals();
 	create_session(&r);
-	if (!create_instance(&r) && !enable_tags(&r) && !stop_sig &&
+	if (!create_output(&r) && !create_instance(&r) && !enable_tags(&r) && !stop_sig &&
 	    !start_recorder(&r, events))
 		run_and_wait(&r);
 	teardown(&r, &lost, &have_lost);
 	print_summary(&r, &lost, have_lost);
 	ret = exit_status(&r);
 	atag_taglist_free(r.tags);
+	atag_taglist_free(r.at_start);
+	free(r.tags_off.tags);
 	atag_allocinfo_close(r.ai);
 	return ret;
 }

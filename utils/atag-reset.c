@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atag-cmd.h"
 #include "atag-session.h"
@@ -17,10 +18,11 @@ static const char reset_usage[] =
 	"\n"
 	"Undo what a record that could not clean up (killed with SIGKILL, a crash) left\n"
 	"behind, as listed in its state file in $ATAG_STATE_DIR (default\n"
-	"/run/trace-cmd-alloc-tag): stop its trace-cmd record, which then completes the\n"
-	"trace.dat; turn tracing off again on the tags it had turned on; remove its\n"
-	"tracefs instance; delete the state file. Nothing else is touched, and a record\n"
-	"that still runs is left alone.\n"
+	"/run/trace-cmd-alloc-tag): stop its trace-cmd record (only the process that is\n"
+	"provably that recorder), which then completes the trace.dat, and move that into\n"
+	"place; let go of the tags it held, turning tracing off on those a record turned\n"
+	"on and no running record still holds; remove its tracefs instance; delete the\n"
+	"state file. Nothing else is touched, and a record that still runs is left alone.\n"
 	"\n"
 	"  -h, --help          show this help\n";
 
@@ -49,10 +51,17 @@ static void print_undone(pid_t owner, pid_t recorder, const char *instance,
 	printf("reset: record %d:", (int)owner);
 	if (u->recorder_stopped)
 		printf(" stopped trace-cmd record %d,", (int)recorder);
+	if (u->recorder_unproven)
+		printf(" left process %d alone (not provably its trace-cmd record),",
+		       (int)recorder);
+	if (u->output_moved)
+		printf(" moved its trace.dat to %s,", u->output);
 	printf(" turned tracing off on %zu %s", u->tags_disabled,
 	       atag_plural(u->tags_disabled, "tag", "tags"));
 	if (u->tags_gone)
 		printf(" (%zu already off or gone)", u->tags_gone);
+	if (u->tags_held)
+		printf(", left %zu on for running records", u->tags_held);
 	if (u->instance_removed)
 		printf(", removed tracefs instance %s", instance);
 	printf("\n");
@@ -103,6 +112,24 @@ static int reset_one(const char *path)
 	return 0;
 }
 
+/* The holds of records gone without their state file (killed while ending). */
+static int sweep(const char *dir)
+{
+	struct atag_sweep sw;
+	int ret;
+
+	ret = atag_session_sweep_holds(dir, &sw);
+	if (sw.disabled)
+		printf("reset: turned tracing off on %zu %s no running record holds any more\n",
+		       sw.disabled, atag_plural(sw.disabled, "tag", "tags"));
+	if (ret) {
+		fprintf(stderr, "%s: %s/%s: %zu %s left: %s\n", ATAG_PROG, dir, ATAG_HOLDS_SUBDIR,
+			sw.left, atag_plural(sw.left, "tag", "tags"), strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
+
 static int run_reset(void)
 {
 	const char *dir = atag_state_dir();
@@ -119,6 +146,9 @@ static int run_reset(void)
 		free(paths[i]);
 	}
 	free(paths);
+	/* what state files still list is theirs: only after they were all undone */
+	if (!failed && !access(dir, F_OK))
+		failed |= sweep(dir);
 	return failed ? ATAG_EXIT_FAIL : ATAG_EXIT_OK;
 }
 

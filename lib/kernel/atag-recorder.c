@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +27,11 @@
 
 #define MAX_ARGS		64
 #define KILL_TIMEOUT_MS		5000
+/*
+ * SIGINT again this often while the recorder ends: trace-cmd 3.1 can miss one (it
+ * checks its flag, then sleeps 10 s; a SIGINT in between waits for the sleep).
+ */
+#define REPEAT_MS		500
 /* when tracing_on cannot be watched (no inotify watch left): how often to look */
 #define UNWATCHED_MS		10
 
@@ -33,6 +39,8 @@ struct atag_recorder {
 	pid_t		pid;
 	int		pidfd;		/* readable once it exited */
 	char		*instance;
+	char		exe[PATH_MAX];	/* the program run, resolved ("" if unknown) */
+	bool		ready;		/* it switched the instance on */
 	bool		exited;
 	int		status;		/* exit status, or 128 + signal */
 };
@@ -44,21 +52,31 @@ const char *atag_recorder_program(const char *trace_cmd)
 	return tc && *tc ? tc : "trace-cmd";
 }
 
-bool atag_recorder_found(const char *trace_cmd)
+/* The path of the program @name: as given with a slash, else found in $PATH. */
+static bool find_program(const char *name, char *full, size_t len)
 {
-	const char *name = atag_recorder_program(trace_cmd);
-	char *path, *dir, *save = NULL, full[4096];
+	char *path, *dir, *save = NULL;
 	bool found = false;
 
-	if (strchr(name, '/'))
+	if (strchr(name, '/')) {
+		snprintf(full, len, "%s", name);
 		return !access(name, X_OK);
+	}
 	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	for (dir = strtok_r(path, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		snprintf(full, sizeof(full), "%s/%s", dir, name);
+	for (dir = path ? strtok_r(path, ":", &save) : NULL; dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(full, len, "%s/%s", dir, name);
 		found = !access(full, X_OK);
 	}
 	free(path);
 	return found;
+}
+
+bool atag_recorder_found(const char *trace_cmd)
+{
+	char full[PATH_MAX];
+
+	return find_program(atag_recorder_program(trace_cmd), full, sizeof(full));
 }
 
 static bool in_list(const char * const *list, const char *s)
@@ -135,22 +153,47 @@ static int build_argv(const struct atag_recorder_opts *o, const char *tc, const 
 	return 0;
 }
 
+/* Every signal but the two that cannot be caught. */
+static void all_signals(sigset_t *set)
+{
+	sigfillset(set);
+	sigdelset(set, SIGKILL);
+	sigdelset(set, SIGSTOP);
+}
+
 /*
- * In the child: own process group, SIGINT when the parent dies, output to the log,
+ * In the child, with every signal blocked since before fork(): the caller's handlers
+ * are put back to their defaults (ignored signals stay ignored, as across exec), and
+ * only then the signals unblocked, so that a SIGINT sent to it right after fork()
+ * ends it, and is never taken by a copy of the caller's handler. Then: its own
+ * process group, SIGINT when the parent dies, files created 0600, output to the log,
  * in the output's directory.
  */
 static void __attribute__((noreturn)) exec_recorder(const char **argv, const char *dir,
-						    int log_fd, pid_t parent)
+						    int dir_fd, int log_fd, pid_t parent,
+						    const sigset_t *mask)
 {
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC), sig;
+	struct sigaction sa;
 
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sigaction(sig, NULL, &sa) || sa.sa_handler == SIG_IGN ||
+		    sa.sa_handler == SIG_DFL)
+			continue;
+		signal(sig, SIG_DFL);
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);	/* the caller may ignore it */
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGINT);
 	if (getppid() != parent)
 		_exit(127);	/* the parent died before the line above */
-	if (*dir && chdir(dir)) {
-		dprintf(log_fd >= 0 ? log_fd : STDERR_FILENO, "cannot enter %s: %s\n", dir,
-			strerror(errno));
+	umask(077);		/* trace-cmd's files hold kallsyms: ours alone */
+	if ((dir_fd >= 0 && fchdir(dir_fd)) || (dir_fd < 0 && *dir && chdir(dir))) {
+		dprintf(log_fd >= 0 ? log_fd : STDERR_FILENO, "cannot enter %s: %s\n",
+			dir_fd >= 0 ? "the output's private directory" : dir, strerror(errno));
 		_exit(127);
 	}
 	if (null >= 0)
@@ -165,9 +208,6 @@ static void __attribute__((noreturn)) exec_recorder(const char **argv, const cha
 	fcntl(STDIN_FILENO, F_SETFD, 0);
 	fcntl(STDOUT_FILENO, F_SETFD, 0);
 	fcntl(STDERR_FILENO, F_SETFD, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);	/* the caller may ignore it */
 	execvp(argv[0], (char **)argv);
 	dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -179,31 +219,49 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 	struct recorder_place pl;
 	const char *argv[MAX_ARGS];
 	struct atag_recorder *r;
+	sigset_t all, old;
 	pid_t parent = getpid();
 	char kb[32];
 	int err;
 
-	err = place_recorder(&pl, o->output, &tc);
+	if (o->out) {
+		/* inside the output's private directory: names relative to it */
+		pl.dir[0] = '\0';
+		pl.output = ATAG_OUTPUT_NAME;
+		err = 0;
+		if (*tc != '/' && strchr(tc, '/') && realpath(tc, pl.tc))
+			tc = pl.tc;
+	} else {
+		err = place_recorder(&pl, o->output, &tc);
+	}
 	if (!err)
 		err = build_argv(o, tc, pl.output, kb, sizeof(kb), argv);
 	r = err ? NULL : calloc(1, sizeof(*r));
 	if (r) {
 		r->pidfd = -1;
 		r->instance = strdup(o->instance);
+		char found[PATH_MAX];
+
+		if (!find_program(tc, found, sizeof(found)) || !realpath(found, r->exe))
+			r->exe[0] = '\0';
 	}
 	if (!r || !r->instance) {
 		free(r);
 		errno = err ? -err : ENOMEM;
 		return NULL;
 	}
+	all_signals(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	r->pid = fork();
 	if (r->pid == 0) {
 		free(r->instance);	/* the child keeps nothing of ours */
 		free(r);
-		exec_recorder(argv, pl.dir, o->log_fd, parent);
+		exec_recorder(argv, pl.dir, o->out ? atag_output_dirfd(o->out) : -1, o->log_fd,
+			      parent, &old);
 	}
+	err = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (r->pid < 0) {
-		err = errno;
 		atag_recorder_free(r);
 		errno = err;
 		return NULL;
@@ -217,6 +275,11 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 		return NULL;
 	}
 	return r;
+}
+
+const char *atag_recorder_exe(const struct atag_recorder *r)
+{
+	return r->exe;
 }
 
 pid_t atag_recorder_pid(const struct atag_recorder *r)
@@ -319,18 +382,35 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_f
 	if (wfd >= 0)
 		close(wfd);
 	tracefs_instance_free(inst);
+	if (!ret)
+		r->ready = true;
 	return atag_err(ret);
+}
+
+bool atag_recorder_ready(const struct atag_recorder *r)
+{
+	return r->ready;
 }
 
 int atag_recorder_stop(struct atag_recorder *r, int timeout_ms)
 {
+	struct atag_stop how = {
+		.sig = SIGINT,
+		.timeout_ms = timeout_ms,
+		.repeat_ms = REPEAT_MS,
+		.kill_timeout_ms = KILL_TIMEOUT_MS,
+	};
 	int ret;
 
 	if (!atag_recorder_running(r))
 		return r->status;
-	ret = atag_proc_stop(r->pid, 0, SIGINT, timeout_ms, KILL_TIMEOUT_MS);
+	/* before it records there is nothing to complete: it need not be waited for long */
+	if (!r->ready && how.timeout_ms > ATAG_RECORDER_UNREADY_MS)
+		how.timeout_ms = ATAG_RECORDER_UNREADY_MS;
+	ret = atag_proc_stop(r->pid, 0, &how);
+	/* our child, not reaped: its pid, and so its group, is still its own */
 	if (ret)
-		kill(-r->pid, SIGKILL);	/* it hangs even now: all that is left is to block */
+		kill(-r->pid, SIGKILL);
 	reap(r, 0);
 	return ret ? atag_err(-ETIMEDOUT) : r->status;
 }

@@ -4,8 +4,11 @@
  * of one command, done and undone in one place (rules in include/atag-session.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,26 +21,41 @@
 
 struct atag_session {
 	struct atag_state	*st;		/* what is to be undone, as listed */
+	char			*dir;		/* the state directory */
+	bool			loaded;		/* from a state file, to be undone */
 	enum atag_session_part	failed;
 	struct atag_allocinfo	*ai;		/* borrowed: set_allocinfo() */
 	char			instance_name[64];
 	struct tracefs_instance	*instance;	/* while ours exists */
+	int			marker_fd;	/* its trace_marker, once written */
 	struct atag_recorder	*rec;		/* the one we started */
+	struct atag_output	*out;		/* its private directory */
 };
 
-static struct atag_session *session_alloc(struct atag_state *st)
+static struct atag_session *session_alloc(struct atag_state *st, bool loaded)
 {
 	struct atag_session *s;
+	char *slash;
 
 	if (!st)
 		return NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s) {
+	if (s)
+		s->dir = strdup(st->path);
+	if (!s || !s->dir) {
+		free(s);
 		atag_state_free(st);
 		errno = ENOMEM;
 		return NULL;
 	}
+	slash = strrchr(s->dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(s->dir, ".");
 	s->st = st;
+	s->loaded = loaded;
+	s->marker_fd = -1;
 	snprintf(s->instance_name, sizeof(s->instance_name), "%s%d", ATAG_INSTANCE_PREFIX,
 		 (int)st->owner);
 	return s;
@@ -45,12 +63,12 @@ static struct atag_session *session_alloc(struct atag_state *st)
 
 struct atag_session *atag_session_create(const char *dir)
 {
-	return session_alloc(atag_state_create(dir));
+	return session_alloc(atag_state_create(dir), false);
 }
 
 struct atag_session *atag_session_load(const char *path)
 {
-	return session_alloc(atag_state_load(path));
+	return session_alloc(atag_state_load(path), true);
 }
 
 const struct atag_state *atag_session_state(const struct atag_session *s)
@@ -112,25 +130,126 @@ int atag_session_create_instance(struct atag_session *s)
 	return failed(s, ATAG_PART_INSTANCE, ret);
 }
 
-int atag_session_enable_tag(struct atag_session *s, const struct atag_tag *t)
+static int note_output(const char *tmpdir, const char *final, void *ctx)
 {
+	return atag_state_set_output(ctx, tmpdir, final);
+}
+
+static void unlist_output(struct atag_session *s)
+{
+	free(s->st->output_tmp);
+	free(s->st->output_final);
+	s->st->output_tmp = s->st->output_final = NULL;
+}
+
+int atag_session_create_output(struct atag_session *s, const char *path)
+{
+	if (s->out)
+		return failed(s, ATAG_PART_OUTPUT, -EEXIST);
+	s->out = atag_output_create(path, note_output, s->st);
+	if (s->out)
+		return 0;
+	/* what was listed was not made (or is not ours): nothing to undo */
+	unlist_output(s);
+	return failed(s, ATAG_PART_OUTPUT, -errno);
+}
+
+const char *atag_session_output(const struct atag_session *s)
+{
+	return s->out ? atag_output_path(s->out) : NULL;
+}
+
+bool atag_session_output_full(const struct atag_session *s)
+{
+	return s->out && atag_output_full(s->out);
+}
+
+int atag_session_commit_output(struct atag_session *s)
+{
+	int ret;
+
+	if (!s->out)
+		return failed(s, ATAG_PART_OUTPUT, -ENOENT);
+	ret = atag_output_commit(s->out);
+	atag_output_free(s->out);
+	s->out = NULL;
+	unlist_output(s);
+	return failed(s, ATAG_PART_OUTPUT, ret);
+}
+
+/* ------------------------------------------------------------------ tags and holds */
+
+/*
+ * Hold one tag: listed in the state file, then its holder record takes us in, and
+ * its tracing is turned on when it is off (the record marked owned first). Returns
+ * 0 when we turned it on, 1 when it was on already, or -errno.
+ */
+static int hold_tag(struct atag_session *s, struct atag_holds *h, const struct atag_tag *t)
+{
+	const struct atag_state *st = s->st;
+	struct atag_hold hold;
+	bool was_owned;
 	int ret, err;
 
-	if (!s->ai)
-		return failed(s, ATAG_PART_ALLOCINFO, -EINVAL);	/* no set_allocinfo() */
 	ret = atag_state_add_tag(s->st, t);
 	if (ret)
 		return failed(s, ATAG_PART_STATE, ret);
-	ret = atag_allocinfo_toggle_tag(s->ai, t, true);
+	ret = atag_holds_read(h, t, &hold);
+	if (ret < 0)
+		goto untag;
+	atag_hold_prune(&hold);		/* holders killed meanwhile hold nothing */
+	was_owned = hold.owned;
+	ret = atag_hold_add(&hold, st->owner, st->owner_start);
+	if (!ret && !hold.allocinfo && st->allocinfo && !(hold.allocinfo = strdup(st->allocinfo)))
+		ret = -ENOMEM;
+	if (!ret && t->traced != 1)
+		hold.owned = true;	/* before the toggle: reset must know */
 	if (!ret)
+		ret = atag_holds_write(h, &hold);
+	if (ret)
+		goto release;
+	if (t->traced == 1) {
+		atag_hold_release(&hold);
+		return 1;
+	}
+	ret = atag_allocinfo_toggle_tag(s->ai, t, true);
+	if (!ret) {
+		atag_hold_release(&hold);
 		return 0;
-	/* not turned on by us after all: reset must leave it alone */
+	}
+	/* not turned on by us after all (found on: someone else's; or an error) */
+	hold.owned = was_owned;
+	if (ret != -ENOENT)
+		atag_hold_drop(&hold, st->owner, st->owner_start);
+	err = atag_holds_write(h, &hold);
+	if (ret == -ENOENT && !err) {
+		atag_hold_release(&hold);
+		return 1;
+	}
+	ret = ret == -ENOENT ? err : ret;
+	atag_hold_release(&hold);
 	err = atag_state_untag(s->st, t);
-	if (err)
-		return failed(s, ATAG_PART_STATE, err);
-	if (ret == -ENOENT)
-		return 1;	/* someone else turned it on meanwhile */
-	return failed(s, ATAG_PART_ALLOCINFO, ret);
+	return failed(s, err ? ATAG_PART_STATE : ATAG_PART_ALLOCINFO, err ?: ret);
+release:
+	atag_hold_release(&hold);
+untag:
+	err = atag_state_untag(s->st, t);
+	return failed(s, ATAG_PART_STATE, err ?: ret);
+}
+
+int atag_session_enable_tag(struct atag_session *s, const struct atag_tag *t)
+{
+	struct atag_holds *h;
+	int ret;
+
+	if (!s->ai)
+		return failed(s, ATAG_PART_ALLOCINFO, -EINVAL);	/* no set_allocinfo() */
+	h = atag_holds_lock(s->dir);
+	if (!h)
+		return failed(s, ATAG_PART_STATE, -errno);
+	ret = hold_tag(s, h, t);
+	atag_holds_unlock(h);
+	return ret;
 }
 
 static bool stop_asked(int stop_fd)
@@ -143,26 +262,34 @@ static bool stop_asked(int stop_fd)
 int atag_session_enable_tags(struct atag_session *s, const struct atag_taglist *tags,
 			     int stop_fd, struct atag_enabled *n)
 {
+	struct atag_holds *h;
 	size_t i;
-	int ret;
+	int ret = 0;
 
 	memset(n, 0, sizeof(*n));
-	for (i = 0; tags && i < tags->nr; i++) {
-		if (stop_asked(stop_fd))
-			return atag_err(-EINTR);
-		if (tags->tags[i].traced) {
-			n->already_on++;
-			continue;
+	if (!tags || !tags->nr)
+		return 0;
+	if (!s->ai)
+		return failed(s, ATAG_PART_ALLOCINFO, -EINVAL);
+	h = atag_holds_lock(s->dir);
+	if (!h)
+		return failed(s, ATAG_PART_STATE, -errno);
+	for (i = 0; i < tags->nr; i++) {
+		if (stop_asked(stop_fd)) {
+			ret = atag_err(-EINTR);
+			break;
 		}
-		ret = atag_session_enable_tag(s, &tags->tags[i]);
+		ret = hold_tag(s, h, &tags->tags[i]);
 		if (ret < 0)
-			return ret;
+			break;
 		if (ret)
 			n->already_on++;
 		else
 			n->turned_on++;
+		ret = 0;
 	}
-	return 0;
+	atag_holds_unlock(h);
+	return ret;
 }
 
 struct atag_recorder *atag_session_start_recorder(struct atag_session *s,
@@ -170,14 +297,17 @@ struct atag_recorder *atag_session_start_recorder(struct atag_session *s,
 {
 	struct atag_recorder_opts o = *opts;
 
+	if (!s->out && opts->output && atag_session_create_output(s, opts->output))
+		return NULL;
 	o.instance = s->instance_name;
+	o.out = s->out;
 	s->rec = atag_recorder_start(&o);
 	if (!s->rec) {
 		failed(s, ATAG_PART_RECORDER, -errno);
 		return NULL;
 	}
 	/* as before the state file had it: a recorder not listed is still stopped here */
-	atag_state_set_recorder(s->st, atag_recorder_pid(s->rec));
+	atag_state_set_recorder(s->st, atag_recorder_pid(s->rec), atag_recorder_exe(s->rec));
 	return s->rec;
 }
 
@@ -197,12 +327,138 @@ int atag_session_lost_events(struct atag_session *s, struct atag_lost *lost)
 	return atag_instance_lost_events(s->instance_name, lost);
 }
 
+/* ------------------------------------------------------------------ markers */
+
+/* A field as the contract allows it: "?" for one with a tab or newline. */
+static const char *marker_field(const char *f)
+{
+	return strpbrk(f, "\t\n") ? "?" : f;
+}
+
+/* Append "\tFIELD" to @buf; false when it does not fit. */
+static bool marker_add(char *buf, size_t *n, const char *field)
+{
+	int len = snprintf(buf + *n, ATAG_MARKER_MAX - *n, "\t%s", marker_field(field));
+
+	if (len < 0 || (size_t)len >= ATAG_MARKER_MAX - *n)
+		return false;
+	*n += len;
+	return true;
+}
+
+static int marker_write(struct atag_session *s, char *buf, size_t n)
+{
+	char *path;
+	ssize_t w;
+
+	if (n + 1 >= ATAG_MARKER_MAX)
+		return atag_err(-E2BIG);	/* never written in part */
+	buf[n++] = '\n';
+	if (s->marker_fd < 0) {
+		if (!s->instance)
+			return failed(s, ATAG_PART_INSTANCE, -ENOENT);
+		path = tracefs_instance_get_file(s->instance, "trace_marker");
+		s->marker_fd = path ? open(path, O_WRONLY | O_CLOEXEC) : -1;
+		tracefs_put_tracing_file(path);
+		if (s->marker_fd < 0)
+			return failed(s, ATAG_PART_INSTANCE, path ? -errno : -ENOMEM);
+	}
+	w = write(s->marker_fd, buf, n);
+	if (w != (ssize_t)n)
+		return failed(s, ATAG_PART_INSTANCE, w < 0 ? -errno : -EIO);
+	return 0;
+}
+
+/* "PREFIX KEYWORD" then the fields of @ap up to NULL, then the tag's when @t. */
+static int vmark(struct atag_session *s, const char *keyword, const struct atag_tag *t,
+		 va_list ap)
+{
+	char buf[ATAG_MARKER_MAX], line[32];
+	const char *f;
+	size_t n;
+
+	n = snprintf(buf, sizeof(buf), "%s%s", ATAG_MARKER_PREFIX, keyword);
+	while ((f = va_arg(ap, const char *)))
+		if (!marker_add(buf, &n, f))
+			return atag_err(-E2BIG);
+	if (t) {
+		snprintf(line, sizeof(line), "%llu", t->lineno);
+		if (!marker_add(buf, &n, t->modname[0] ? t->modname : "-") ||
+		    !marker_add(buf, &n, t->filename) || !marker_add(buf, &n, line) ||
+		    !marker_add(buf, &n, t->function))
+			return atag_err(-E2BIG);
+	}
+	return marker_write(s, buf, n);
+}
+
+int atag_session_mark(struct atag_session *s, const char *keyword, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, keyword);
+	ret = vmark(s, keyword, NULL, ap);
+	va_end(ap);
+	return ret;
+}
+
+int atag_session_mark_tag(struct atag_session *s, const char *keyword,
+			  const struct atag_tag *t, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, t);
+	ret = vmark(s, keyword, t, ap);
+	va_end(ap);
+	return ret;
+}
+
 /* ------------------------------------------------------------------ undoing */
+
+/*
+ * What proves that the process a state file lists is the recorder it started (its
+ * start time is checked already): trace-cmd's arguments as atag_recorder_start()
+ * gives them, for the instance named after the owner, and the program listed (for a
+ * script, its interpreter runs it: the script is its first argument).
+ */
+static bool is_our_recorder(pid_t pid, void *ctx)
+{
+	const struct atag_session *s = ctx;
+	const char *seq[] = { "record", "-d", "-k", "-B", s->instance_name, NULL };
+	const char *exe = s->st->recorder_exe;
+	char real[PATH_MAX], arg1[PATH_MAX];
+	size_t len, first;
+	char *args;
+	bool ok;
+
+	args = atag_proc_cmdline(pid, &len);
+	if (!args)
+		return false;
+	ok = atag_args_have(args, len, seq);
+	if (ok && exe) {
+		first = strnlen(args, len) + 1;
+		ok = (!atag_proc_exe(pid, real, sizeof(real)) && !strcmp(real, exe)) ||
+		     (first < len && args[first] == '/' && realpath(args + first, arg1) &&
+		      !strcmp(arg1, exe));
+	}
+	free(args);
+	return ok;
+}
 
 /* A recorder still running gets SIGINT (it completes the trace.dat), then SIGKILL. */
 static int undo_recorder(struct atag_session *s, struct atag_undo *u)
 {
 	const struct atag_state *st = s->st;
+	struct atag_stop how = {
+		.sig = SIGINT,
+		.timeout_ms = ATAG_SESSION_STOP_MS,
+		.repeat_ms = 500,
+		.kill_timeout_ms = ATAG_SESSION_KILL_MS,
+		.group = true,
+		.check = is_our_recorder,
+		.ctx = s,
+	};
 	int ret;
 
 	if (s->rec) {
@@ -212,47 +468,133 @@ static int undo_recorder(struct atag_session *s, struct atag_undo *u)
 		atag_session_stop_recorder(s, ATAG_SESSION_STOP_MS);
 		return 0;
 	}
-	if (!atag_proc_alive(st->recorder, st->recorder_start))
+	if (!st->recorder || !atag_proc_alive(st->recorder, st->recorder_start))
 		return 0;		/* gone already */
-	u->recorder_stopped = true;
-	ret = atag_proc_stop(st->recorder, st->recorder_start, SIGINT, ATAG_SESSION_STOP_MS,
-			     ATAG_SESSION_KILL_MS);
+	ret = atag_proc_stop(st->recorder, st->recorder_start, &how);
+	if (ret == -EPERM || ret == -EINVAL) {
+		/* not provably the recorder: never signalled; what was listed is gone */
+		u->recorder_unproven = true;
+		return 0;
+	}
+	if (ret >= 0)
+		u->recorder_stopped = true;
 	return ret < 0 ? ret : 0;
 }
 
-/* Turns tracing off on the listed tags; only those where that failed stay listed. */
+/*
+ * The output: a session of this process discards what was not committed; a loaded
+ * one (its recorder ended above) moves a complete trace.dat into place.
+ */
+static int undo_output(struct atag_session *s, struct atag_undo *u)
+{
+	int ret = 0;
+
+	if (s->out) {
+		atag_output_free(s->out);
+		s->out = NULL;
+	} else if (s->st->output_tmp && s->st->recorder) {
+		return 0;	/* its recorder still runs: it still writes there */
+	} else if (s->st->output_tmp) {
+		ret = atag_output_recover(s->st->output_tmp, s->st->output_final,
+					  &u->output_moved);
+		if (u->output_moved)
+			snprintf(u->output, sizeof(u->output), "%s", s->st->output_final);
+	}
+	if (!ret)
+		unlist_output(s);
+	return ret;
+}
+
+/*
+ * Turn tracing off on @t through *@ai (opened on @path, default /proc/allocinfo, when
+ * NULL): 0, 1 when it was off or is gone, or -errno.
+ */
+static int tag_off(struct atag_allocinfo **ai, const char *path, const struct atag_tag *t)
+{
+	int ret;
+
+	if (!*ai)
+		*ai = atag_allocinfo_open(path ? path : ATAG_ALLOCINFO_PATH);
+	if (!*ai)
+		return atag_err(errno ? -errno : -EIO);
+	ret = atag_allocinfo_toggle_tag(*ai, t, false);
+	return ret == -ENOENT ? 1 : ret;
+}
+
+/*
+ * Let go of one held tag: the last holder of a record that a session turned on
+ * turns its tracing off. Returns 0 or -errno (the tag stays listed, and its record
+ * owned, for a later reset).
+ */
+static int release_tag(struct atag_session *s, struct atag_holds *h, struct atag_allocinfo **ai,
+		       const struct atag_tag *t, struct atag_undo *u)
+{
+	const struct atag_state *st = s->st;
+	struct atag_hold hold;
+	int ret;
+
+	ret = atag_holds_read(h, t, &hold);
+	if (ret < 0)
+		return ret;
+	atag_hold_drop(&hold, st->owner, st->owner_start);
+	atag_hold_prune(&hold);
+	if (hold.nr) {
+		u->tags_held++;		/* others still need it: it stays on */
+		ret = atag_holds_write(h, &hold);
+	} else if (!hold.owned) {
+		u->tags_kept++;		/* traced before any session: it stays on */
+		ret = atag_holds_delete(h, t);
+	} else {
+		ret = tag_off(ai, st->allocinfo ? st->allocinfo : hold.allocinfo, t);
+		if (!ret)
+			u->tags_disabled++;
+		else if (ret > 0)
+			u->tags_gone++;
+		if (ret >= 0)
+			ret = atag_holds_delete(h, t);
+		else
+			atag_holds_write(h, &hold);	/* owned, no holder: for reset */
+	}
+	atag_hold_release(&hold);
+	return ret;
+}
+
+/* Lets go of the held tags; only those where that failed stay listed. */
 static int undo_tags(struct atag_session *s, struct atag_undo *u)
 {
 	struct atag_taglist *tags = &s->st->tags;
 	struct atag_allocinfo *ai = s->ai;
+	struct atag_holds *h;
 	size_t i, left = 0;
 	int ret;
 
 	if (!tags->nr)
 		return 0;
-	if (!ai)
-		ai = atag_allocinfo_open(s->st->allocinfo ? s->st->allocinfo :
-					 ATAG_ALLOCINFO_PATH);
-	if (!ai) {
+	h = atag_holds_lock(s->dir);
+	if (!h) {
 		u->tags_left = tags->nr;
 		return u->tags_error = -errno;
 	}
 	for (i = 0; i < tags->nr; i++) {
-		ret = atag_allocinfo_toggle_tag(ai, &tags->tags[i], false);
-		if (!ret) {
-			u->tags_disabled++;
-		} else if (ret == -ENOENT) {
-			u->tags_gone++;
-		} else {
+		ret = release_tag(s, h, &ai, &tags->tags[i], u);
+		if (ret) {
 			u->tags_error = u->tags_error ?: ret;
 			tags->tags[left++] = tags->tags[i];
 		}
 	}
+	atag_holds_unlock(h);
 	tags->nr = left;
 	u->tags_left = left;
 	if (ai != s->ai)
 		atag_allocinfo_close(ai);
 	return u->tags_error;
+}
+
+static void close_marker(struct atag_session *s)
+{
+	if (s->marker_fd >= 0)
+		close(s->marker_fd);
+	s->marker_fd = -1;
 }
 
 static int undo_instance(struct atag_session *s, struct atag_undo *u)
@@ -266,6 +608,7 @@ static int undo_instance(struct atag_session *s, struct atag_undo *u)
 	if (strncmp(name, ATAG_INSTANCE_PREFIX, strlen(ATAG_INSTANCE_PREFIX)) ||
 	    strchr(name, '/'))
 		return u->instance_error = -EINVAL;
+	close_marker(s);		/* an open file keeps the instance busy */
 	ret = atag_instance_destroy(name);
 	if (!ret)
 		u->instance_removed = true;
@@ -301,9 +644,60 @@ int atag_session_undo(struct atag_session *s, struct atag_undo *u)
 	undo_step(s, u, ret, ATAG_PART_RECORDER, "recorder");
 	if (!ret)
 		s->st->recorder = 0;
+	undo_step(s, u, undo_output(s, u), ATAG_PART_OUTPUT, "output");
 	undo_step(s, u, undo_tags(s, u), ATAG_PART_ALLOCINFO, "allocinfo");
 	undo_step(s, u, undo_instance(s, u), ATAG_PART_INSTANCE, "instance");
 	return atag_err(u->error);
+}
+
+int atag_session_sweep_holds(const char *dir, struct atag_sweep *sw)
+{
+	struct atag_allocinfo *ai;
+	struct atag_hold *all;
+	struct atag_holds *h;
+	int n, i, ret, err = 0;
+	char *sub;
+
+	memset(sw, 0, sizeof(*sw));
+	if (asprintf(&sub, "%s/%s", dir, ATAG_HOLDS_SUBDIR) < 0)
+		return atag_err(-ENOMEM);
+	i = access(sub, F_OK);
+	free(sub);
+	if (i)
+		return 0;	/* no session ever held a tag here */
+	h = atag_holds_lock(dir);
+	if (!h)
+		return atag_err(-errno);
+	n = atag_holds_all(h, &all);
+	if (n < 0) {
+		atag_holds_unlock(h);
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		sw->pruned += atag_hold_prune(&all[i]);
+		if (all[i].nr) {
+			ret = atag_holds_write(h, &all[i]);	/* without the dead */
+		} else if (!all[i].owned) {
+			ret = atag_holds_delete(h, &all[i].tag);
+		} else {
+			ai = NULL;
+			ret = tag_off(&ai, all[i].allocinfo, &all[i].tag);
+			atag_allocinfo_close(ai);
+			if (!ret)
+				sw->disabled++;
+			if (ret >= 0) {
+				ret = atag_holds_delete(h, &all[i].tag);
+			} else {
+				sw->left++;	/* owned, without holders: for the next reset */
+				atag_holds_write(h, &all[i]);
+			}
+		}
+		err = err ?: ret;
+		atag_hold_release(&all[i]);
+	}
+	free(all);
+	atag_holds_unlock(h);
+	return atag_err(err);
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -313,8 +707,11 @@ void atag_session_free(struct atag_session *s)
 	if (!s)
 		return;
 	atag_recorder_free(s->rec);
+	atag_output_free(s->out);
+	close_marker(s);
 	tracefs_instance_free(s->instance);
 	atag_state_free(s->st);
+	free(s->dir);
 	free(s);
 }
 
@@ -327,7 +724,7 @@ int atag_session_close(struct atag_session *s, bool *kept)
 		*kept = false;
 	if (!s)
 		return 0;
-	left = s->st->recorder > 0 || s->st->instance || s->st->tags.nr;
+	left = s->st->recorder > 0 || s->st->instance || s->st->tags.nr || s->st->output_tmp;
 	if (kept)
 		*kept = left;
 	if (left) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "atag-state.h"
+#include "atag-state-int.h"
 #include "atag-utils.h"
 
 const char *atag_state_dir(void)
@@ -51,6 +52,9 @@ void atag_state_free(struct atag_state *st)
 	free(st->path);
 	free(st->allocinfo);
 	free(st->instance);
+	free(st->recorder_exe);
+	free(st->output_tmp);
+	free(st->output_final);
 	free(st->tags.tags);
 	free(st);
 }
@@ -68,7 +72,7 @@ int atag_state_remove(struct atag_state *st)
 }
 
 /* Append one whole line with a single write, so a line is there or not at all. */
-static int __attribute__((format(printf, 2, 3))) fd_write(int fd, const char *fmt, ...)
+int atag_state_write(int fd, const char *fmt, ...)
 {
 	char *line;
 	va_list ap;
@@ -87,21 +91,21 @@ static int __attribute__((format(printf, 2, 3))) fd_write(int fd, const char *fm
 	return 0;
 }
 
-static bool bad_name(const char *s)
+bool atag_state_bad_name(const char *s)
 {
 	return !*s || strpbrk(s, "\t\n");
 }
 
-static bool bad_tag(const struct atag_tag *t)
+bool atag_state_bad_tag(const struct atag_tag *t)
 {
-	return (t->modname[0] && bad_name(t->modname)) || bad_name(t->filename) ||
-	       bad_name(t->function);
+	return (t->modname[0] && atag_state_bad_name(t->modname)) || atag_state_bad_name(t->filename) ||
+	       atag_state_bad_name(t->function);
 }
 
 /* "KEYWORD\tMODULE\tFILE\tLINE\tFUNCTION\n", MODULE "-" for built-in */
-static int write_tag(int fd, const char *keyword, const struct atag_tag *t)
+int atag_state_write_tag(int fd, const char *keyword, const struct atag_tag *t)
 {
-	return fd_write(fd, "%s\t%s\t%s\t%llu\t%s\n", keyword,
+	return atag_state_write(fd, "%s\t%s\t%s\t%llu\t%s\n", keyword,
 			t->modname[0] ? t->modname : "-", t->filename, t->lineno, t->function);
 }
 
@@ -123,7 +127,7 @@ struct atag_state *atag_state_create(const char *dir)
 	st->owner_start = atag_proc_starttime(st->owner);
 	st->fd = open(st->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 	if (st->fd < 0 ||
-	    fd_write(st->fd, "owner %d %llu\n", (int)st->owner, st->owner_start)) {
+	    atag_state_write(st->fd, "owner %d %llu\n", (int)st->owner, st->owner_start)) {
 		err = errno;
 		if (st->fd >= 0)
 			unlink(st->path);
@@ -147,39 +151,60 @@ static int set_string(char **field, const char *val)
 
 int atag_state_set_allocinfo(struct atag_state *st, const char *path)
 {
-	if (bad_name(path))
+	if (atag_state_bad_name(path))
 		return atag_err(-EINVAL);
-	return fd_write(st->fd, "allocinfo %s\n", path) ?: set_string(&st->allocinfo, path);
+	return atag_state_write(st->fd, "allocinfo %s\n", path) ?: set_string(&st->allocinfo, path);
 }
 
 int atag_state_set_instance(struct atag_state *st, const char *name)
 {
-	if (bad_name(name) || strchr(name, '/'))
+	if (atag_state_bad_name(name) || strchr(name, '/'))
 		return atag_err(-EINVAL);
-	return fd_write(st->fd, "instance %s\n", name) ?: set_string(&st->instance, name);
+	return atag_state_write(st->fd, "instance %s\n", name) ?: set_string(&st->instance, name);
 }
 
-int atag_state_set_recorder(struct atag_state *st, pid_t pid)
+/* "recorder PID START" and, when known, "\tEXE" */
+static int write_recorder(int fd, const struct atag_state *st)
 {
+	if (st->recorder_exe)
+		return atag_state_write(fd, "recorder %d %llu\t%s\n", (int)st->recorder,
+				st->recorder_start, st->recorder_exe);
+	return atag_state_write(fd, "recorder %d %llu\n", (int)st->recorder, st->recorder_start);
+}
+
+int atag_state_set_recorder(struct atag_state *st, pid_t pid, const char *exe)
+{
+	free(st->recorder_exe);
+	st->recorder_exe = exe && *exe && !atag_state_bad_name(exe) ? strdup(exe) : NULL;
 	st->recorder = pid;
 	st->recorder_start = atag_proc_starttime(pid);
-	return fd_write(st->fd, "recorder %d %llu\n", (int)pid, st->recorder_start);
+	return write_recorder(st->fd, st);
+}
+
+int atag_state_set_output(struct atag_state *st, const char *tmpdir, const char *final)
+{
+	int ret;
+
+	if (atag_state_bad_name(tmpdir) || atag_state_bad_name(final))
+		return atag_err(-EINVAL);
+	ret = atag_state_write(st->fd, "output %s\t%s\n", tmpdir, final);
+	return ret ?: set_string(&st->output_tmp, tmpdir) ?: set_string(&st->output_final, final);
 }
 
 int atag_state_add_tag(struct atag_state *st, const struct atag_tag *t)
 {
-	if (bad_tag(t))
+	if (atag_state_bad_tag(t))
 		return atag_err(-EINVAL);
-	return write_tag(st->fd, "tag", t) ?: atag_taglist_add(&st->tags, t);
+	return atag_state_write_tag(st->fd, "tag", t) ?: atag_taglist_add(&st->tags, t);
 }
 
 int atag_state_untag(struct atag_state *st, const struct atag_tag *t)
 {
 	int ret;
 
-	if (bad_tag(t))
+	if (atag_state_bad_tag(t))
 		return atag_err(-EINVAL);
-	ret = write_tag(st->fd, "untag", t);
+	ret = atag_state_write_tag(st->fd, "untag", t);
 	atag_taglist_drop(&st->tags, t);		/* also for a later atag_state_rewrite() */
 	return ret;
 }
@@ -190,15 +215,17 @@ static int write_state(int fd, const struct atag_state *st)
 	size_t i;
 	int ret;
 
-	ret = fd_write(fd, "owner %d %llu\n", (int)st->owner, st->owner_start);
+	ret = atag_state_write(fd, "owner %d %llu\n", (int)st->owner, st->owner_start);
 	if (!ret && st->allocinfo)
-		ret = fd_write(fd, "allocinfo %s\n", st->allocinfo);
+		ret = atag_state_write(fd, "allocinfo %s\n", st->allocinfo);
 	if (!ret && st->instance)
-		ret = fd_write(fd, "instance %s\n", st->instance);
+		ret = atag_state_write(fd, "instance %s\n", st->instance);
+	if (!ret && st->output_tmp)
+		ret = atag_state_write(fd, "output %s\t%s\n", st->output_tmp, st->output_final);
 	if (!ret && st->recorder > 0)
-		ret = fd_write(fd, "recorder %d %llu\n", (int)st->recorder, st->recorder_start);
+		ret = write_recorder(fd, st);
 	for (i = 0; !ret && i < st->tags.nr; i++)
-		ret = write_tag(fd, "tag", &st->tags.tags[i]);
+		ret = atag_state_write_tag(fd, "tag", &st->tags.tags[i]);
 	return ret;
 }
 
@@ -234,7 +261,7 @@ int atag_state_rewrite(struct atag_state *st)
 /* ------------------------------------------------------------------ loading */
 
 /* "tag\tMODULE\tFILE\tLINE\tFUNCTION" (or "untag\t...") */
-static int parse_tag(char *line, struct atag_tag *t)
+int atag_state_parse_tag(char *line, struct atag_tag *t)
 {
 	char *f[5], *end;
 	int i;
@@ -260,7 +287,8 @@ static int parse_tag(char *line, struct atag_tag *t)
 static int parse_line(struct atag_state *st, char *line, bool first)
 {
 	struct atag_tag t;
-	int pid, ret;
+	int pid, ret, n = 0;
+	char *tab;
 
 	if (first)
 		return sscanf(line, "owner %d %llu", &pid, &st->owner_start) == 2 &&
@@ -269,14 +297,26 @@ static int parse_line(struct atag_state *st, char *line, bool first)
 		return set_string(&st->allocinfo, line + 10);
 	if (!strncmp(line, "instance ", 9))
 		return set_string(&st->instance, line + 9);
-	if (sscanf(line, "recorder %d %llu", &pid, &st->recorder_start) == 2) {
+	if (sscanf(line, "recorder %d %llu%n", &pid, &st->recorder_start, &n) == 2) {
 		st->recorder = pid;
-		return 0;
+		free(st->recorder_exe);
+		st->recorder_exe = NULL;
+		if (line[n] == '\t' && line[n + 1])
+			return set_string(&st->recorder_exe, line + n + 1);
+		return line[n] ? -EBADMSG : 0;
+	}
+	if (!strncmp(line, "output ", 7)) {
+		tab = strchr(line + 7, '\t');
+		if (!tab || tab == line + 7 || !tab[1] || strchr(tab + 1, '\t'))
+			return -EBADMSG;
+		*tab = '\0';
+		return set_string(&st->output_tmp, line + 7) ?:
+		       set_string(&st->output_final, tab + 1);
 	}
 	if (!strncmp(line, "tag\t", 4))
-		return parse_tag(line, &t) ?: atag_taglist_add(&st->tags, &t);
+		return atag_state_parse_tag(line, &t) ?: atag_taglist_add(&st->tags, &t);
 	if (!strncmp(line, "untag\t", 6)) {
-		ret = parse_tag(line, &t);
+		ret = atag_state_parse_tag(line, &t);
 		if (!ret)
 			atag_taglist_drop(&st->tags, &t);
 		return ret;

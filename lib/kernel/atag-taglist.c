@@ -64,3 +64,30 @@ void atag_taglist_free(struct atag_taglist *list)
 	free(list->tags);
 	free(list);
 }
+
+static int site_cmp(const void *pa, const void *pb)
+{
+	const struct atag_tag *a = pa, *b = pb;
+	int ret;
+
+	ret = strcmp(a->function, b->function);
+	if (!ret)
+		ret = strcmp(a->filename, b->filename);
+	if (!ret)
+		ret = a->lineno < b->lineno ? -1 : a->lineno > b->lineno;
+	if (!ret)
+		ret = strcmp(a->modname, b->modname);
+	return ret;
+}
+
+void atag_taglist_sort(struct atag_taglist *list)
+{
+	if (list->nr > 1)
+		qsort(list->tags, list->nr, sizeof(*list->tags), site_cmp);
+}
+
+const struct atag_tag *atag_taglist_find(const struct atag_taglist *list,
+					 const struct atag_tag *t)
+{
+	return list->nr ? bsearch(t, list->tags, list->nr, sizeof(*list->tags), site_cmp) : NULL;
+}

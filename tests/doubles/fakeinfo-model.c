@@ -477,12 +477,35 @@ char *fake_state(const struct fake_kernel *k, size_t *len)
 	for (i = 0; i < k->nr; i++) {
 		t = &k->tags[i];
 		if (t->present)
-			fake_printf(&b, "tag %d %s %s %llu %s %lld\n", t->traced,
+			fake_printf(&b, "tag %d %s %s %llu %s %lld %llu\n", t->traced,
 				    t->modname[0] ? t->modname : "-", t->filename, t->lineno,
-				    t->function, t->bytes);
+				    t->function, t->bytes, t->calls);
 	}
 	*len = b.len;
 	return b.s;
+}
+
+/* "INDEX BYTES": the INDEX-th visible tag's counters, as alloc_tag_add()/_sub() */
+static int fake_account(struct fake_kernel *k, bool alloc, const char *args)
+{
+	unsigned long long index, bytes;
+	size_t i;
+
+	if (sscanf(args, "%llu %llu", &index, &bytes) != 2)
+		return -EINVAL;
+	for (i = 0; i < k->nr; i++) {
+		if (!k->tags[i].present || index--)
+			continue;
+		if (alloc) {
+			k->tags[i].bytes += (long long)bytes;
+			k->tags[i].calls++;
+		} else {
+			k->tags[i].bytes -= (long long)bytes;
+			k->tags[i].calls -= k->tags[i].calls > 0;
+		}
+		return 0;
+	}
+	return -EINVAL;
 }
 
 int fake_control(struct fake_kernel *k, const char *cmd)
@@ -504,5 +527,7 @@ int fake_control(struct fake_kernel *k, const char *cmd)
 		k->race = true;
 		return 0;
 	}
+	if (!strncmp(cmd, "alloc ", 6) || !strncmp(cmd, "free ", 5))
+		return fake_account(k, cmd[0] == 'a', strchr(cmd, ' ') + 1);
 	return -EINVAL;
 }

@@ -35,7 +35,7 @@
  *   module ...                  a tag as above that appears with the module load
  *
  * The state (the double's "state" file): "content_id N", "toggles N", then one line a
- * visible tag: "tag TRACED MODULE|- FILE LINE FUNCTION BYTES".
+ * visible tag: "tag TRACED MODULE|- FILE LINE FUNCTION BYTES CALLS".
  */
 #ifndef _FAKEINFO_MODEL_H
 #define _FAKEINFO_MODEL_H
@@ -101,7 +101,10 @@ char *fake_state(const struct fake_kernel *k, size_t *len);
  * changes), "deny" / "allow" (every TOGGLE_TRACE gets EPERM, or not: a capability
  * lost halfway; "deny N": after the next N), "race" (someone else turns the tags of
  * the next enabling TOGGLE_TRACE on just before it, which then finds none untraced:
- * ENOENT). Returns 0 or -EINVAL.
+ * ENOENT), "alloc INDEX BYTES" / "free INDEX BYTES" (the counters of the INDEX-th
+ * visible tag, in state order, change as the kernel's alloc_tag_add() and
+ * alloc_tag_sub() change them: bytes by BYTES, calls by one; the simulator's
+ * allocations). Returns 0 or -EINVAL.
  */
 int fake_control(struct fake_kernel *k, const char *cmd);
 

@@ -11,7 +11,8 @@
  *                               semantics (tests/doubles/fakeinfo-model.h); TOGGLE_TRACE
  *                               checks CAP_SYS_ADMIN in the caller's effective set
  *   MOUNTPOINT/state      0444  content id, number of toggles, every tag's trace state
- *   MOUNTPOINT/ctl        0200  write "modload", "bump", "deny" or "allow"
+ *   MOUNTPOINT/ctl        0200  write "modload", "bump", "deny", "allow", "race", or
+ *                               "alloc|free INDEX BYTES" (the counters of a tag)
  * The description language is in tests/doubles/fakeinfo-model.h.
  */
 #define FUSE_USE_VERSION 35

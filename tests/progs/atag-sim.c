@@ -16,7 +16,9 @@
  *       allocates one object per traced tag (hit, then alloced) and frees the objects
  *       of the round before (freed); the last round's objects stay live. --loop runs
  *       rounds until SIGINT/SIGTERM. --ready FILE is written with our pid after the
- *       first round. --expect writes every event emitted, one a line:
+ *       first round. Every allocation and free also changes the double's counters of
+ *       its tag (its ctl file: "alloc INDEX BYTES", "free INDEX BYTES"), as the kernel
+ *       counts them in /proc/allocinfo. --expect writes every event emitted, one a line:
  *         hit TAG MODULE FILE FUNCTION LINE | alloc PTR TAG BYTES | free PTR TAG BYTES
  *       (MODULE is NONE for built-in tags, as the tracepoint says). Tag pointers are
  *       0xffffffffc0de0000 + 0x100 * (index in the state file); object bytes are
@@ -52,9 +54,11 @@ struct sim_tag {
 
 struct live {
 	unsigned long long	ptr, tag, bytes;
+	int			index;		/* in the state file */
 };
 
 static volatile sig_atomic_t stop;
+static FILE *ctl;		/* the double's control file: its counters */
 
 /* The probed functions: their arguments are in the x86-64 argument registers. */
 __attribute__((noipa)) void sim_alloc_tag_hit(unsigned long long tag, const char *modname,
@@ -178,7 +182,8 @@ static int remove_probes(const char *exe, bool force)
 
 /* ------------------------------------------------------------------ the workload */
 
-static char *state_path(void)
+/* A file of the double's, beside $ATAG_ALLOCINFO. */
+static char *double_path(const char *name)
 {
 	const char *ai = getenv("ATAG_ALLOCINFO");
 	static char path[PATH_MAX];
@@ -187,8 +192,13 @@ static char *state_path(void)
 	if (!ai || !*ai)
 		die("%s", "ATAG_ALLOCINFO must name the allocinfo double");
 	snprintf(copy, sizeof(copy), "%s", ai);
-	snprintf(path, sizeof(path), "%s/state", dirname(copy));
+	snprintf(path, sizeof(path), "%s/%s", dirname(copy), name);
 	return path;
+}
+
+static char *state_path(void)
+{
+	return double_path("state");
 }
 
 static int read_tags(struct sim_tag *tags)
@@ -210,8 +220,17 @@ static int read_tags(struct sim_tag *tags)
 	return n;
 }
 
+/* The double counts what the kernel would: alloc_tag_add(), alloc_tag_sub(). */
+static void account(const char *what, const struct live *l)
+{
+	fprintf(ctl, "%s %d %llu", what, l->index, l->bytes);
+	if (fflush(ctl))
+		die("cannot write the double's counters: %s", strerror(errno));
+}
+
 static void emit_free(FILE *expect, const struct live *l)
 {
+	account("free", l);
 	sim_alloc_tag_mem_freed(l->ptr, l->tag, l->bytes);
 	if (expect)
 		fprintf(expect, "free %#llx %#llx %llu\n", l->ptr, l->tag, l->bytes);
@@ -234,6 +253,8 @@ static void round_once(FILE *expect, struct live *prev, int *nr_prev, unsigned l
 		l.tag = TAG_BASE + 0x100ULL * i;
 		l.ptr = PTR_BASE + 0x40ULL * (*seq)++;
 		l.bytes = 64ULL * (i + 1);
+		l.index = i;
+		account("alloc", &l);
 		sim_alloc_tag_hit(l.tag, mod, tags[i].file, tags[i].function, tags[i].line);
 		sim_alloc_tag_mem_alloced(l.ptr, l.tag, l.bytes);
 		if (expect)
@@ -298,6 +319,10 @@ static int run(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	ctl = fopen(double_path("ctl"), "w");
+	if (!ctl)
+		die("cannot write %s", double_path("ctl"));
+	setvbuf(ctl, NULL, _IOFBF, 64);	/* one write() a command */
 	if (expect_path && !(expect = fopen(expect_path, "w")))
 		die("cannot write %s", expect_path);
 	for (r = 0; !stop && (loop || r < rounds); r++) {
@@ -308,6 +333,7 @@ static int run(int argc, char **argv)
 	}
 	if (expect)
 		fclose(expect);
+	fclose(ctl);
 	return status;
 }
 
