@@ -135,10 +135,14 @@ run_test events-kmalloc-large "$PROBE" events large 20000 2
 run_test events-page "$PROBE" events page 0 3
 run_test events-page-order2 "$PROBE" events page 2 2
 run_test events-split-page "$PROBE" events split 2 2
+run_test events-pinned-page "$PROBE" events pinned 2 2
+run_test events-migrate "$PROBE" events migrate 0 2
 # 24 x 8 KiB per CPU: more than the first chunk holds (it is not accounted)
 run_test events-percpu "$PROBE" events percpu 8192 24
 run_test events-builtin-pipe "$PROBE" events-pipe
+run_test hooks "$PROBE" hooks
 run_test memory-usage t_memusage
+run_test remote "$PROBE" remote
 run_test content-id-modules "$PROBE" modules "$KO"
 run_test module-unload "$PROBE" modunload
 # Phase 2: the project's commands against this kernel (guest-commands.sh)
