@@ -153,6 +153,8 @@ run_test cmd-enable-disable t_cmd_enable
 run_test cmd-errors t_cmd_errors
 run_test cmd-record-module t_cmd_record_module
 run_test cmd-plugin t_cmd_plugin
+run_test cmd-record-pages t_cmd_record_pages
+run_test cmd-record-stacks t_cmd_record_stacks
 run_test cmd-record-pipe t_cmd_record_pipe
 run_test cmd-record-kmem t_cmd_record_kmem
 run_test cmd-record-signals t_cmd_record_signals
