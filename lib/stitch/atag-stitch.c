@@ -271,7 +271,11 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 	if (!t->function && ev->function &&
 	    atag_aggr_set_site(st->aggr, idx, ev->function, ev->file, ev->line, ev->module))
 		return -ENOMEM;
-	/* a newer hit of (pid, tag): a stack no allocation took belonged to a failed one */
+	/*
+	 * A newer hit of (pid, tag): the allocations of the previous one are done
+	 * (or it failed); its stack is no longer theirs. Until this hit's own stack
+	 * comes, none is cached.
+	 */
 	atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, NULL);
 	w->kind = W_HIT;
 	w->tag_idx = idx;
@@ -292,8 +296,8 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 
 static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struct waiter *w)
 {
+	uint64_t *slotp, *sid;
 	struct atag_live *l;
-	uint64_t *slotp, sid;
 	bool created;
 	uint32_t slot;
 	int64_t idx;
@@ -324,9 +328,10 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 		w->slot = slot;
 		return 0;
 	}
+	/* looked up, not taken: every allocation of (pid, tag) until its next hit */
 	if (!ev->stack_follows &&
-	    atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, &sid))
-		l->stack_id = sid;
+	    (sid = atag_map_find(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx)))
+		l->stack_id = *sid;
 	return commit(st, l, 0);
 }
 
