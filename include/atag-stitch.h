@@ -135,6 +135,7 @@ struct atag_live {
 	uint64_t	ptr;
 	uint64_t	ts;
 	uint64_t	bytes;
+	uint64_t	seq;		/* its number in the stitcher: never reused */
 	uint32_t	tag_idx;
 	uint32_t	stack_id;
 	uint32_t	stats_idx;	/* its (tag, stack) aggregate, once counted */

@@ -395,6 +395,42 @@ static void test_own_stack_follows(void)
 	run_free(&r);
 }
 
+/* An event at timestamp @ts exactly (the helpers above advance the clock). */
+static void ev_at(struct run *r, uint64_t ts, enum atag_event_kind kind, int type, int cpu,
+		  int pid, uint64_t site, uint64_t ptr, uint64_t bytes, bool follows)
+{
+	r->ts = ts - 10;
+	ev(r, kind, type, cpu, pid, site, ptr, bytes, follows);
+}
+
+/*
+ * Issue 12, item 10, as reported: equal timestamps across CPUs and a reused
+ * slot.  CPU0 t=1000: pid 300 kmallocs P; CPU1 t=1000: pid 301 kfrees P, pid 302
+ * kmallocs Q (the slot P had); CPU0 t=1001: pid 300's stack; CPU1 t=1002:
+ * pid 302's stack.  P was freed before its stack came, so it has none; Q's stack
+ * is pid 302's.  Comparing timestamps, Q took pid 300's stack.
+ */
+static void test_equal_ts_reused_slot(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	ev_at(&r, 1000, ATAG_EV_ALLOC, T_KMALLOC, 0, 300, 0x5000, 0x100, 64, true);
+	ev_at(&r, 1000, ATAG_EV_FREE, T_KFREE, 1, 301, 0x6000, 0x100, 0, false);
+	ev_at(&r, 1000, ATAG_EV_ALLOC, T_KMALLOC, 1, 302, 0x7000, 0x200, 32, true);
+	r.ts = 1000;
+	stack(&r, 0, 300, 0xa1, 0xa2);			/* t=1001 */
+	r.ts = 1001;
+	stack(&r, 1, 302, 0xb1, 0xb2);			/* t=1002 */
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.allocs, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.frees, 1);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x7000)->counts.allocs, 1);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x7000, NULL), 0xb1);
+	run_free(&r);
+}
+
 static void test_stackless_types_learned(void)
 {
 	uint64_t i;
@@ -639,6 +675,8 @@ static void add_tests(void)
 	CU_add_test(s, "alloc at a live ptr: replaced", test_replaced);
 	CU_add_test(s, "unmatched and partial frees", test_unmatched_and_partial);
 	CU_add_test(s, "kmem: the alloc's own stack follows; sizeless free", test_own_stack_follows);
+	CU_add_test(s, "equal timestamps across CPUs, a reused slot: the right stack",
+		    test_equal_ts_reused_slot);
 	CU_add_test(s, "types never followed by a stack are learned", test_stackless_types_learned);
 	CU_add_test(s, "-T: stacks of other events consumed", test_T_stacks_consumed);
 	CU_add_test(s, "trigger on hit only, irq alloced in between", test_trigger_with_irq_between);
