@@ -190,7 +190,8 @@ struct atag_bufstat {
 	/* computed by atag_bufstat_compute(): bytes per row, UNKNOWN if not computable */
 	unsigned long long		computed[ATAG_ROW_MAX];
 	unsigned long long		temp_buffer_bytes;	/* in computed global */
-	unsigned long long		system_without_remotes;	/* total_system, remotes 0 */
+	/* total_system without the remotes (known when a loaded remote's CPUs are not) */
+	unsigned long long		system_without_remotes;
 };
 
 /* ------------------------------------------------------------------ parsers */

@@ -164,8 +164,8 @@ static void doubts(struct atag_report_tag * const *tags, size_t n, bool live, FI
 		if ((!c->unmatched_frees && !c->partial_frees) || (live && !c->live))
 			continue;
 		if (!head && live)
-			fprintf(f, "\nmay be freed already (their call sites' unmatched and partial "
-				"frees):\n");
+			fprintf(f, "\nmay be freed already (their call sites' unmatched and "
+				"partial frees):\n");
 		else if (!head)
 			fprintf(f, "\nunmatched and partial frees: pages split, migrated or partly "
 				"freed after allocation, or allocated before tracing began:\n");
