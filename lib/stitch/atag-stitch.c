@@ -376,6 +376,7 @@ int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 	case ATAG_EV_FREE:
 		ret = on_free(st, ev);
 		break;
+	case ATAG_EV_WINDOW:	/* a record like any other, for stack attribution */
 	case ATAG_EV_OTHER:
 		break;
 	}
