@@ -84,7 +84,7 @@ check_grep "text: what the captures cost" \
 	'^  stacks: [0-9]+ captures took [0-9.]+ [mun]?s \(CPU [0-9]+ [0-9]+, median [0-9.]+ [nu]s' \
 	"$T_TMP/stack.text"
 check_grep "text: which lifetimes they inflate, and that they were taken out" \
-	'^lifetimes +[0-9]+ spanned stack captures of their task: .* taken out \(--raw-lifetimes keeps it\)' \
+	'^lifetimes +[0-9]+ spanned stack captures of their task: taken out \([0-9.]+ [mun]?s summed over them; --raw-lifetimes keeps it\)' \
 	"$T_TMP/stack.text"
 
 # the description: when record wrote one, its processes are the recorder's

@@ -138,8 +138,12 @@ check_grep "the mark is explained" '^\[reused while live: untraced frees\]: the 
 check_grep "the observer's cost stated" '^  stacks: 4 captures took 4 ns \(CPU 0 2, median 1 ns; CPU 1 2, median 1 ns\)$' \
 	"$T_TMP/text"
 check_grep "which lifetimes it inflates" \
-	"^lifetimes +1 spanned stack captures of their task: 1 ns taken out \(--raw-lifetimes keeps it\); 1 ended by another task's free: raw, captures unknown$" \
+	"^lifetimes +1 spanned stack captures of their task: taken out \(1 ns summed over them; --raw-lifetimes keeps it\); 1 ended by another task's free: raw, captures unknown$" \
 	"$T_TMP/text"
+report --raw-lifetimes "$T_TMP/lt.dat" > "$T_TMP/rawtext" 2>&1
+check_grep "--raw-lifetimes: the text says they are raw, and by how much" \
+	"^lifetimes +raw: 1 spanned stack captures of their task \\(1 ns summed over them; taken out without --raw-lifetimes\\); 1 ended by another task's free: raw, captures unknown$" \
+	"$T_TMP/rawtext"
 check_grep "a file without description: said" \
 	'^  - .*lt.dat: no recording description .*every task and every tag counted$' "$T_TMP/text"
 check_grep "FREES are matched frees, UNMATCHED the others" \

@@ -245,12 +245,12 @@ static void summary_lifetimes(const struct atag_report *r, const struct atag_rep
 		return;
 	fprintf(f, "lifetimes     ");
 	if (in->lifetimes && r->raw_lifetimes)
-		fprintf(f, "raw: %llu spanned stack captures of their task, %s in all "
-			"(taken out without --raw-lifetimes)", (unsigned long long)in->lifetimes,
-			atag_format_duration(a, sizeof(a), in->ns));
+		fprintf(f, "raw: %llu spanned stack captures of their task (%s summed over "
+			"them; taken out without --raw-lifetimes)",
+			(unsigned long long)in->lifetimes, atag_format_duration(a, sizeof(a), in->ns));
 	else if (in->lifetimes)
-		fprintf(f, "%llu spanned stack captures of their task: %s taken out "
-			"(--raw-lifetimes keeps it)", (unsigned long long)in->lifetimes,
+		fprintf(f, "%llu spanned stack captures of their task: taken out (%s summed "
+			"over them; --raw-lifetimes keeps it)", (unsigned long long)in->lifetimes,
 			atag_format_duration(a, sizeof(a), in->ns));
 	if (in->other_task)
 		fprintf(f, "%s%llu ended by another task's free: raw, captures unknown",
