@@ -31,6 +31,8 @@ static const struct command commands[] = {
 				"record allocation events with stacks into a trace.dat" },
 	{ "report",	trace_alloc_tag_report,
 				"stitch a trace.dat into allocation lifetimes" },
+	{ "diff",	trace_alloc_tag_diff,
+				"compare two recordings by call site and stack" },
 	{ "stat",	trace_alloc_tag_stat,
 				"show the memory tracing's own ring buffers use" },
 	{ "reset",	trace_alloc_tag_reset,
