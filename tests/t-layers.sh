@@ -8,6 +8,7 @@
 #   stitch   stitching, aggregates, the report of files     -> read, util
 #   render   text, JSON, CSV, folded, pprof                  -> stitch, read, util
 #   kernel   allocinfo, filters, recording sessions          -> util
+#   live     top's engine: its instance read as events come  -> kernel, read, stitch, util
 #   bufstat  ring-buffer memory (its own archive)            -> util
 #
 # Checked two ways: the #include lines of every lib/ file (a header belongs to the
@@ -21,7 +22,7 @@ cd "$ATAG_SRC" || exit 2
 
 # Which parts each part may use (itself included).
 RULES="util:util;read:util read;stitch:util read stitch;render:util read stitch render"
-RULES="$RULES;kernel:util kernel;bufstat:util bufstat"
+RULES="$RULES;kernel:util kernel;bufstat:util bufstat;live:util read stitch kernel live"
 
 # The part of a public header, by name; internal headers are in their part's folder.
 header_part() {
@@ -37,6 +38,7 @@ header_part() {
 	include/atag-record.h|include/atag-state.h|include/atag-session.h|\
 	include/atag-tracefs.h) echo kernel ;;
 	include/atag-bufstat.h) echo bufstat ;;
+	include/atag-live.h) echo live ;;
 	*) echo unknown ;;
 	esac
 }
