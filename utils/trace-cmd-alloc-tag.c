@@ -33,6 +33,8 @@ static const struct command commands[] = {
 				"stitch a trace.dat into allocation lifetimes" },
 	{ "diff",	trace_alloc_tag_diff,
 				"compare two recordings by call site and stack" },
+	{ "top",	trace_alloc_tag_top,
+				"watch live allocations by call site as they happen" },
 	{ "stat",	trace_alloc_tag_stat,
 				"show the memory tracing's own ring buffers use" },
 	{ "reset",	trace_alloc_tag_reset,
