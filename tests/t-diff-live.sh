@@ -7,14 +7,13 @@
 # tag (exactly that call site changes, by the count the simulator wrote down).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fakeinfo.sh"
+. "$(dirname "$0")/sim.sh"
 
 export LC_ALL=C
 unset ATAG_ALLOCINFO ATAG_TRACE_CMD
 C=$ATAG_CMD
-SIM=$ATAG_BUILD/tests/progs/atag-sim
 FDHOLD=$ATAG_BUILD/tests/progs/atag-fdhold
 TFS=$(tracefs_dir)
-LOCK=/tmp/atag-alloc_tag-uprobes.lock
 N=50
 
 skip_reason() {
@@ -35,6 +34,8 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 export ATAG_STATE_DIR=$T_TMP/state
+# whatever a command that crashed left behind is undone before the state files go
+at_exit "'$C' reset"
 
 # Instances named after a pid of ours that outlived it, and state files: left behind.
 leftovers() {
@@ -77,41 +78,13 @@ check_eq "kmem: nothing left behind" "$(leftovers)" ""
 
 # ------------------------------------------------------------------ alloc_tag, the doubles
 
-reason=$(
-	if [ "$(uname -m)" != x86_64 ]; then echo "the uprobe simulator is x86-64 only"
-	elif [ ! -w "$TFS/uprobe_events" ]; then echo "$TFS/uprobe_events is not writable"
-	else fakeinfo_skip_reason; fi)
-if [ -n "$reason" ]; then
-	skip "diff of simulated alloc_tag recordings" "$reason"
-	done_testing
-	exit
-fi
-exec 9> "$LOCK"
-if ! flock -w 300 9; then
-	skip "diff of simulated alloc_tag recordings" "$LOCK stayed locked for 5 minutes"
-	done_testing
-	exit
-fi
-if [ -e "$TFS/events/alloc_tag" ]; then
-	skip "diff of simulated alloc_tag recordings" "$TFS/events/alloc_tag exists already: not touching it"
-	done_testing
-	exit
-fi
 cat > "$T_TMP/tags.desc" <<'EOF'
 tag 4096 1 mm/slub.c:4100 func:kmalloc_trace
 tag 1024 2 drivers/foo/foo.c:12 [foo] func:foo_alloc traced
 tag 300 3 drivers/foo/bar.c:40 [foo] func:foo_bar
 EOF
-M=$T_TMP/fake
-fakeinfo_mount "$T_TMP/tags.desc" "$M" || { fail "mount the double" "$(cat "$M.log")"; done_testing; exit; }
-export ATAG_ALLOCINFO=$M/allocinfo
-INITIAL=$(fakeinfo_traced "$M")
-if ! "$SIM" install > "$T_TMP/sim.out" 2>&1; then
-	fail "install the uprobe simulator" "$(cat "$T_TMP/sim.out")"
-	done_testing
-	exit
-fi
-at_exit "'$SIM' remove --force"
+doubles_up "diff of simulated alloc_tag recordings" "$T_TMP/tags.desc" || { done_testing; exit; }
+sim_install || { done_testing; exit; }
 
 "$C" record --module foo -o "$T_TMP/a.dat" -- "$SIM" run -r 3 --expect "$T_TMP/a.exp" \
 	> /dev/null 2>&1

@@ -3,15 +3,19 @@
  * atag-fdhold: a workload with a known count of kernel allocations that stay live,
  * for the tiers that record or watch kmem events on a real kernel.
  *
- *   atag-fdhold [--go FIFO] [--pid FILE] [--stay] N PATH
+ *   atag-fdhold [--ready FD --go FD] [--pid FILE] [--stay] N PATH
  *
  * Opens PATH N times (each open allocates one struct file in alloc_empty_file, and
  * whatever else the kernel keeps per open file), then hands the N descriptors to a
  * child that keeps them until it gets SIGTERM or SIGINT, and exits: the N
  * allocations outlive this process, so a recording that ends with it sees them
- * live. --go FIFO waits, before opening, until a line can be read from FIFO (the
- * watcher is ready); --pid FILE gets the child's pid, for the test to end it;
- * --stay keeps the descriptors in this process instead, until a signal.
+ * live. --stay keeps the descriptors in this process instead, until a signal;
+ * --pid FILE gets the pid of the one that keeps them.
+ *
+ * --ready FD --go FD: before opening, write "ready" to FD (inherited, a pipe) and
+ * wait for a line on the other; after opening, write "opened". Neither allocates
+ * kernel memory (slab) in between: a watcher started after "ready" sees exactly
+ * the opens and what follows.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -20,16 +24,22 @@
 #include <string.h>
 #include <unistd.h>
 
-static void wait_go(const char *fifo)
+static void say(int fd, const char *what)
 {
-	char buf[64];
-	int fd = open(fifo, O_RDONLY);
-
-	if (fd < 0 || read(fd, buf, sizeof(buf)) < 0) {
-		perror(fifo);
+	if (fd >= 0 && write(fd, what, strlen(what)) < 0) {
+		perror("--ready");
 		exit(1);
 	}
-	close(fd);
+}
+
+static void wait_go(int fd)
+{
+	char buf[64];
+
+	if (read(fd, buf, sizeof(buf)) < 0) {
+		perror("--go");
+		exit(1);
+	}
 }
 
 static void hold(void)
@@ -48,14 +58,16 @@ static void hold(void)
 
 int main(int argc, char **argv)
 {
-	const char *go = NULL, *pidfile = NULL;
-	int i = 1, n, stay = 0;
+	int i = 1, n, stay = 0, ready = -1, go = -1;
+	const char *pidfile = NULL;
 	FILE *f;
 	pid_t pid;
 
 	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
 		if (!strcmp(argv[i], "--go") && i + 1 < argc)
-			go = argv[++i];
+			go = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--ready") && i + 1 < argc)
+			ready = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--pid") && i + 1 < argc)
 			pidfile = argv[++i];
 		else if (!strcmp(argv[i], "--stay"))
@@ -64,18 +76,21 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (argc - i != 2) {
-		fprintf(stderr, "usage: atag-fdhold [--go FIFO] [--pid FILE] [--stay] N PATH\n");
+		fprintf(stderr, "usage: atag-fdhold [--ready FD --go FD] [--pid FILE] [--stay] N PATH\n");
 		return 2;
 	}
 	n = atoi(argv[i]);
-	if (go)
+	if (go >= 0) {
+		say(ready, "ready\n");
 		wait_go(go);
+	}
 	for (int k = 0; k < n; k++) {
 		if (open(argv[i + 1], O_RDONLY) < 0) {
 			perror(argv[i + 1]);
 			return 1;
 		}
 	}
+	say(ready, "opened\n");
 	pid = stay ? getpid() : fork();
 	if (pid < 0) {
 		perror("fork");
