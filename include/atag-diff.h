@@ -74,9 +74,9 @@ enum atag_diff_norm {
 			    "max, site"
 
 struct atag_diff_opts {
-	const char		*sort;		/* one of ATAG_DIFF_SORT_KEYS; NULL: live_bytes */
+	const char		*sort;		/* ATAG_DIFF_SORT_KEYS; NULL: live_bytes */
 	enum atag_diff_norm	norm;
-	double			ops[2];		/* NORM_OPERATIONS: each side's count, > 0 */
+	double			ops[2];		/* NORM_OPERATIONS: each side's, > 0 */
 	bool			unchanged;	/* keep the call sites and stacks that did
 						 * not change (default: left out) */
 };
@@ -113,7 +113,7 @@ struct atag_diff {
 	const char		*sort;
 	struct atag_totals	totals[2];	/* the reports' totals */
 	enum atag_diff_norm	norm;
-	double			per[2];		/* what each side is divided by (1: none) */
+	double			per[2];		/* each side is divided by (1: none) */
 	uint64_t		duration_ns[2];	/* of each side's files, added up */
 	const struct atag_report *reports[2];	/* borrowed */
 	bool			complete;	/* both reports are */

@@ -46,6 +46,7 @@
 #include "atag-lifetime.h"
 
 struct tracefs_instance;
+/* the view (struct atag_live of include/atag-stitch.h is a live allocation) */
 struct atag_liveview;
 
 /* How much older than the start of a read a record must be to be handed on. */
@@ -53,7 +54,7 @@ struct atag_liveview;
 
 struct atag_live_opts {
 	const char		*source;	/* "alloc_tag" (default) or "kmem" */
-	unsigned long		buffer_kb;	/* per-CPU buffer of the instance, 0: as is */
+	unsigned long		buffer_kb;	/* per-CPU buffer of the instance, 0: kept */
 	const int		*pids;		/* count only these tasks ... */
 	unsigned int		nr_pids;
 	const char *const	*comms;		/* ... and those whose comm matches one */
@@ -144,7 +145,7 @@ struct atag_live_snapshot {
 	uint64_t		allocs;		/* in the interval, all call sites */
 	uint64_t		frees;
 	struct atag_totals	totals;		/* since the start, all call sites */
-	struct atag_live_site	*sites;		/* sorted; those with anything counted */
+	struct atag_live_site	*sites;		/* sorted; those that counted anything */
 	size_t			nr_sites;
 	uint64_t		tasks;		/* tasks the filter knows (0: no filter) */
 };

@@ -78,6 +78,7 @@ struct diff_params {
 	const char			*output;
 	bool				rows_given;
 	bool				no_progress;
+	bool				per_second;
 	const char			**comms;
 };
 
@@ -214,14 +215,10 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 		case OPT_file: p->view.file = optarg; break;
 		case OPT_module: p->view.module = optarg; break;
 		case OPT_per:
-			if (p->diff.norm == ATAG_DIFF_NORM_DURATION)
-				atag_usage_error(usage, "--per and --per-second exclude each other");
 			parse_per(p, optarg);
 			break;
 		case OPT_per_second:
-			if (p->diff.norm == ATAG_DIFF_NORM_OPERATIONS)
-				atag_usage_error(usage, "--per and --per-second exclude each other");
-			p->diff.norm = ATAG_DIFF_NORM_DURATION;
+			p->per_second = true;
 			break;
 		case 'f':
 			check_choice("--format", optarg, formats);
@@ -235,7 +232,8 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 		case OPT_no_progress: p->no_progress = true; break;
 		case 'h': atag_usage_exit(usage);
 		case OPT_not_here:
-			atag_usage_error(usage, "--%s does not apply to a diff", long_options[idx].name);
+			atag_usage_error(usage, "--%s does not apply to a diff",
+					 long_options[idx].name);
 		default:
 			atag_option_error(usage, optstring, c, argv);
 		}
@@ -251,6 +249,10 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 			atag_usage_error(usage, "'%s': give two files, BEFORE.dat and AFTER.dat",
 					 argv[c]);
 	}
+	if (p->per_second && p->diff.norm == ATAG_DIFF_NORM_OPERATIONS)
+		atag_usage_error(usage, "--per and --per-second exclude each other");
+	if (p->per_second)
+		p->diff.norm = ATAG_DIFF_NORM_DURATION;
 	if (report && !p->nr_inputs[1])
 		add_input(p, 1, "trace.dat");
 	if (!p->nr_inputs[0] || !p->nr_inputs[1])

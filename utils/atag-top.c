@@ -191,7 +191,8 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 			break;
 		case 'b':
 			if (atag_parse_u64(optarg, &p->buffer_kb) || !p->buffer_kb)
-				atag_usage_error(top_usage, "-b: '%s' is not a size in KiB", optarg);
+				atag_usage_error(top_usage, "-b: '%s' is not a size in KiB",
+						 optarg);
 			break;
 		case OPT_json: p->json = true; break;
 		case OPT_all: p->all = true; break;
@@ -509,7 +510,7 @@ static void watch(struct top *t)
 			break;
 		if (atag_now_ns() >= next) {
 			if (t->p->count && t->screens + 1 >= t->p->count)
-				break;		/* the last screen comes after the last read */
+				break;	/* the last screen comes after the last read */
 			if (show(t))
 				break;
 			next += t->p->interval_ns;

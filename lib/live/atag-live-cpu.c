@@ -23,7 +23,7 @@ struct live_cpu {
 	void			*page;		/* the sub-buffer being handed on */
 	void			*rec;		/* its next record, NULL: read another */
 	unsigned long long	ts;
-	bool			missed;		/* the sub-buffer says events were lost */
+	bool			missed;		/* events were lost before the sub-buffer */
 	bool			drained;	/* empty since this read began */
 };
 

@@ -42,7 +42,7 @@ struct atag_liveview {
 	bool				mono;	/* timestamps are CLOCK_MONOTONIC */
 	uint64_t			start_ns;
 	uint64_t			last_snap_ns;
-	uint64_t			*prev;	/* per tag index: allocs, frees at the last snapshot */
+	uint64_t			*prev;	/* per tag: allocs, frees at the last snapshot */
 	size_t				nr_prev;
 	int				*pids;
 	const char			**comms;
@@ -278,7 +278,8 @@ fail:
 	return NULL;
 }
 
-static int set_up(struct atag_liveview *lv, const struct atag_live_opts *o, char *err, size_t errlen)
+static int set_up(struct atag_liveview *lv, const struct atag_live_opts *o, char *err,
+		  size_t errlen)
 {
 	char kb[32];
 	int ret;

@@ -41,9 +41,10 @@ static char *delta_cell(const struct atag_diff *d, double v, bool bytes)
 		v = 0;
 	if (v == 0 || (!bytes && atag_diff_normalised(d) && fabs(v) < 0.005))
 		return strdup("0");
-	if (bytes)
-		return atag_strf("%c%s", v < 0 ? '-' : '+',
-				 atag_format_size(buf, sizeof(buf), (unsigned long long)llround(fabs(v))));
+	if (bytes) {
+		atag_format_size(buf, sizeof(buf), (unsigned long long)llround(fabs(v)));
+		return atag_strf("%c%s", v < 0 ? '-' : '+', buf);
+	}
 	if (atag_diff_normalised(d))
 		return atag_strf("%+.2f", v);
 	return atag_strf("%+.0f", v);

@@ -25,7 +25,7 @@ enum key_kind { K_COUNTER, K_LIFETIME, K_SITE };
 static const struct sort_key {
 	const char	*name;
 	enum key_kind	kind;
-	int		arg;		/* enum atag_counter, or an index of atag_diff_pcts */
+	int		arg;		/* enum atag_counter, or an atag_diff_pcts index */
 } sort_keys[] = {
 	{ "live_bytes", K_COUNTER, ATAG_COUNTER_LIVE_BYTES },
 	{ "live", K_COUNTER, ATAG_COUNTER_LIVE },
@@ -154,7 +154,7 @@ void atag_diff_free(struct atag_diff *d)
 struct builder {
 	struct atag_diff	*d;
 	GHashTable		*sites;		/* identity -> struct atag_diff_site * */
-	GHashTable		*stacks;	/* site pointer and frames -> struct atag_diff_stack * */
+	GHashTable		*stacks;	/* site and frames -> struct atag_diff_stack * */
 	size_t			cap;
 };
 

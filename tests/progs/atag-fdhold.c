@@ -76,7 +76,8 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (argc - i != 2) {
-		fprintf(stderr, "usage: atag-fdhold [--ready FD --go FD] [--pid FILE] [--stay] N PATH\n");
+		fprintf(stderr, "usage: atag-fdhold [--ready FD --go FD] [--pid FILE] [--stay] "
+			"N PATH\n");
 		return 2;
 	}
 	n = atoi(argv[i]);
