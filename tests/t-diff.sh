@@ -79,9 +79,11 @@ jq_eq "the leak: lifetimes unchanged, their change 0" \
 	"$foo | [.before.lifetime_ns.count, .after.lifetime_ns.p50 == .before.lifetime_ns.p50,
 		.change.lifetime_ns]" \
 	'[2,true,{"count":0,"p50":0,"p90":0,"p99":0,"max":0}]' "$T_TMP/d.json"
-jq_eq "the leak: only its new stack (none recorded) changed" \
+# the leaked allocations made no hit: they take the stack the last hit of their
+# task and tag cached (include/atag-stitch.h), which changes
+jq_eq "the leak: only the stack it took changed" \
 	"[$foo | .stacks[] | [.frames, .status, .change.allocs, .change.live_bytes]]" \
-	'[[[],"appeared",3,192]]' "$T_TMP/d.json"
+	'[[["foo_create","bar_open","do_sys_open"],"changed",3,192]]' "$T_TMP/d.json"
 jq_eq "identity: file, line, module; no addresses" \
 	'[.sites[] | [.function, .file, .line, .module, has("tag")]]' \
 	'[["foo_create","mm/foo.c",10,null,false],["old_alloc","mm/old.c",50,null,false],
@@ -115,9 +117,11 @@ check_grep "text: the new call site" \
 check_grep "text: the totals' change" '^live bytes +416 B +592 B +\+176 B$' "$T_TMP/d.txt"
 diff_ --stacks -n 1 "$B" "$A" > "$T_TMP/st.txt"
 check_eq "text --stacks -n 1: the changed stack under its call site, then how many more" \
-	"$(sed -n '/^changes/,$p' "$T_TMP/st.txt" | tail -n 3)" \
-	"      +3 allocs, +3 live (+192 B), new:
-          (no stack recorded)
+	"$(sed -n '/^changes/,$p' "$T_TMP/st.txt" | tail -n 5)" \
+	"      +3 allocs, +3 live (+192 B):
+          foo_create
+          bar_open
+          do_sys_open
 ... 2 more call sites (-n 0 shows all)"
 
 "$ATAG_CMD" report --diff "$B" -f json "$A" > "$T_TMP/r.json"; rc=$?
@@ -191,10 +195,9 @@ diff_ -f folded --weight alloc_objects "$B" "$A" > "$T_TMP/d.folded"
 check_eq "folded: frames root first, the call site as leaf, before and after" \
 	"$(sort "$T_TMP/d.folded")" \
 	"__x64_sys_ioctl;foo_ioctl;foo_create;foo_create@mm/foo.c:10 2 2
-bar_open@drivers/bar.c:20[bar] 2 2
-do_sys_open;bar_open;bar_open@drivers/bar.c:20[bar] 1 1
-do_sys_open;bar_open;foo_create;foo_create@mm/foo.c:10 1 1
-foo_create@mm/foo.c:10 0 3
+bar_open@drivers/bar.c:20[bar] 1 1
+do_sys_open;bar_open;bar_open@drivers/bar.c:20[bar] 2 2
+do_sys_open;bar_open;foo_create;foo_create@mm/foo.c:10 1 4
 new_alloc@mm/new.c:60 0 1
 old_alloc@mm/old.c:50 1 0"
 
