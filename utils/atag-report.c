@@ -70,6 +70,7 @@ static const char usage[] =
 "      --keep-offsets    folded and pprof frames as function+0xoff (default: functions)\n"
 "  -o, --output FILE     write to FILE instead of stdout\n"
 "      --no-progress     no progress bar (it is shown on a terminal for large files)\n"
+"      --diff BEFORE.dat compare with that baseline instead (diff --help has the options)\n"
 "  -h, --help            this help\n"
 "\n"
 "Lost events, truncated files and allocations /proc/allocinfo counted but the trace\n"
@@ -402,6 +403,9 @@ void trace_alloc_tag_report(int argc, char **argv)
 	};
 	int ret;
 
+	/* report --diff BEFORE.dat: the diff command's (utils/atag-diff.c) */
+	if (atag_diff_asked(argc, argv))
+		trace_alloc_tag_diff(argc, argv);
 	parse_args(argc, argv, &p);
 	p.render.width = term_width();
 	if (!strcmp(p.format, "text") && !p.rows_given)
