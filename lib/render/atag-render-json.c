@@ -332,6 +332,8 @@ static void completeness(struct atag_json *w, const struct atag_report *r)
 		atag_json_int(w, "counted_bytes", c->counted_bytes);
 		atag_json_int(w, "traced_calls", c->traced_calls);
 		atag_json_int(w, "traced_bytes", c->traced_bytes);
+		atag_json_uint(w, "uncertain_calls", c->uncertain_calls);
+		atag_json_uint(w, "uncertain_bytes", c->uncertain_bytes);
 		atag_json_int(w, "missing_calls", c->missing_calls);
 		atag_json_int(w, "missing_bytes", c->missing_bytes);
 		atag_json_close(w);

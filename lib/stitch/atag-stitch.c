@@ -107,10 +107,19 @@ struct atag_stitcher {
 	size_t			nr_tasks;
 	size_t			cap_tasks;
 	bool			raw;		/* raw lifetimes */
-	uint8_t			window;		/* 0: not opened, 1: open, 2: closed */
+	uint8_t			window;		/* enum window_state */
 	uint64_t		window_open;
 	uint64_t		window_close;
 	uint64_t		orphans;
+};
+
+/* The counters window, as its marks (enum atag_window_mark) came. */
+enum window_state {
+	WINDOW_NONE,
+	WINDOW_OPEN,		/* between the counters: counted */
+	WINDOW_CLOSED,
+	WINDOW_READING_START,	/* while the start counters were read: uncertain */
+	WINDOW_READING_END,	/* while the end counters were read: uncertain */
 };
 
 struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks)
@@ -190,7 +199,17 @@ bool atag_stitch_window(const struct atag_stitcher *st, uint64_t *open, uint64_t
 {
 	*open = st->window_open;
 	*close = st->window_close;
-	return st->window == 2;
+	return st->window == WINDOW_CLOSED;
+}
+
+static bool in_window(const struct atag_stitcher *st)
+{
+	return st->window != WINDOW_NONE && st->window != WINDOW_CLOSED;
+}
+
+static bool uncertain(const struct atag_stitcher *st)
+{
+	return st->window == WINDOW_READING_START || st->window == WINDOW_READING_END;
 }
 
 /* ------------------------------------------------------------ per-CPU and per-type state */
@@ -500,8 +519,8 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 	if (idx < 0)
 		return idx;
 	atag_aggr_note_event(s->aggr, idx);
-	if (st->window == 1)
-		atag_aggr_note_window(s->aggr, idx, true, ev->bytes);
+	if (in_window(st))
+		atag_aggr_note_window(s->aggr, idx, true, ev->bytes, uncertain(st));
 	t = task_get(st, ev->pid);
 	slotp = t ? atag_map_get(&s->live_index, ev->ptr, 0, &created) : NULL;
 	if (!slotp)
@@ -583,8 +602,8 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 		if (idx < 0)
 			return idx;
 		atag_aggr_note_event(s->aggr, idx);
-		if (st->window == 1)
-			atag_aggr_note_window(s->aggr, idx, false, ev->bytes);
+		if (in_window(st))
+			atag_aggr_note_window(s->aggr, idx, false, ev->bytes, uncertain(st));
 		if (!ev->filtered)
 			atag_aggr_note_unmatched(s->aggr, idx, ev->bytes);
 		return 0;
@@ -594,8 +613,8 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 		ret = commit(st, l, 0);
 	bytes = ev->bytes ? ev->bytes : l->bytes;
 	atag_aggr_note_event(s->aggr, l->tag_idx);
-	if (st->window == 1)
-		atag_aggr_note_window(s->aggr, l->tag_idx, false, bytes);
+	if (in_window(st))
+		atag_aggr_note_window(s->aggr, l->tag_idx, false, bytes, uncertain(st));
 	if (!ret && l->counted)
 		ret = note_free(st, s, l, ev, t, bytes);
 	else if (!ret)
@@ -603,14 +622,30 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 	return ret ? ret : slot_release(st, slot);
 }
 
+/* The first of each mark counts, in order: reading start, start, reading end, end. */
 static void on_window(struct atag_stitcher *st, const struct atag_event *ev)
 {
-	if (ev->ptr && !st->window) {
-		st->window = 1;
-		st->window_open = ev->ts;
-	} else if (!ev->ptr && st->window == 1) {
-		st->window = 2;
-		st->window_close = ev->ts;
+	switch (ev->ptr) {
+	case ATAG_WINDOW_READING_START:
+		if (st->window == WINDOW_NONE)
+			st->window = WINDOW_READING_START;
+		break;
+	case ATAG_WINDOW_OPEN:
+		if (st->window == WINDOW_NONE || st->window == WINDOW_READING_START) {
+			st->window = WINDOW_OPEN;
+			st->window_open = ev->ts;
+		}
+		break;
+	case ATAG_WINDOW_READING_END:
+		if (st->window == WINDOW_OPEN)
+			st->window = WINDOW_READING_END;
+		break;
+	case ATAG_WINDOW_CLOSE:
+		if (st->window == WINDOW_OPEN || st->window == WINDOW_READING_END) {
+			st->window = WINDOW_CLOSED;
+			st->window_close = ev->ts;
+		}
+		break;
 	}
 }
 
