@@ -30,7 +30,7 @@ struct atag_counters {
 	uint64_t	peak_live_bytes;	/* the most live_bytes was at any time */
 	uint64_t	frees;		/* matched frees */
 	uint64_t	bytes_freed;	/* by matched and unmatched frees */
-	uint64_t	unmatched_frees;	/* of allocations made before the trace */
+	uint64_t	unmatched_frees;	/* of a ptr no allocation in the trace had */
 	uint64_t	partial_frees;	/* frees of fewer bytes than allocated */
 	uint64_t	replaced;	/* allocated again while live: the free was missed */
 };
@@ -50,6 +50,39 @@ struct atag_totals {
 	uint64_t	live_bytes;
 	uint64_t	bytes_alloced;
 	uint64_t	bytes_freed;
+};
+
+/*
+ * What stack captures did to the lifetimes of a call site. A capture (the time
+ * from an event to its kernel stack on that CPU) delays the task it runs in; a
+ * lifetime from an allocation to its free by the same task that spans captures
+ * of that task is longer by their time than it would be unobserved. Unless raw
+ * lifetimes are asked for, that time is taken out of it.
+ */
+struct atag_inflation {
+	uint64_t	lifetimes;	/* lifetimes that spanned captures of their task */
+	uint64_t	ns;		/* the capture time inside them */
+	/* lifetimes ended by another task's free: what captures added is unknown */
+	uint64_t	other_task;
+};
+
+/*
+ * The events of a call site inside the recording's counters window (between its
+ * "counters start" and "counters end" marker lines), of every task: what the
+ * trace shows of the change /proc/allocinfo's counters saw. Events between a
+ * "counters-reading" line and its "counters" lines happened while record read the
+ * counters: before or after the read, the trace cannot tell. They are counted
+ * apart (uncertain_*), not in the others.
+ */
+struct atag_window {
+	uint64_t	allocs;
+	uint64_t	frees;
+	uint64_t	bytes_alloced;
+	uint64_t	bytes_freed;
+	uint64_t	uncertain_allocs;
+	uint64_t	uncertain_frees;
+	uint64_t	uncertain_bytes_alloced;
+	uint64_t	uncertain_bytes_freed;
 };
 
 /* ------------------------------------------------------------ updates */
@@ -96,11 +129,44 @@ static inline void atag_counters_replaced(struct atag_counters *c, uint64_t byte
 	c->replaced++;
 }
 
+/*
+ * Up to how many of the live allocations of a call site may be freed already, in
+ * whole or in part, as far as its unmatched and partial frees tell: at most one
+ * each. The kernel emits no event when a page allocation is split or migrated
+ * (shared/seeds/001, 1/4 "Limitations"): a migrated allocation is freed under the
+ * ptr of the page it moved to, the pieces of a split one under their own pages'
+ * ptr (unmatched frees), the head of a split or partly freed one with fewer bytes
+ * (partial frees). Its live record stays, or holds more than is left. An unmatched
+ * free may also be of memory allocated before tracing: this is an upper bound.
+ */
+static inline uint64_t atag_counters_live_maybe_freed(const struct atag_counters *c)
+{
+	uint64_t n = c->unmatched_frees + c->partial_frees;
+
+	return n < c->live ? n : c->live;
+}
+
+/*
+ * An allocation of @bytes counted with atag_counters_alloc() was not one of its own
+ * (an inner event of a nested allocation): take it back. The peak stays.
+ */
+static inline void atag_counters_unalloc(struct atag_counters *c, uint64_t bytes)
+{
+	c->allocs--;
+	c->live--;
+	c->live_bytes -= bytes;
+	c->bytes_alloced -= bytes;
+}
+
 /* Fold @from into @to: sums, and the higher peak (peaks of different files do not add). */
 void atag_counters_add(struct atag_counters *to, const struct atag_counters *from);
 
 /* Add the counters of one call site to @t. */
 void atag_totals_add(struct atag_totals *t, const struct atag_counters *c);
+
+/* Fold @from into @to. */
+void atag_inflation_add(struct atag_inflation *to, const struct atag_inflation *from);
+void atag_window_add(struct atag_window *to, const struct atag_window *from);
 
 /* ------------------------------------------------------------ for writers */
 

@@ -52,6 +52,7 @@ static void *produce(void *arg)
 				.cpu = i % 5, .pid = i, .ts = 1000ULL + i, .tag = 0xa0 + i % 3,
 				.ptr = 0xffff888000000000ULL + i * 64, .bytes = i * 8,
 				.stack_follows = i % 3 == 0, .filtered = i % 4 == 1, .line = -1,
+				.src = i % 7, .task = i % ATAG_TASK_NR,
 			};
 			ret = in.event(in.ctx, &ev);
 			break;
@@ -59,6 +60,7 @@ static void *produce(void *arg)
 			for (j = 0; j < msg_frames(i); j++)
 				frames[j] = (uint64_t)i << 8 | j;
 			ks = (struct atag_kstack){ .cpu = i % 5, .pid = i, .type = 9,
+						   .ts = 5000ULL + i,
 						   .site = 0xc0de0000ULL + i, .frames = frames,
 						   .nr = msg_frames(i) };
 			ret = in.stack(in.ctx, &ks);
@@ -100,7 +102,8 @@ static int got_event(void *ctx, const struct atag_event *ev)
 	    ev->cpu != (int)(i % 5) || ev->pid != (int)i || ev->ts != 1000ULL + i ||
 	    ev->tag != 0xa0 + i % 3 || ev->ptr != 0xffff888000000000ULL + i * 64 ||
 	    ev->bytes != i * 8ULL || ev->stack_follows != (i % 3 == 0) || ev->line != -1 ||
-	    ev->filtered != (i % 4 == 1) || ev->function)
+	    ev->filtered != (i % 4 == 1) || ev->function || ev->src != i % 7 ||
+	    ev->task != i % ATAG_TASK_NR)
 		c->bad++;
 	return check_index(c, 1);
 }
@@ -111,6 +114,7 @@ static int got_stack(void *ctx, const struct atag_kstack *ks)
 	unsigned int i = c->next, j, nr = ks->nr;
 
 	if (ks->cpu != (int)(i % 5) || ks->pid != (int)i || ks->type != 9 ||
+	    ks->ts != 5000ULL + i ||
 	    ks->site != 0xc0de0000ULL + i || nr != msg_frames(i))
 		c->bad++;
 	for (j = 0; j < nr && nr == msg_frames(i); j++)

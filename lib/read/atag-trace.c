@@ -462,6 +462,11 @@ struct tep_handle *atag_trace_tep(const struct atag_trace *t)
 	return tracecmd_get_tep(t->buf[0]);
 }
 
+const char *atag_trace_uname(const struct atag_trace *t)
+{
+	return tracecmd_get_uname(t->buf[0]);
+}
+
 const char *atag_trace_comm(const struct atag_trace *t, int pid)
 {
 	struct tep_handle *tep = atag_trace_tep(t);

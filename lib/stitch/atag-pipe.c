@@ -47,13 +47,15 @@ enum {
 #define F_STACK_FOLLOWS	0x1
 #define F_FILTERED	0x2
 #define F_SITE		0x4	/* the call-site strings follow */
+#define F_TASK_SHIFT	3	/* 2 bits: enum atag_task */
+_Static_assert(ATAG_TASK_NR <= 4, "a task class fits in two bits of msg.flags");
 
 struct msg {
 	uint32_t	size;		/* of the whole message, a multiple of 8 */
 	uint8_t		kind;
 	uint8_t		ev_kind;
 	uint8_t		flags;
-	uint8_t		unused;
+	uint8_t		src;
 	int32_t		type;
 	int32_t		cpu;
 	int32_t		pid;
@@ -241,7 +243,8 @@ static int put_event(void *ctx, const struct atag_event *ev)
 		return err;
 	m->ev_kind = ev->kind;
 	m->flags = (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
-		   (created ? F_SITE : 0);
+		   (created ? F_SITE : 0) | (ev->task & 3) << F_TASK_SHIFT;
+	m->src = ev->src;
 	m->type = ev->type;
 	m->cpu = ev->cpu;
 	m->pid = ev->pid;
@@ -272,6 +275,7 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 		return err;
 	m->cpu = ks->cpu;
 	m->pid = ks->pid;
+	m->ts = ks->ts;
 	m->type = ks->type;
 	m->tag = ks->site;
 	m->nr = ks->nr;
@@ -321,7 +325,7 @@ static int deliver(const struct msg *m, const struct atag_sink *out)
 	switch (m->kind) {
 	case M_STACK:
 		ks = (struct atag_kstack){
-			.cpu = m->cpu, .pid = m->pid, .type = m->type, .site = m->tag,
+			.cpu = m->cpu, .pid = m->pid, .ts = m->ts, .type = m->type, .site = m->tag,
 			.frames = (const uint64_t *)(m + 1), .nr = m->nr,
 		};
 		return out->stack(out->ctx, &ks);
@@ -332,7 +336,8 @@ static int deliver(const struct msg *m, const struct atag_sink *out)
 			.kind = m->ev_kind, .type = m->type, .cpu = m->cpu, .pid = m->pid,
 			.ts = m->ts, .tag = m->tag, .ptr = m->ptr, .bytes = m->bytes,
 			.stack_follows = m->flags & F_STACK_FOLLOWS,
-			.filtered = m->flags & F_FILTERED, .line = m->line,
+			.filtered = m->flags & F_FILTERED, .line = m->line, .src = m->src,
+			.task = m->flags >> F_TASK_SHIFT & 3,
 		};
 		if (m->flags & F_SITE) {
 			s = (const char *)(m + 1);
