@@ -237,8 +237,11 @@ recorder|$rp|trace-cmd-alloc
 $(for i in $(seq $((ncpu + 1))); do echo "recorder|N|trace-cmd"; done)
 select|foo|drivers/foo/foo.c|12|foo_alloc
 select|foo|drivers/foo/bar.c|40|foo_bar
+counters-reading|start
 $(counters_of start "$A.state0" foo_alloc foo_bar)
 workload|$sp|atag-sim
+described
+counters-reading|end
 $(counters_of end "$A.state1" foo_alloc foo_bar)
 end|command-exited"
 # the counters moved by what the simulator allocated and freed: its events
@@ -825,6 +828,7 @@ check_eq "--kmem: markers: the source, every allocation selected, no counters" \
 	"$(markers "$T_TMP/kmem.dat" | grep -Ev '^(recorder|workload)' | sed 's/^record|[0-9]*/record|N/')" \
 	"record|N|kmem|yes
 select-all
+described
 end|command-exited"
 check_grep "--kmem: kmalloc events" ' kmalloc: ' "$T_TMP/kmem.txt"
 check_grep "--kmem: kfree events" ' kfree: ' "$T_TMP/kmem.txt"

@@ -647,12 +647,18 @@ static void describe_start(struct recording *r)
 		mark_result(r, atag_session_mark(r->sess, "select-all", NULL));
 	for (j = 0; !r->p->all && !r->p->kmem && j < r->tags->nr; j++)
 		mark_result(r, atag_session_mark_tag(r->sess, "select", &r->tags->tags[j], NULL));
+	/* the counters right after their reading-start line: the window is the reading's */
+	if (!r->p->kmem)
+		mark_result(r, atag_session_mark(r->sess, "counters-reading", "start", NULL));
 	r->at_start = list_now(r);
 	for (j = 0; r->at_start && j < r->at_start->nr; j++) {
 		t = &r->at_start->tags[j];
-		if (selected(r, t)) {
+		if (selected(r, t))
 			mark_counters(r, "start", t);
-		} else if (t->traced == 1) {
+	}
+	for (j = 0; r->at_start && j < r->at_start->nr; j++) {
+		t = &r->at_start->tags[j];
+		if (!selected(r, t) && t->traced == 1) {
 			mark_result(r, atag_session_mark_tag(r->sess, "also-traced", t, NULL));
 			if (r->nr_also++ < MAX_SITES_SHOWN) {
 				atag_tag_site(t, site, sizeof(site));
@@ -665,6 +671,12 @@ static void describe_start(struct recording *r)
 		fprintf(stderr, "%s record: %zu %s outside the selection %s traced already: %s events are in the trace.dat too (report shows only the selection)\n",
 			ATAG_PROG, r->nr_also, atag_plural(r->nr_also, "tag", "tags"),
 			r->nr_also == 1 ? "was" : "were", r->nr_also == 1 ? "its" : "their");
+}
+
+/* The description is complete: COMMAND runs (or -p attaches) right after this line. */
+static void mark_described(struct recording *r)
+{
+	mark_result(r, atag_session_mark(r->sess, "described", NULL));
 }
 
 /* "SIGTERM" */
@@ -691,6 +703,8 @@ static void describe_end(struct recording *r)
 
 	if (!r->described)
 		return;
+	if (!r->p->kmem)
+		mark_result(r, atag_session_mark(r->sess, "counters-reading", "end", NULL));
 	now = list_now(r);
 	if (now)
 		atag_taglist_sort(now);
@@ -766,6 +780,7 @@ static pid_t start_command(struct recording *r)
 	if (pid > 0) {
 		command_comm(r->p->command[0], comm, sizeof(comm));
 		mark_task(r, "workload", pid, comm);
+		mark_described(r);
 		if (write(go[1], "", 1) != 1)
 			err = errno;
 	}
@@ -788,11 +803,12 @@ static void attach_process(struct recording *r)
 	nr = atag_proc_threads(r->p->attach, &tids);
 	if (nr <= 0) {
 		mark_task(r, "workload", r->p->attach, NULL);
-		return;
+	} else {
+		for (i = 0; i < nr; i++)
+			mark_task(r, "workload", tids[i], NULL);
+		free(tids);
 	}
-	for (i = 0; i < nr; i++)
-		mark_task(r, "workload", tids[i], NULL);
-	free(tids);
+	mark_described(r);
 }
 
 static bool child_done(struct recording *r)
@@ -942,9 +958,11 @@ static void run_and_wait(struct recording *r)
 		if (!r->p->duration_ns)
 			fprintf(stderr, "%s record: recording process %d into %s; Ctrl-C to stop\n",
 				ATAG_PROG, (int)r->p->attach, r->p->output);
-	} else if (!r->p->duration_ns) {
-		fprintf(stderr, "%s record: recording into %s; Ctrl-C to stop\n", ATAG_PROG,
-			r->p->output);
+	} else {
+		mark_described(r);
+		if (!r->p->duration_ns)
+			fprintf(stderr, "%s record: recording into %s; Ctrl-C to stop\n",
+				ATAG_PROG, r->p->output);
 	}
 	record_wait(r);
 	describe_end(r);

@@ -338,9 +338,9 @@ static const char *marker_field(const char *f)
 /* Append "\tFIELD" to @buf; false when it does not fit. */
 static bool marker_add(char *buf, size_t *n, const char *field)
 {
-	int len = snprintf(buf + *n, ATAG_MARKER_MAX - *n, "\t%s", marker_field(field));
+	int len = snprintf(buf + *n, ATAG_SESSION_MARKER_MAX - *n, "\t%s", marker_field(field));
 
-	if (len < 0 || (size_t)len >= ATAG_MARKER_MAX - *n)
+	if (len < 0 || (size_t)len >= ATAG_SESSION_MARKER_MAX - *n)
 		return false;
 	*n += len;
 	return true;
@@ -351,7 +351,7 @@ static int marker_write(struct atag_session *s, char *buf, size_t n)
 	char *path;
 	ssize_t w;
 
-	if (n + 1 >= ATAG_MARKER_MAX)
+	if (n + 1 >= ATAG_SESSION_MARKER_MAX)
 		return atag_err(-E2BIG);	/* never written in part */
 	buf[n++] = '\n';
 	if (s->marker_fd < 0) {
@@ -373,11 +373,11 @@ static int marker_write(struct atag_session *s, char *buf, size_t n)
 static int vmark(struct atag_session *s, const char *keyword, const struct atag_tag *t,
 		 va_list ap)
 {
-	char buf[ATAG_MARKER_MAX], line[32];
+	char buf[ATAG_SESSION_MARKER_MAX], line[32];
 	const char *f;
 	size_t n;
 
-	n = snprintf(buf, sizeof(buf), "%s%s", ATAG_MARKER_PREFIX, keyword);
+	n = snprintf(buf, sizeof(buf), "%s%s", ATAG_SESSION_MARKER_PREFIX, keyword);
 	while ((f = va_arg(ap, const char *)))
 		if (!marker_add(buf, &n, f))
 			return atag_err(-E2BIG);
