@@ -263,6 +263,20 @@ const struct atag_tag *atag_taglist_find(const struct atag_taglist *list,
 					 const struct atag_tag *t);
 
 /**
+ * atag_taglist_whole - the names of a tag listed through the ioctls, whole
+ * @full: tags parsed from the text of the same allocinfo file
+ * @t: a tag listed through the ioctls
+ *
+ * The ioctls' name fields hold ALLOCINFO_STR_SIZE - 1 characters: a longer module,
+ * function or file name comes cut, its start gone; the text has it whole (as the
+ * alloc_tag_hit event does). Returns the one entry of @full at @t's line whose names
+ * end with @t's and are longer, when a name of @t has the fields' full length; NULL
+ * when none of @t's names can have been cut, or no single entry matches.
+ */
+const struct atag_tag *atag_taglist_whole(const struct atag_taglist *full,
+					  const struct atag_tag *t);
+
+/**
  * atag_taglist_free - free a tag list returned by a list or parse function
  * @list: the list, may be NULL
  */

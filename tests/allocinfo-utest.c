@@ -607,6 +607,50 @@ static void test_ioctl_toggle(void)
 }
 
 /* The double's controls that t-record.sh uses: "race" and "deny N". */
+/* The ioctls cut names to 63 characters, the text does not: the lines want them whole. */
+static void test_taglist_whole(void)
+{
+	static const char lng[] =
+		"atag_test_function_with_a_deliberately_long_name_to_check_suffix_match";
+	const struct atag_tag *t, *w;
+	struct atag_taglist *l, *full;
+	struct atag_allocinfo *ai;
+	struct fake_ctx c;
+	char extra[512];
+	size_t tlen;
+	char *text;
+
+	snprintf(extra, sizeof(extra), "tag 64 1 drivers/foo/long.c:9 [foo] func:%s\n"
+		 "tag 64 1 drivers/foo/long.c:10 [foo] func:x%s\n"
+		 "tag 64 1 drivers/foo/long.c:10 [foo] func:y%s\n", lng, lng, lng);
+	ai = fake_open(&c, extra);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ai);
+	CU_ASSERT_EQUAL_FATAL(atag_allocinfo_list(ai, NULL, &l), 0);
+	text = fake_text(&c.k, &tlen);
+	CU_ASSERT_EQUAL_FATAL(atag_allocinfo_parse_text(text, tlen, NULL, &full, NULL), 0);
+	free(text);
+	/* the ioctl's name is the last 63 characters (hand count: 71 - 8) */
+	t = find(l, lng + strlen(lng) - 63);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	w = atag_taglist_whole(full, t);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_STRING_EQUAL(w->function, lng);
+	CU_ASSERT_STRING_EQUAL(w->filename, "drivers/foo/long.c");
+	CU_ASSERT_EQUAL(w->lineno, 9);
+	/* a name short enough is whole already */
+	CU_ASSERT_PTR_NULL(atag_taglist_whole(full, find(l, "foo_bar")));
+	/* line 10: two long names end the same: neither is provably it */
+	for (t = l->tags; t < l->tags + l->nr && t->lineno != 10; t++)
+		;
+	CU_ASSERT_FATAL(t < l->tags + l->nr);
+	CU_ASSERT_EQUAL(strlen(t->function), 63);
+	CU_ASSERT_PTR_NULL(atag_taglist_whole(full, t));
+	CU_ASSERT_PTR_NULL(atag_taglist_whole(NULL, t));
+	atag_taglist_free(full);
+	atag_taglist_free(l);
+	fake_close(&c, ai);
+}
+
 static void test_model_controls(void)
 {
 	struct atag_tag t = make_tag("", "kmalloc_trace", "mm/slub.c", 4100, 4096);
@@ -695,6 +739,7 @@ static void add_tests(void)
 	CU_add_test(ioc, "CONTENT_ID retry, bounded", test_ioctl_content_id_retry);
 	CU_add_test(ioc, "toggle and its errors", test_ioctl_toggle);
 	CU_add_test(ioc, "the double's race and deny N", test_model_controls);
+	CU_add_test(ioc, "names the ioctls cut, whole from the text", test_taglist_whole);
 	CU_add_test(ioc, "text error line", test_ioctl_text_error_line);
 	CU_add_test(ioc, "real files", test_open_real_files);
 }

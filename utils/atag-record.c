@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atag-allocinfo-uapi.h"
 #include "atag-cmd.h"
 #include "atag-session.h"
 #include "atag-tagopts.h"
@@ -93,6 +94,7 @@ struct recording {
 	struct atag_allocinfo	*ai;
 	struct atag_taglist	*tags;		/* the matching tags, as listed (sorted) */
 	struct atag_taglist	*at_start;	/* every tag when recording started */
+	struct atag_taglist	*whole;		/* tags of the text with long names */
 	size_t			nr_also;	/* traced then, outside the selection */
 	size_t			nr_tags_off;	/* selected, found untraced at the end */
 	size_t			tags_held;	/* left on for other records */
@@ -281,6 +283,36 @@ static void check_output(const char *output)
 	free(copy);
 }
 
+/*
+ * The tags of the allocinfo text whose names the ioctls may cut (the lines name a
+ * call site as its events do: whole); NULL when it has none or cannot be read.
+ */
+static struct atag_taglist *long_names(struct atag_allocinfo *ai)
+{
+	struct atag_taglist *all = NULL;
+	size_t i, n = 0, len;
+	char *text;
+
+	text = atag_read_file(atag_allocinfo_name(ai), 256 << 20, &len);
+	if (!text)
+		return NULL;
+	if (atag_allocinfo_parse_text(text, len, NULL, &all, NULL))
+		all = NULL;
+	free(text);
+	for (i = 0; all && i < all->nr; i++)
+		if (strlen(all->tags[i].modname) >= ALLOCINFO_STR_SIZE - 1 ||
+		    strlen(all->tags[i].function) >= ALLOCINFO_STR_SIZE - 1 ||
+		    strlen(all->tags[i].filename) >= ALLOCINFO_STR_SIZE - 1)
+			all->tags[n++] = all->tags[i];
+	if (all && !n) {
+		atag_taglist_free(all);
+		return NULL;
+	}
+	if (all)
+		all->nr = n;
+	return all;
+}
+
 /* Everything that can fail before anything changes: die() is fine here. */
 static void preflight(struct recording *r, const char **events)
 {
@@ -309,6 +341,7 @@ static void preflight(struct recording *r, const char **events)
 	if (!r->tags->nr)
 		atag_tagopts_die(&r->p->tagopts, r->ai, ATAG_TAGOP_TOGGLE, ENOENT);
 	atag_taglist_sort(r->tags);
+	r->whole = long_names(r->ai);
 }
 
 /* ------------------------------------------------------------------ signals */
@@ -585,14 +618,39 @@ static void mark_task(struct recording *r, const char *keyword, pid_t pid, const
 	mark_result(r, atag_session_mark(r->sess, keyword, spid, comm, NULL));
 }
 
+/* @t with its names whole (a copy in @buf when the ioctls cut one), for the lines. */
+static const struct atag_tag *named(const struct recording *r, const struct atag_tag *t,
+				    struct atag_tag *buf)
+{
+	const struct atag_tag *w = atag_taglist_whole(r->whole, t);
+
+	if (!w)
+		return t;
+	*buf = *t;
+	memcpy(buf->modname, w->modname, sizeof(buf->modname));
+	memcpy(buf->function, w->function, sizeof(buf->function));
+	memcpy(buf->filename, w->filename, sizeof(buf->filename));
+	return buf;
+}
+
+/* "KEYWORD\tMODULE\tFILE\tLINE\tFUNCTION", the names whole */
+static void mark_tag(struct recording *r, const char *keyword, const struct atag_tag *t)
+{
+	struct atag_tag buf;
+
+	mark_result(r, atag_session_mark_tag(r->sess, keyword, named(r, t, &buf), NULL));
+}
+
 /* "counters\tstart|end\tBYTES\tCALLS\tMODULE\tFILE\tLINE\tFUNCTION" */
 static void mark_counters(struct recording *r, const char *when, const struct atag_tag *t)
 {
 	char bytes[32], calls[32];
+	struct atag_tag buf;
 
 	snprintf(bytes, sizeof(bytes), "%lld", t->bytes);
 	snprintf(calls, sizeof(calls), "%llu", t->calls);
-	mark_result(r, atag_session_mark_tag(r->sess, "counters", t, when, bytes, calls, NULL));
+	mark_result(r, atag_session_mark_tag(r->sess, "counters", named(r, t, &buf), when, bytes,
+					     calls, NULL));
 }
 
 /* Whether @t is one the recording selected. */
@@ -626,6 +684,7 @@ static void describe_start(struct recording *r)
 {
 	char spid[24], site[3 * ATAG_NAME_MAX + 32];
 	const struct atag_tag *t;
+	struct atag_tag buf;
 	pid_t *kids = NULL, tc;
 	int i, nr;
 	size_t j;
@@ -646,7 +705,7 @@ static void describe_start(struct recording *r)
 	if (r->p->all || r->p->kmem)
 		mark_result(r, atag_session_mark(r->sess, "select-all", NULL));
 	for (j = 0; !r->p->all && !r->p->kmem && j < r->tags->nr; j++)
-		mark_result(r, atag_session_mark_tag(r->sess, "select", &r->tags->tags[j], NULL));
+		mark_tag(r, "select", &r->tags->tags[j]);
 	/* the counters right after their reading-start line: the window is the reading's */
 	if (!r->p->kmem)
 		mark_result(r, atag_session_mark(r->sess, "counters-reading", "start", NULL));
@@ -659,9 +718,9 @@ static void describe_start(struct recording *r)
 	for (j = 0; r->at_start && j < r->at_start->nr; j++) {
 		t = &r->at_start->tags[j];
 		if (!selected(r, t) && t->traced == 1) {
-			mark_result(r, atag_session_mark_tag(r->sess, "also-traced", t, NULL));
+			mark_tag(r, "also-traced", t);
 			if (r->nr_also++ < MAX_SITES_SHOWN) {
-				atag_tag_site(t, site, sizeof(site));
+				atag_tag_site(named(r, t, &buf), site, sizeof(site));
 				fprintf(stderr, "%s record: traced already, outside the selection: %s\n",
 					ATAG_PROG, site);
 			}
@@ -1071,10 +1130,11 @@ static void teardown(struct recording *r, struct atag_lost *lost, bool *have_los
 static void print_tags_off(struct recording *r)
 {
 	char site[3 * ATAG_NAME_MAX + 32];
+	struct atag_tag buf;
 	size_t i;
 
 	for (i = 0; i < r->tags_off.nr && i < MAX_SITES_SHOWN; i++) {
-		atag_tag_site(&r->tags_off.tags[i], site, sizeof(site));
+		atag_tag_site(named(r, &r->tags_off.tags[i], &buf), site, sizeof(site));
 		fprintf(stderr, "%s record: turned off by someone else while recording: %s\n",
 			ATAG_PROG, site);
 	}
@@ -1195,6 +1255,7 @@ static int run_record(struct record_params *p)
 	ret = exit_status(&r);
 	atag_taglist_free(r.tags);
 	atag_taglist_free(r.at_start);
+	atag_taglist_free(r.whole);
 	free(r.tags_off.tags);
 	atag_allocinfo_close(r.ai);
 	return ret;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "atag-allocinfo.h"
+#include "atag-allocinfo-uapi.h"
 #include "atag-utils.h"
 
 void atag_tag_set_name(char *dst, const char *src, size_t len)
@@ -90,4 +91,46 @@ const struct atag_tag *atag_taglist_find(const struct atag_taglist *list,
 					 const struct atag_tag *t)
 {
 	return list->nr ? bsearch(t, list->tags, list->nr, sizeof(*list->tags), site_cmp) : NULL;
+}
+
+/* Whether @name is @cut, or ends with it and is longer while @cut fills a field. */
+static bool ends_with(const char *name, const char *cut, bool *longer)
+{
+	size_t n = strlen(name), c = strlen(cut);
+
+	if (n == c)
+		return !strcmp(name, cut);
+	if (n < c || c != ALLOCINFO_STR_SIZE - 1 || strcmp(name + n - c, cut))
+		return false;
+	*longer = true;
+	return true;
+}
+
+static bool may_be_cut(const char *name)
+{
+	return strlen(name) == ALLOCINFO_STR_SIZE - 1;
+}
+
+const struct atag_tag *atag_taglist_whole(const struct atag_taglist *full,
+					  const struct atag_tag *t)
+{
+	const struct atag_tag *u, *found = NULL;
+	bool longer;
+	size_t i;
+
+	if (!full || (!may_be_cut(t->modname) && !may_be_cut(t->function) &&
+		      !may_be_cut(t->filename)))
+		return NULL;
+	for (i = 0; i < full->nr; i++) {
+		u = &full->tags[i];
+		longer = false;
+		if (u->lineno != t->lineno || !ends_with(u->modname, t->modname, &longer) ||
+		    !ends_with(u->function, t->function, &longer) ||
+		    !ends_with(u->filename, t->filename, &longer) || !longer)
+			continue;
+		if (found)
+			return NULL;	/* two candidates: neither is provably it */
+		found = u;
+	}
+	return found;
 }
