@@ -219,9 +219,9 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 	struct recorder_place pl;
 	const char *argv[MAX_ARGS];
 	struct atag_recorder *r;
+	char kb[32], found[PATH_MAX];
 	sigset_t all, old;
 	pid_t parent = getpid();
-	char kb[32];
 	int err;
 
 	if (o->out) {
@@ -240,8 +240,6 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 	if (r) {
 		r->pidfd = -1;
 		r->instance = strdup(o->instance);
-		char found[PATH_MAX];
-
 		if (!find_program(tc, found, sizeof(found)) || !realpath(found, r->exe))
 			r->exe[0] = '\0';
 	}
