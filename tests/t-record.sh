@@ -918,7 +918,7 @@ check_grep "report: text: complete as /proc/allocinfo counted" \
 L=$T_TMP/loss
 "$C" record --function foo_bar -o "$L.dat" -- \
 	sh -c "'$SIM' run -r 2 && echo 'alloc 3 300' > '$M/ctl'" > /dev/null 2> "$L.err"; rc=$?
-"$C" report --format json -i "$L.dat" > "$L.json" 2>&1
+"$C" report --format json -i "$L.dat" > "$L.json" 2> "$L.jerr"
 "$C" report -i "$L.dat" > "$L.text" 2>&1
 check_eq "a counted allocation without event: report says foo_bar misses 1 call, 300 bytes" \
 	"$rc:$(jq -c '.completeness | [.complete, .incomplete, [.tags[] | [.function, .complete, .missing_calls, .missing_bytes]]]' "$L.json" 2>&1)" \
