@@ -42,10 +42,9 @@ export ATAG_STATE_DIR=$T_TMP/state
 at_exit "'$C' reset"
 
 # Instances named after a pid of ours that outlived it, and state files: left behind.
+instances_at_start "$TFS"
 leftovers() {
-	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
-		[ -d "/proc/${i##*-}" ] || echo "instance $i"
-	done
+	instances_left "$TFS"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'
 }
 

@@ -80,16 +80,13 @@ top_files > "$T_TMP/top.before"
 # this script's: one it ran. Another user's record running meanwhile is not ours to
 # judge.
 ours() { grep -qx "$1" "$T_TMP/pids" 2>/dev/null; }
+instances_at_start "$TFS"
 
 # Everything record or reset could leave behind, one line each; empty when clean.
 leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
-	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
-		ours "${i##*-}" && echo "instance $i"
-	done
-	ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-' | grep -v '^trace-cmd-alloc-tag-[0-9]*$' |
-		sed 's/^/instance /'
+	instances_left "$TFS"
 	[ "$(cat "$TFS/dynamic_events")" = "$DYN" ] || echo "dynamic events changed"
 	[ "$(fakeinfo_traced "$M")" = "$INITIAL" ] || echo "traced tags: $(fakeinfo_traced "$M")"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | grep -vx tags | sed 's/^/state file /'

@@ -48,12 +48,11 @@ top_files > "$T_TMP/top.before"
 
 # Everything top could leave behind: instances named after a pid of ours that is
 # gone, state files, a changed top-level file.
+instances_at_start "$TFS"
 leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
-	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
-		[ -d "/proc/${i##*-}" ] || echo "instance $i"
-	done
+	instances_left "$TFS"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'
 }
 
