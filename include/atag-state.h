@@ -32,7 +32,7 @@
  * Holder records: tags are shared. Several sessions may need the same tag, and a tag
  * may have been traced before any of them. The state directory keeps one holder
  * record per tag that a session holds, in DIR/tags/ (one file each, replaced whole
- * by rename, under an flock() of that directory):
+ * by rename, under an flock() of that directory, which goes when it is empty):
  *
  *   tag MODULE FILE LINE FUNCTION the call site (tab-separated, as above)
  *   allocinfo PATH                where its tracing is turned on and off
@@ -224,12 +224,13 @@ struct atag_holds;
  * @dir: the state directory (created, 0700, with its tags/ subdirectory, if missing)
  *
  * Blocks until no other process holds the lock (an flock() of DIR/tags, which the
- * kernel releases when its holder dies). Returns the records, or NULL with errno set.
+ * kernel releases when its holder dies); a directory removed meanwhile is made anew.
+ * Returns the records, or NULL with errno set.
  */
 struct atag_holds *atag_holds_lock(const char *dir);
 
 /**
- * atag_holds_unlock - unlock and free
+ * atag_holds_unlock - unlock and free; DIR/tags goes when it holds no record
  * @h: the records, may be NULL
  */
 void atag_holds_unlock(struct atag_holds *h);

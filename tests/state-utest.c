@@ -401,7 +401,19 @@ static void test_holds(void)
 	CU_ASSERT_EQUAL(atag_holds_delete(h, &t1), 0);
 	CU_ASSERT_EQUAL(atag_holds_delete(h, &t1), 0);
 	atag_hold_release(&hold);
+	/* the other site's record, by hand: then no record is left */
+	snprintf(path, sizeof(path), "%s/tags/%016llx", state_dir,
+		 fnv1a("\tmm/x.c\t4100\tkmalloc_trace"));
+	CU_ASSERT_EQUAL(unlink(path), 0);
 	atag_holds_unlock(h);
+	/* nothing held, nothing left behind: the directory goes, and comes back */
+	snprintf(path, sizeof(path), "%s/tags", state_dir);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+	h = atag_holds_lock(state_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_EQUAL(access(path, F_OK), 0);
+	atag_holds_unlock(h);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
 }
 
 /* A child of ours: forked, with @sigint ignored or not, as a group leader or not. */
@@ -542,16 +554,19 @@ static void test_proc_names(void)
 	CU_ASSERT_EQUAL(atag_proc_threads(999999999, &pids), -ENOENT);
 	/* a child and its grandchild (which dies with it), both there before we look */
 	CU_ASSERT_EQUAL_FATAL(pipe(ready), 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);	/* the grandchild is ours to reap at the end */
 	child = fork();
 	if (child == 0) {
 		close(ready[0]);
 		if (fork() == 0) {
+			/* ready once it dies with its parent (never an orphan left behind) */
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == 1 || write(ready[1], "", 1) != 1)
+				_exit(1);
 			for (;;)
 				pause();
 		}
-		if (write(ready[1], "", 1) != 1)
-			_exit(1);
+		close(ready[1]);
 		for (;;)
 			pause();
 	}
@@ -562,9 +577,12 @@ static void test_proc_names(void)
 	n = atag_proc_descendants(getpid(), &pids);
 	CU_ASSERT_EQUAL(n, 2);
 	CU_ASSERT_TRUE(n >= 1 && pids[0] == child);
-	free(pids);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
+	if (n == 2)
+		waitpid(pids[1], NULL, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	free(pids);
 }
 
 static void test_proc_helpers(void)

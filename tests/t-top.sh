@@ -53,7 +53,8 @@ leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
 	instances_left "$TFS"
-	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'
+	ls "$ATAG_STATE_DIR" 2>/dev/null | grep -vx tags | sed 's/^/state file /'
+	ls -A "$ATAG_STATE_DIR/tags" 2>/dev/null | sed 's/^/holder record /'
 }
 
 # wait_lines FILE N: until FILE has N lines, up to 10 s
@@ -222,9 +223,9 @@ tp=$!
 if "$AWAIT" -t 10 file "$T_TMP/r"; then
 	simpid=$(cat "$T_TMP/r")
 	at_exit "kill $simpid"
-	check_eq "while top runs: its instance and state file exist" \
-		"$(ls "$ATAG_STATE_DIR"):$(ls "$TFS/instances" | grep -c "^trace-cmd-alloc-tag-$tp\$")" \
-		"record-$tp.state:1"
+	check_eq "while top runs: its instance, state file and holder records exist" \
+		"$(ls "$ATAG_STATE_DIR" | tr '\n' ' '):$(ls "$ATAG_STATE_DIR/tags" | wc -l):$(ls "$TFS/instances" | grep -c "^trace-cmd-alloc-tag-$tp\$")" \
+		"record-$tp.state tags :3:1"
 	wait_lines "$T_TMP/b.json" 2
 	kill -TERM $tp
 	wait_exit $tp
@@ -249,9 +250,12 @@ if "$AWAIT" -t 10 file "$T_TMP/r"; then
 	wait $tp 2>/dev/null
 	kill "$simpid"
 	check_eq "after SIGKILL: the instance, the tags and the state file are left" \
-		"$(leftovers | sed 's/[0-9][0-9]*/N/g'):$(fakeinfo_traced "$M" | sed 's/[0-9]/N/g')" \
+		"$(leftovers | sed 's/[0-9][0-9]*/N/g; s/^holder record .*/holder record/'):$(fakeinfo_traced "$M" | sed 's/[0-9]/N/g')" \
 		"instance trace-cmd-alloc-tag-N
-state file record-N.state:kmalloc_trace=N foo_alloc=N foo_bar=N"
+state file record-N.state
+holder record
+holder record
+holder record:kmalloc_trace=N foo_alloc=N foo_bar=N"
 	"$C" reset > "$T_TMP/reset" 2>&1; rc=$?
 	check_eq "reset undoes a killed top" "$rc:$(cat "$T_TMP/reset")" \
 		"0:reset: record $tp: turned tracing off on 2 tags, removed tracefs instance trace-cmd-alloc-tag-$tp"

@@ -28,45 +28,80 @@
 
 struct atag_holds {
 	int	fd;		/* DIR/tags, flock()ed */
+	char	*path;		/* DIR/tags */
 };
 
 struct atag_holds *atag_holds_lock(const char *dir)
 {
 	struct atag_holds *h;
-	char *path;
+	struct stat st;
 	int err;
 
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return NULL;
-	if (asprintf(&path, "%s/%s", dir, ATAG_HOLDS_SUBDIR) < 0)
-		return NULL;
 	h = calloc(1, sizeof(*h));
-	if (!h || (mkdir(path, 0700) && errno != EEXIST))
+	if (!h)
+		return NULL;
+	if (asprintf(&h->path, "%s/%s", dir, ATAG_HOLDS_SUBDIR) < 0) {
+		h->path = NULL;
 		goto fail;
-	h->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (h->fd < 0)
-		goto fail;
-	while (flock(h->fd, LOCK_EX)) {
-		if (errno != EINTR) {
-			close(h->fd);
-			goto fail;
-		}
 	}
-	free(path);
+	for (;;) {
+		if (mkdir(h->path, 0700) && errno != EEXIST)
+			goto fail;
+		h->fd = open(h->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (h->fd < 0)
+			goto fail;
+		while (flock(h->fd, LOCK_EX)) {
+			if (errno != EINTR) {
+				close(h->fd);
+				goto fail;
+			}
+		}
+		/* the last holder before us removed it, empty, while we waited: anew */
+		if (fstat(h->fd, &st) || st.st_nlink)
+			break;
+		close(h->fd);
+	}
 	return h;
 fail:
 	err = errno ? errno : ENOMEM;
+	free(h->path);
 	free(h);
-	free(path);
 	errno = err;
 	return NULL;
+}
+
+/* Whether the directory @fd holds no entry. */
+static bool dir_empty(int fd)
+{
+	int dup_fd = dup(fd);
+	struct dirent *d;
+	bool empty = true;
+	DIR *dp;
+
+	dp = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	if (!dp) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return false;
+	}
+	rewinddir(dp);
+	while (empty && (d = readdir(dp)))
+		empty = !strcmp(d->d_name, ".") || !strcmp(d->d_name, "..");
+	closedir(dp);
+	return empty;
 }
 
 void atag_holds_unlock(struct atag_holds *h)
 {
 	if (!h)
 		return;
+	/* no tag held any more: nothing is left behind (a waiter makes it anew) */
+	if (dir_empty(h->fd))
+		rmdir(h->path);
 	close(h->fd);		/* releases the lock */
+	free(h->path);
 	free(h);
 }
 
