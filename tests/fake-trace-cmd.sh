@@ -33,7 +33,7 @@ readers() {
 	done
 }
 idle=
-trap 'kill $idle; exit 0' INT
+trap 'kill $idle; wait; exit 0' INT
 if [ -n "$FAKE_TC_LATE_READERS" ]; then
 	echo 1 > "$I/tracing_on"
 	sleep 0.3
