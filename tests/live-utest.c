@@ -14,6 +14,8 @@
 #include <event-parse.h>
 
 #include "atag-utest.h"
+#include "atag-lifetime.h"
+#include "atag-live.h"
 #include "atag-live-tasks.h"
 #include "fixture/tracedat-writer.h"
 
@@ -230,6 +232,42 @@ static void test_comms(void)
 	live_tasks_free(&t);
 }
 
+/* A screen of two call sites, one with objects allocated again while live. */
+static void test_render_reused(void)
+{
+	struct atag_lifetime none = { 0 };
+	struct atag_live_site sites[2] = {
+		{ .tag = 1, .function = "mas_alloc_nodes", .offset = 0x42, .line = -1,
+		  .counts = { .allocs = 5, .live = 4, .live_bytes = 1024, .replaced = 3 },
+		  .lifetimes = &none },
+		{ .tag = 2, .function = "getname_flags", .offset = 0x24, .line = -1,
+		  .counts = { .allocs = 2, .frees = 2 }, .lifetimes = &none },
+	};
+	struct atag_live_snapshot snap = { .source = "kmem", .sites = sites, .nr_sites = 2 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(atag_live_render_text(&snap, NULL, f), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "mas_alloc_nodes+0x42 [reused while live 3x]\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "getname_flags+0x24\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n[reused while live]: allocated again at an address"));
+	free(text);
+
+	/* no site reused: no legend */
+	snap.sites = &sites[1];
+	snap.nr_sites = 1;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(atag_live_render_text(&snap, NULL, f), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(strstr(text, "reused"));
+	free(text);
+}
+
 static void test_long_names(void)
 {
 	static const char * const globs[] = { "abcdefghijklmno" };
@@ -250,6 +288,8 @@ static void add_suite(void)
 	CU_add_test(s, "pids, their children, exits, a command's fork", test_pids_and_children);
 	CU_add_test(s, "comms from fork, exec, rename and /proc", test_comms);
 	CU_add_test(s, "comms cut to 15 characters", test_long_names);
+	CU_add_test(s, "text: sites reused while live marked, the mark explained",
+		    test_render_reused);
 }
 
 ATAG_UTEST_SUITE("live", add_suite)

@@ -402,6 +402,14 @@ grep -E '^Sig(Blk|Ign)' /proc/self/status > "$B.sigs0"
 check_eq "COMMAND: the caller's ignored and blocked signals, no more" "$(cat "$B.sigs")" \
 	"$(cat "$B.sigs0")"
 
+# tracing_on is on before the readers run: COMMAND starts once every CPU's reader
+# holds its trace_pipe_raw (stopped earlier, a reader dies and its events are lost)
+rm -f "$B.readers"
+FAKE_TC_LATE_READERS=$B.readers ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record \
+	--function foo_bar -o "$B.dat" -- sh -c 'test -e "$1" && echo readers-ran' sh "$B.readers" \
+	> "$B.out" 2> "$B.err"
+check_eq "COMMAND starts once the recorder's readers run" "$(cat "$B.out")" readers-ran
+
 # a writer that never reads: the kernel overwrites events, record says how many
 ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record --all -b 4 -o "$B.dat" -- \
 	"$SIM" run -r 300 --delay-ms 0 > /dev/null 2> "$B.err"; rc=$?

@@ -71,6 +71,7 @@ struct source {
 	struct atag_map		live_index;	/* ptr -> slot */
 	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id */
 	struct atag_counters	excluded[ATAG_TASK_NR];
+	bool			nests;		/* its allocations may nest */
 };
 
 /* What the stitcher remembers of a task. */
@@ -140,6 +141,12 @@ int atag_stitcher_add_source(struct atag_stitcher *st, struct atag_aggr *aggr)
 		return -E2BIG;
 	st->src[st->nr_src].aggr = aggr;
 	return st->nr_src++;
+}
+
+void atag_stitcher_nesting(struct atag_stitcher *st, unsigned int src, bool nests)
+{
+	if ((int)src < st->nr_src)
+		st->src[src].nests = nests;
 }
 
 void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw)
@@ -471,10 +478,10 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 }
 
 /* Is the live record at @slot task @t's last allocation event, on this CPU? */
-static bool nested(const struct task *t, uint32_t slot, const struct atag_live *l,
-		   const struct atag_event *ev)
+static bool nested(const struct source *s, const struct task *t, uint32_t slot,
+		   const struct atag_live *l, const struct atag_event *ev)
 {
-	return t->last_alloc && t->last_slot == slot && t->last_seq == l->seq &&
+	return s->nests && t->last_alloc && t->last_slot == slot && t->last_seq == l->seq &&
 	       t->last_cpu == ev->cpu && t->last_src == ev->src && l->pid == ev->pid;
 }
 
@@ -525,7 +532,7 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 	slotp = t ? atag_map_get(&s->live_index, ev->ptr, 0, &created) : NULL;
 	if (!slotp)
 		return -ENOMEM;
-	if (!created && nested(t, *slotp, &st->live[*slotp], ev)) {
+	if (!created && nested(s, t, *slotp, &st->live[*slotp], ev)) {
 		slot = *slotp;
 		fold_nested(st, t, slot, ev, idx);
 		l = &st->live[slot];
