@@ -90,7 +90,8 @@ enum atag_session_part {
 };
 
 #define ATAG_SESSION_MARKER_PREFIX	"trace-cmd-alloc-tag: v1 "
-#define ATAG_SESSION_MARKER_MAX		1024	/* the longest line written, its newline included */
+/* The longest line written, its newline included. */
+#define ATAG_SESSION_MARKER_MAX		1024
 
 /* What atag_session_enable_tags() found (every tag counted is held). */
 struct atag_enabled {

@@ -274,12 +274,12 @@ typedef bool (*atag_proc_check_fn)(pid_t pid, void *ctx);
 
 /* How atag_proc_stop() stops a process. */
 struct atag_stop {
-	int			sig;		/* asks it to finish (SIGINT for trace-cmd) */
+	int			sig;		/* asks it to finish (SIGINT: trace-cmd) */
 	int			timeout_ms;	/* how long it may take to end after @sig */
-	int			repeat_ms;	/* @sig again this often meanwhile (0: once) */
+	int			repeat_ms;	/* @sig again this often (0: once) */
 	int			kill_timeout_ms; /* how long to wait after SIGKILL */
-	bool			group;		/* SIGKILL its process group, if it leads one */
-	atag_proc_check_fn	check;		/* NULL, or what proves it is the one meant */
+	bool			group;		/* SIGKILL its group, if it leads one */
+	atag_proc_check_fn	check;		/* NULL, or what proves it is the one */
 	void			*ctx;		/* for @check */
 };
 

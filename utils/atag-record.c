@@ -112,7 +112,7 @@ struct recording {
 	bool			restore_failed;
 	bool			described;	/* the first lines were written */
 	bool			mark_failed;	/* a line could not be written: said once */
-	bool			stopped_early;	/* a stop signal before trace-cmd recorded */
+	bool			stopped_early;	/* stopped before trace-cmd recorded */
 	bool			committed;	/* the trace.dat is in place */
 	char			end_reason[64];	/* why the recording ended normally */
 	int			error;		/* set once: the first failure */

@@ -98,8 +98,8 @@ bool atag_state_bad_name(const char *s)
 
 bool atag_state_bad_tag(const struct atag_tag *t)
 {
-	return (t->modname[0] && atag_state_bad_name(t->modname)) || atag_state_bad_name(t->filename) ||
-	       atag_state_bad_name(t->function);
+	return (t->modname[0] && atag_state_bad_name(t->modname)) ||
+	       atag_state_bad_name(t->filename) || atag_state_bad_name(t->function);
 }
 
 /* "KEYWORD\tMODULE\tFILE\tLINE\tFUNCTION\n", MODULE "-" for built-in */
