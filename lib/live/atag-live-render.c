@@ -160,15 +160,9 @@ static void site_json(struct atag_json *w, const struct atag_live_site *s)
 	atag_json_hex(w, "tag", s->tag);
 	atag_json_str(w, "function", s->function);
 	atag_json_str(w, "file", s->file);
-	if (s->line >= 0)
-		atag_json_int(w, "line", s->line);
-	else
-		atag_json_null(w, "line");
+	atag_json_known_int(w, "line", s->line);
 	atag_json_str(w, "module", s->module);
-	if (s->offset >= 0)
-		atag_json_int(w, "offset", s->offset);
-	else
-		atag_json_null(w, "offset");
+	atag_json_known_int(w, "offset", s->offset);
 	atag_json_uint(w, "allocs", s->allocs);
 	atag_json_uint(w, "frees", s->frees);
 	atag_json_uint(w, "live", s->counts.live);
