@@ -67,7 +67,8 @@ static void field_of(const struct atag_decoder *d, struct tep_event *event, cons
 		name[n] = '\0';
 		tf = tep_find_field(event, name);
 	}
-	if (!tf || tf->offset < 0 || tf->size <= 0)
+	/* a record is shorter than a page: a field beyond 64 KiB is no field */
+	if (!tf || tf->offset < 0 || tf->size <= 0 || tf->offset > 0xffff || tf->size > 0xffff)
 		return;
 	f->offset = tf->offset;
 	f->size = tf->size;
@@ -82,10 +83,9 @@ static int add_event(struct atag_decoder *d, const struct atag_source_event *se,
 	struct dispatch *dp;
 	int i;
 
-	if (!event)
+	/* records name their event in 16 bits: an event of another id has none */
+	if (!event || event->id < 0 || event->id >= d->nr_ids)
 		return 0;
-	if (event->id < 0 || event->id >= d->nr_ids)
-		return -EINVAL;
 	dp = &d->by_id[event->id];
 	dp->ev = se;
 	dp->index = index;
@@ -100,7 +100,7 @@ static int max_event_id(struct tep_handle *tep)
 	int i, max = 0;
 
 	for (i = 0; events && events[i]; i++)
-		if (events[i]->id > max)
+		if (events[i]->id > max && events[i]->id <= 0xffff)
 			max = events[i]->id;
 	return max;
 }
