@@ -147,7 +147,10 @@ struct atag_frame_cache *atag_decoder_frames(const struct atag_decoder *d);
 /* Per event of the source (index into src->events) and for kernel_stack: records read. */
 uint64_t atag_decoder_count(const struct atag_decoder *d, int event_index);
 uint64_t atag_decoder_stack_count(const struct atag_decoder *d);
-/* Records the source could not decode (too short for their fields). */
+/*
+ * Records the source could not decode (too short for their fields), and records
+ * of an event id the trace defines no event for (damaged data; not stitched).
+ */
 uint64_t atag_decoder_malformed(const struct atag_decoder *d);
 /* Whether the trace has the event at @event_index of the source. */
 bool atag_decoder_has_event(const struct atag_decoder *d, int event_index);

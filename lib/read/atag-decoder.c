@@ -16,6 +16,8 @@
 #include "atag-symbols.h"
 
 #define MAX_FRAMES	512
+#define MAX_EVENTS	16		/* events of one source */
+#define SLOT_OTHER	0xff
 
 enum { TASK_COUNTED = 1, TASK_FILTERED };
 
@@ -30,8 +32,16 @@ struct dispatch {
 struct atag_decoder {
 	const struct atag_source	*src;
 	struct tep_handle		*tep;
-	struct dispatch			*by_id;
+	/*
+	 * Event id -> 1 + index into disp, SLOT_OTHER for another event of the
+	 * trace, 0 for an id the trace defines no event for; as many entries as the
+	 * largest id the trace has (at most 65536: records carry 16 bits): one byte
+	 * per id, the few dispatch entries stay in the first-level cache.
+	 */
+	uint8_t				*slot;
 	int				nr_ids;
+	struct dispatch			disp[MAX_EVENTS];
+	int				nr_disp;
 	int				stack_id;	/* ftrace:kernel_stack, or -1 */
 	struct atag_field		stack_size;
 	struct atag_field		stack_caller;
@@ -86,7 +96,13 @@ static int add_event(struct atag_decoder *d, const struct atag_source_event *se,
 	/* records name their event in 16 bits: an event of another id has none */
 	if (!event || event->id < 0 || event->id >= d->nr_ids)
 		return 0;
-	dp = &d->by_id[event->id];
+	if (d->slot[event->id] && d->slot[event->id] != SLOT_OTHER)
+		dp = &d->disp[d->slot[event->id] - 1];
+	else if (d->nr_disp < MAX_EVENTS)
+		dp = &d->disp[d->nr_disp++];
+	else
+		return -EINVAL;
+	d->slot[event->id] = dp - d->disp + 1;
 	dp->ev = se;
 	dp->index = index;
 	for (i = 0; se->fields[i]; i++)
@@ -105,6 +121,17 @@ static int max_event_id(struct tep_handle *tep)
 	return max;
 }
 
+/* Every event id the trace defines (a format libtraceevent could not parse whole too). */
+static void mark_events(struct atag_decoder *d)
+{
+	struct tep_event **events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	int i;
+
+	for (i = 0; events && events[i]; i++)
+		if (events[i]->id >= 0 && events[i]->id < d->nr_ids)
+			d->slot[events[i]->id] = SLOT_OTHER;
+}
+
 struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct tep_handle *tep)
 {
 	struct atag_decoder *d = calloc(1, sizeof(*d));
@@ -118,13 +145,14 @@ struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct te
 	d->nr_ids = max_event_id(tep) + 1;
 	d->long_size = tep_get_long_size(tep);
 	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
-	d->by_id = calloc(d->nr_ids, sizeof(*d->by_id));
+	d->slot = calloc(d->nr_ids, sizeof(*d->slot));
 	for (i = 0; src->events[i].name; i++)
 		;
 	d->counts = calloc(i + 1, sizeof(*d->counts));
 	d->frames_seen = atag_frame_cache_alloc(tep);
-	if (!d->by_id || !d->counts || !d->frames_seen)
+	if (!d->slot || !d->counts || !d->frames_seen)
 		goto fail;
+	mark_events(d);
 	for (i = 0; src->events[i].name; i++) {
 		ret = add_event(d, &src->events[i], i);
 		if (ret < 0)
@@ -154,7 +182,7 @@ void atag_decoder_free(struct atag_decoder *d)
 
 	if (!d)
 		return;
-	free(d->by_id);
+	free(d->slot);
 	free(d->counts);
 	atag_map_free(&d->described);
 	atag_map_free(&d->tasks);
@@ -318,7 +346,8 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
  */
 static bool site_wanted(const struct atag_decoder *d, int type)
 {
-	return type < 0 || type >= d->nr_ids || d->by_id[type].untagged;
+	return type < 0 || type >= d->nr_ids ||
+	       (d->slot[type] && d->slot[type] != SLOT_OTHER && d->disp[d->slot[type] - 1].untagged);
 }
 
 static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
@@ -398,6 +427,11 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	}
 	if (type == d->stack_id)
 		return feed_stack(d, sink, rec, pid);
+	/* a record of an event the trace does not define is damaged data */
+	if (type >= d->nr_ids || !d->slot[type]) {
+		d->malformed++;
+		return 0;
+	}
 	/* every field set: an event of another type still crosses the pipe whole */
 	ev.kind = ATAG_EV_OTHER;
 	ev.type = type;
@@ -409,8 +443,8 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	ev.filtered = false;
 	ev.function = ev.file = ev.module = NULL;
 	ev.line = -1;
-	dp = type < d->nr_ids ? &d->by_id[type] : NULL;
-	if (dp && dp->ev) {
+	dp = d->slot[type] != SLOT_OTHER ? &d->disp[d->slot[type] - 1] : NULL;
+	if (dp) {
 		d->counts[dp->index]++;
 		ret = dp->ev->decode(d, dp->f, rec, &ev);
 		if (ret < 0) {

@@ -49,15 +49,47 @@ enum {
 
 /* ------------------------------------------------------------ reading, bounded */
 
-/* Bytes from the file (pread) or from memory, all reads bounded; @bad once one failed. */
+#define CACHE_SIZE	(16U << 10)
+
+/* What was last read of the file, for the many small reads of its headers. */
+struct cache {
+	char		buf[CACHE_SIZE];
+	uint64_t	off;
+	size_t		len;
+};
+
+/*
+ * Bytes from the file (pread(), through a cache) or from memory, all reads
+ * bounded; @bad once one failed.
+ */
 struct src {
 	int		fd;
+	struct cache	*cache;		/* of the file; NULL: read directly */
 	const char	*mem;		/* NULL: the file */
 	uint64_t	len;		/* of the memory, or of the file */
 	uint64_t	pos;
 	bool		swap;
 	bool		bad;
 };
+
+static bool rd_file(struct src *s, void *buf, uint64_t n)
+{
+	struct cache *c = s->cache;
+	ssize_t got;
+
+	if (c && n <= CACHE_SIZE) {
+		if (s->pos < c->off || s->pos + n > c->off + c->len) {
+			got = pread(s->fd, c->buf, CACHE_SIZE, s->pos);
+			c->off = s->pos;
+			c->len = got > 0 ? got : 0;
+			if (n > c->len)
+				return false;
+		}
+		memcpy(buf, c->buf + (s->pos - c->off), n);
+		return true;
+	}
+	return pread(s->fd, buf, n, s->pos) == (ssize_t)n;
+}
 
 static void rd(struct src *s, void *buf, uint64_t n)
 {
@@ -69,7 +101,7 @@ static void rd(struct src *s, void *buf, uint64_t n)
 	}
 	if (s->mem)
 		memcpy(buf, s->mem + s->pos, n);
-	else if (pread(s->fd, buf, n, s->pos) != (ssize_t)n)
+	else if (!rd_file(s, buf, n))
 		s->bad = true;
 	s->pos += n;
 }
@@ -183,6 +215,7 @@ int atag_tracedat_decompress(struct atag_tracedat *td, const void *in, size_t in
 
 struct parse {
 	struct atag_tracedat	*td;
+	struct cache		*cache;
 	char			*err;
 	size_t			errlen;
 	bool			header_done;
@@ -228,6 +261,34 @@ static int read_header_info(struct parse *ps, struct src *s)
 	return 0;
 }
 
+/*
+ * An event format without its print format (an empty one instead), up to its
+ * first NUL: this program reads fields, it never prints an event, and
+ * libtraceevent 1.7.1's parser of print formats, by far its largest part,
+ * dereferences NULL or reads out of bounds on some malformed ones (fuzzing
+ * found such). Frees @text on failure; *@n is the new length.
+ */
+static char *without_print_fmt(char *text, uint64_t *n)
+{
+	static const char empty[] = "\nprint fmt: \"\"\n";
+	char *p, *t;
+	size_t keep;
+
+	*n = strnlen(text, *n);
+	p = strstr(text, "\nprint fmt:");
+	if (!p)
+		return text;
+	keep = p - text;
+	t = realloc(text, keep + sizeof(empty));
+	if (!t) {
+		free(text);
+		return NULL;
+	}
+	memcpy(t + keep, empty, sizeof(empty));
+	*n = keep + sizeof(empty) - 1;
+	return t;
+}
+
 /* u32 count { u64 + format text }, parsed under @system */
 static int read_formats(struct parse *ps, struct src *s, const char *system)
 {
@@ -240,6 +301,9 @@ static int read_formats(struct parse *ps, struct src *s, const char *system)
 		text = rd_blob(s, n);
 		if (!text)
 			break;
+		text = without_print_fmt(text, &n);
+		if (!text)
+			return -ENOMEM;
 		/* a format libtraceevent cannot parse leaves its event out, as in libtracecmd */
 		tep_parse_event(ps->td->tep, text, n, system);
 		free(text);
@@ -280,6 +344,31 @@ static int read_kallsyms(struct parse *ps, struct src *s)
 	return 0;
 }
 
+/*
+ * Keep the lines "ADDR:FORMAT" of a printk formats text, in place; others are
+ * dropped. libtraceevent 1.7.1's tep_parse_printk_formats() reads past the end
+ * of its copy of the text on a line with no character after a ':' (or with no
+ * ':' at all) when it is the last one.
+ */
+static void printk_lines(char *text)
+{
+	char *in = text, *out = text, *nl, *colon;
+	size_t n;
+
+	for (; *in; in = nl + (*nl == '\n')) {
+		nl = in + strcspn(in, "\n");
+		n = nl - in;
+		colon = memchr(in, ':', n);
+		if (!colon || colon == in || colon + 1 == nl)
+			continue;
+		memmove(out, in, n);
+		out += n;
+		if (*nl)
+			*out++ = '\n';
+	}
+	*out = '\0';
+}
+
 static int read_printk(struct parse *ps, struct src *s)
 {
 	uint64_t n = rd_num(s, 4);
@@ -287,7 +376,8 @@ static int read_printk(struct parse *ps, struct src *s)
 
 	if (!text)
 		return fail(ps, "cut inside its headers (printk formats)");
-	if (n)
+	printk_lines(text);
+	if (*text)
 		tep_parse_printk_formats(ps->td->tep, text);
 	free(text);
 	return 0;
@@ -569,7 +659,8 @@ static int v7_buffer(struct parse *ps, struct src *o, uint64_t end)
 	if (o->bad || o->pos > end)
 		return fail(ps, "corrupt header: the CPU list of buffer '%s' ends early", name);
 	/* the flyrecord section's header says whether the CPU data is compressed */
-	f = (struct src){ .fd = td->fd, .len = td->file_size, .pos = sec, .swap = o->swap };
+	f = (struct src){ .fd = td->fd, .cache = ps->cache, .len = td->file_size, .pos = sec,
+			  .swap = o->swap };
 	rd_num(&f, 2);
 	b->compressed = rd_num(&f, 2) & SEC_COMPRESSED;
 	if (f.bad && cpus)
@@ -795,19 +886,28 @@ int atag_tracedat_open(int fd, struct atag_tracedat **tdp, char *err, size_t err
 	if (fstat(fd, &st))
 		return -errno;
 	s.len = st.st_size;
+	ps.cache = malloc(sizeof(*ps.cache));
+	if (!ps.cache)
+		return -ENOMEM;
+	ps.cache->len = 0;
+	s.cache = ps.cache;
 	rd(&s, head, sizeof(head));
 	if (s.bad || memcmp(head, magic, 10)) {
+		free(ps.cache);
 		snprintf(err, errlen, "not a trace.dat file (no trace-cmd magic at its start)");
 		return -EINVAL;
 	}
 	if ((head[10] != '6' && head[10] != '7') || head[11]) {
+		free(ps.cache);
 		snprintf(err, errlen, "trace.dat version '%.3s' is not supported (6 and 7 are)",
 			 head + 10);
 		return -EINVAL;
 	}
 	td = calloc(1, sizeof(*td));
-	if (!td)
+	if (!td) {
+		free(ps.cache);
 		return -ENOMEM;
+	}
 	ps.td = td;
 	td->fd = fd;
 	td->file_size = st.st_size;
@@ -844,6 +944,7 @@ int atag_tracedat_open(int fd, struct atag_tracedat **tdp, char *err, size_t err
 	if (!ret && tep_is_old_format(td->tep) && !td->convert)
 		td->convert = "its ring buffer has the format of Linux 2.6.30 and older";
 out:
+	free(ps.cache);
 	if (ret) {
 		if (ret == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
