@@ -232,6 +232,38 @@ fail(struct parse *ps, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * Whether the field part of a format is one libtraceevent 1.7.1 may be given:
+ * printable ASCII lines (tabs too), each '[' closed on its line. Its tokenizer
+ * hands NULL to strcmp() on other bytes and on an array size left open (fuzzing
+ * found it); the kernel writes only such text.
+ */
+static bool plain_format(const char *text, size_t n)
+{
+	bool open = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = text[i];
+
+		if (c == '\n') {
+			if (open)
+				return false;
+		} else if (c == '[') {
+			if (open)
+				return false;
+			open = true;
+		} else if (c == ']') {
+			if (!open)
+				return false;
+			open = false;
+		} else if ((c < 0x20 && c != '\t') || c > 0x7e) {
+			return false;
+		}
+	}
+	return !open;
+}
+
 /* "header_page\0" u64 + text, "header_event\0" u64 + text */
 static int read_header_info(struct parse *ps, struct src *s)
 {
@@ -247,6 +279,11 @@ static int read_header_info(struct parse *ps, struct src *s)
 	text = rd_blob(s, n);
 	if (!text)
 		return fail(ps, "cut inside its headers (the header page)");
+	n = strnlen(text, n);
+	if (!plain_format(text, n)) {
+		free(text);
+		return fail(ps, "corrupt header: the header page is not text");
+	}
 	tep_parse_header_page(tep, text, n, ps->td->long_size);
 	free(text);
 	rd(s, word, 13);
@@ -304,8 +341,12 @@ static int read_formats(struct parse *ps, struct src *s, const char *system)
 		text = without_print_fmt(text, &n);
 		if (!text)
 			return -ENOMEM;
-		/* a format libtraceevent cannot parse leaves its event out, as in libtracecmd */
-		tep_parse_event(ps->td->tep, text, n, system);
+		/*
+		 * A format libtraceevent cannot parse leaves its event out, as in
+		 * libtracecmd; one it must not be given too (its records are malformed).
+		 */
+		if (plain_format(text, n))
+			tep_parse_event(ps->td->tep, text, n, system);
 		free(text);
 	}
 	return s->bad ? fail(ps, "cut inside its headers (the %s formats)", system) : 0;
