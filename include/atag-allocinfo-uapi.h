@@ -10,20 +10,29 @@
  *    the merged header; kept here as the "v73" structs so a kernel with only the base
  *    series can still be listed through ioctls.
  *
- *  - The selective-tracing series ("alloc_tag: Introduce selective tracing for MAP").
- *    INFERRED, not verified against a posted header, because patch 3/4 of that series
- *    could not be found:
+ *  - The selective-tracing series ("alloc_tag: Introduce selective tracing for MAP",
+ *    v2, shared/seeds/001). From its patch 2/4: struct allocinfo_toggle_traces
+ *    { filter; __u64 enable; } and ALLOCINFO_IOC_TOGGLE_TRACE = _IOW(0xA6, 3, ...),
+ *    which turns tracing on for every tag matching the filter when enable is non-zero
+ *    (the kernel tests !!enable), off when it is 0; EPERM without CAP_SYS_ADMIN,
+ *    EINVAL for a bad filter, -ENOENT when none matched (tags already in the state
+ *    count as matched). This tool always sends 0 or 1.
+ *    INFERRED, because patch 3/4 is not in the seeds (only the names, from 4/4's
+ *    selftest):
  *      * ALLOCINFO_FILTER_TRACE_ON = 7 (mask 0x80), appended after the released bits;
  *      * struct allocinfo_filter grows a trailing __u64 tracing (the filter value,
  *        compared as !!trace_on == !!tracing, mirroring 'inaccurate');
  *      * struct allocinfo_counter carries __u8 trace_on in what was tail padding,
- *        so its size (24) and GET_NEXT stay unchanged;
- *      * struct allocinfo_toggle_traces { filter; __u64 enable; } with
- *        ALLOCINFO_IOC_TOGGLE_TRACE = _IOW(0xA6, 3, ...): set the trace state of every
- *        tag matching the filter to 'enable' (0 or 1); -ENOENT when none matched.
+ *        so its size (24) and GET_NEXT stay unchanged.
  *    Growing the filter changes sizeof(struct allocinfo_get_at) and therefore the
- *    GET_AT number (0xC1D0A601 in 7.3, 0xC1D8A601 here); a kernel carrying the
- *    tracing series is expected to accept both.
+ *    GET_AT number: 0xC1D0A601 in 7.3, 0xC1D8A601 with the series. A kernel with the
+ *    series defines that one number and answers the 7.3 one with ENOTTY (the series
+ *    defines no second number; the VM tier's kernel does the same).
+ *
+ * What the tool does with it (lib/kernel/atag-allocinfo.c): GET_AT with the series'
+ * number first; on ENOTTY, the 7.3 number (a kernel with the base ABI only: listing
+ * without the trace state, no toggle); on ENOTTY again, the text of /proc/allocinfo.
+ * The FUSE double (tests/progs/atag-fakeinfo.c) serves each of the three kernels.
  *
  * The static asserts pin every size and number, so a change here is deliberate.
  */

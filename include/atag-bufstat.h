@@ -36,8 +36,17 @@
  *  - an allocated snapshot buffer has the size of its main buffer; a freed one keeps
  *    the minimum, 2 sub-buffers and a reader per CPU, of one page each whatever the
  *    main buffer's sub-buffer size (free_snapshot() sets the order back to 0);
+ *  - temp_buffer, which tracer_alloc_buffers() allocates at boot for the events of
+ *    triggers while tracing is off, is a buffer of one page per CPU that nothing
+ *    resizes: 2 data pages and the reader on each tracing CPU (the top buffer's
+ *    per_cpu/cpuN); trace_stats v5 counts it in "global";
  *  - a loaded remote holds max(ceil(S * 1024 / page), 2) + 1 data pages and one meta
- *    page per CPU; an unloaded remote holds nothing.
+ *    page per CPU of its buffer, from the page allocator (v5 puts remotes in
+ *    total_system); an unloaded remote holds nothing. Which CPUs its buffer covers is
+ *    the remote's choice (trace_remote_alloc_buffer()'s cpumask) and no file says it:
+ *    remotes/<name>/per_cpu/cpuN, where present, lists every possible CPU. So a
+ *    loaded remote's memory is known per CPU only, and the rows that count it are
+ *    unknown.
  *
  * Unknown figures are ATAG_BUFSTAT_UNKNOWN, never 0.
  */
@@ -111,8 +120,10 @@ struct atag_bufstat_remote {
 	unsigned long long	size_kb;	/* per CPU */
 	int			loaded;		/* 1 loaded, 0 unloaded, -1 unknown */
 	int			tracing_on;	/* -1 unknown */
-	int			nr_cpus;	/* per_cpu/cpuN directories */
-	unsigned long long	bytes;		/* computed; 0 when unloaded */
+	int			nr_cpus;	/* CPUs of its buffer; -1: no file says */
+	/* computed by atag_bufstat_compute() */
+	unsigned long long	bytes_per_cpu;	/* 0 when unloaded */
+	unsigned long long	bytes;		/* 0 when unloaded; UNKNOWN: CPUs unknown */
 };
 
 /* The rows of trace_stats/memory_usage_kb, and of our computed totals. */
@@ -178,6 +189,9 @@ struct atag_bufstat {
 	struct atag_memusage		*kernel_cpus;
 	/* computed by atag_bufstat_compute(): bytes per row, UNKNOWN if not computable */
 	unsigned long long		computed[ATAG_ROW_MAX];
+	unsigned long long		temp_buffer_bytes;	/* in computed global */
+	/* total_system without the remotes (known when a loaded remote's CPUs are not) */
+	unsigned long long		system_without_remotes;
 };
 
 /* ------------------------------------------------------------------ parsers */
@@ -274,7 +288,7 @@ unsigned long long atag_bufstat_buffer_bytes(unsigned long long size_kb, unsigne
 					     unsigned int hdr);
 
 /**
- * atag_bufstat_remote_bytes - memory of a loaded remote, per CPU
+ * atag_bufstat_remote_bytes - memory of a loaded remote, per CPU of its buffer
  * @size_kb: remotes/<name>/buffer_size_kb
  * @page_size: the kernel's page size
  *
@@ -295,7 +309,10 @@ int atag_bufstat_fill(const struct atag_bufstat_cpu *cpu, double *percent);
  * atag_bufstat_compute - fill the computed figures of everything read
  * @bs: what atag_bufstat_read() returned (or a hand-built one, in tests)
  *
- * Per CPU and per buffer bytes, remote bytes and the rows of bs->computed.
+ * Per CPU and per buffer bytes, remote bytes, the temp_buffer and the rows of
+ * bs->computed, as trace_stats v5 counts them: global = the top buffer and the
+ * temp_buffer, total_system = global + instances + snapshots + remotes,
+ * total_carveout = persistents.
  */
 void atag_bufstat_compute(struct atag_bufstat *bs);
 
@@ -314,7 +331,7 @@ unsigned long long atag_bufstat_cpu_row(const struct atag_bufstat *bs, int cpu,
 enum atag_bufdiff_reason {
 	ATAG_BUFDIFF_READ_PAGE		= 1 << 0,	/* cached read page per CPU */
 	ATAG_BUFDIFF_META_PAGE		= 1 << 1,	/* user-space mapping meta page */
-	ATAG_BUFDIFF_TEMP_BUFFER	= 1 << 2,	/* the boot temp_buffer */
+	ATAG_BUFDIFF_TEMP_BUFFER	= 1 << 2,	/* temp_buffer in "buffers" or not */
 	ATAG_BUFDIFF_UNEXPANDED		= 1 << 3,	/* a buffer is not yet expanded */
 	ATAG_BUFDIFF_ROUNDING		= 1 << 4,	/* KiB truncation, subbuf changes */
 	ATAG_BUFDIFF_REMOTES_ZERO	= 1 << 5,	/* the kernel counts remotes as 0 */

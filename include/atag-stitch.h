@@ -14,18 +14,21 @@
  *
  * Stitching rules:
  *  - HIT (pid P, tag T): the kernel stack recorded right after it on the same CPU
- *    with the same pid is the stack of that allocation; it is cached under (P, T).
- *    A new HIT of (P, T) drops a cached stack no allocation took (that allocation
- *    failed).
+ *    with the same pid is the stack of the call at T; it is cached under (P, T)
+ *    and stays there until the next HIT of (P, T) drops it. One call can make
+ *    several allocations of its tag (a vmalloc'ed thread stack: its vm_struct,
+ *    then its pages), each an ALLOC of (P, T) after the one HIT.
  *  - Stacks attach to the latest event on their CPU still waiting for one: an
  *    interrupt's event and its stack may fall between an event and its own stack.
  *    A stack that names its event (the trace_event_raw_event_<event> frame) goes
  *    to the latest waiting event of that type; otherwise event types never
  *    followed by a stack stop waiting once that is seen.
- *  - ALLOC (P, T, ptr, bytes): a live record keyed by ptr, taking the stack cached
- *    under (P, T) (none: the empty stack). With stack_follows, the ALLOC's own
- *    stack follows it instead (kmem and page sources, recorded with -T). A live
- *    record already at ptr is retired as "replaced" (its free was missed).
+ *  - ALLOC (P, T, ptr, bytes): a live record keyed by ptr, with the stack cached
+ *    under (P, T), looked up and not consumed, as the series' documentation says
+ *    tools correlate the events (none cached: the empty stack). With
+ *    stack_follows, the ALLOC's own stack follows it instead (kmem and page
+ *    sources, recorded with -T). A live record already at ptr is retired as
+ *    "replaced" (its free was missed).
  *  - FREE (ptr, bytes): retires the live record at ptr; lifetime = ts difference,
  *    counted for the tag of the allocation. No live record: an "unmatched" free,
  *    counted for the tag of the free. Fewer bytes than allocated: a "partial" free
@@ -36,8 +39,9 @@
  *    but never counted, nor is its free; a filtered FREE that matches nothing is
  *    ignored.
  *
- * Memory grows with live records, cached stacks and distinct stacks, never with
- * the number of events.
+ * Memory grows with live records, distinct stacks and cached stacks (one per
+ * (pid, tag) pair that had a hit with a stack: bounded by the tasks that allocated
+ * at traced call sites, not by the hits), never with the number of events.
  *
  * Threads: a stitcher, its aggregates and its stacks belong to one thread at a
  * time and need nothing else: report stitches on a thread of its own and reads
@@ -131,6 +135,7 @@ struct atag_live {
 	uint64_t	ptr;
 	uint64_t	ts;
 	uint64_t	bytes;
+	uint64_t	seq;		/* its number in the stitcher: never reused */
 	uint32_t	tag_idx;
 	uint32_t	stack_id;
 	uint32_t	stats_idx;	/* its (tag, stack) aggregate, once counted */

@@ -354,6 +354,8 @@ struct fake_ctx {
 	struct fake_file	f;
 	bool			cap;
 	unsigned long		nr_content_id;
+	unsigned long		nr_get_at_v73;	/* GET_AT with the 7.3 number */
+	unsigned long long	last_enable;	/* of the last TOGGLE_TRACE */
 };
 
 static int ops_ioctl(void *ctx, unsigned int cmd, void *arg)
@@ -362,6 +364,10 @@ static int ops_ioctl(void *ctx, unsigned int cmd, void *arg)
 
 	if (cmd == ALLOCINFO_IOC_CONTENT_ID)
 		c->nr_content_id++;
+	if (cmd == ALLOCINFO_IOC_GET_AT_V73)
+		c->nr_get_at_v73++;
+	if (cmd == ALLOCINFO_IOC_TOGGLE_TRACE)
+		c->last_enable = ((struct allocinfo_toggle_traces *)arg)->enable;
 	return fake_ioctl(&c->f, cmd, arg, c->cap);
 }
 
@@ -428,6 +434,8 @@ static void test_ioctl_list(void)
 	CU_ASSERT_STRING_EQUAL(find(l, "foo_alloc")->modname, "foo");
 	CU_ASSERT_FALSE(find(l, "__its_alloc")->accurate);
 	CU_ASSERT_EQUAL(c.nr_content_id, 2);	/* before and after, once */
+	/* a kernel with the series has one GET_AT number: the tool needs no other */
+	CU_ASSERT_EQUAL(c.nr_get_at_v73, 0);
 	atag_taglist_free(l);
 
 	/* kernel part (module) + userspace part (glob) */
@@ -464,8 +472,10 @@ static void test_ioctl_v73_and_text(void)
 	struct atag_filter f;
 	struct fake_ctx c;
 
+	/* the base ABI only: the series' GET_AT is ENOTTY, the 7.3 one answers */
 	ai = fake_open(&c, "ioctl v73\ncontent_id 42\n");
 	CU_ASSERT_EQUAL(atag_allocinfo_source(ai), ATAG_SRC_IOCTL_V73);
+	CU_ASSERT_EQUAL(c.nr_get_at_v73, 1);
 	CU_ASSERT_EQUAL(atag_allocinfo_content_id(ai, &id), 0);
 	CU_ASSERT_EQUAL(id, 42);
 	CU_ASSERT_EQUAL_FATAL(atag_allocinfo_list(ai, NULL, &l), 0);
@@ -549,9 +559,11 @@ static void test_ioctl_toggle(void)
 	atag_filter_init(&f);
 	f.module = "";
 	CU_ASSERT_EQUAL(atag_allocinfo_toggle(ai, &f, true), 0);
+	CU_ASSERT_EQUAL(c.last_enable, 1);	/* the kernel takes any non-zero: we send 1 */
 	CU_ASSERT_EQUAL(nr_traced(&c.k), 3);
 	CU_ASSERT_TRUE(c.k.tags[0].traced && c.k.tags[2].traced);
 	CU_ASSERT_EQUAL(atag_allocinfo_toggle(ai, &f, false), 0);
+	CU_ASSERT_EQUAL(c.last_enable, 0);
 	CU_ASSERT_EQUAL(nr_traced(&c.k), 1);
 
 	/* one listed tag, only when it is in the other state */

@@ -306,8 +306,8 @@ static void build_system(struct system *s)
 		s->cpus[3][c].meta.subbuf_size = 4096;
 		s->cpus[3][c].meta.nr_subbufs = 257;
 	}
-	s->rem[0] = (struct atag_bufstat_remote){ "hyp", 7, 1, 1, 2, 0 };
-	s->rem[1] = (struct atag_bufstat_remote){ "test", 7, 0, 0, 2, 0 };
+	s->rem[0] = (struct atag_bufstat_remote){ "hyp", 7, 1, 1, 2, 0, 0 };
+	s->rem[1] = (struct atag_bufstat_remote){ "test", 7, 0, 0, 2, 0, 0 };
 	s->bs.remotes = s->rem;
 	s->bs.nr_remotes = 2;
 	s->bs.kernel.format = ATAG_MEMUSAGE_NONE;
@@ -329,8 +329,12 @@ static void test_compute_instances(void)
 	CU_ASSERT_EQUAL(s.in[2].snapshot_bytes, 0);
 	CU_ASSERT_EQUAL(s.in[3].buffer_bytes, 2 * 257 * 4096ULL);
 	CU_ASSERT_EQUAL(s.in[3].snapshot_bytes, 0);
+	CU_ASSERT_EQUAL(s.rem[0].bytes_per_cpu, 4 * 4096ULL);
 	CU_ASSERT_EQUAL(s.rem[0].bytes, 2 * 4 * 4096ULL);
+	CU_ASSERT_EQUAL(s.rem[1].bytes_per_cpu, 0);
 	CU_ASSERT_EQUAL(s.rem[1].bytes, 0);
+	/* the temp_buffer: ring_buffer_alloc(PAGE_SIZE): 2 pages and a reader per CPU */
+	CU_ASSERT_EQUAL(s.bs.temp_buffer_bytes, 2 * 3 * 4096);
 }
 
 /* A freed snapshot keeps 3 pages per CPU, also beside 8 KiB sub-buffers (6.12 free_snapshot()). */
@@ -347,28 +351,66 @@ static void test_compute_freed_snapshot_pages(void)
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_SNAPSHOTS], 24576 + 4227072 + 24576);
 }
 
+/*
+ * The rows as trace_stats v5 2/4 counts them (shared/seeds/000): global is the top
+ * buffer and the temp_buffer, total_system = global + instances + snapshots +
+ * remotes, total_carveout = persistents.
+ */
 static void test_compute_rows(void)
 {
 	struct system s;
 
 	build_system(&s);
-	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_GLOBAL], 24576);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_GLOBAL], 24576 + 24576);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_INSTANCES], 4227072 + 2129920);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_SNAPSHOTS], 24576 + 4227072);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_PERSISTENTS], 2105344);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_REMOTES], 32768);
-	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_SYSTEM], 24576 + 6356992 + 4251648);
-	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_CARVEOUT], 2105344 + 32768);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_SYSTEM],
+			49152 + 6356992 + 4251648 + 32768);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_CARVEOUT], 2105344);
+	CU_ASSERT_EQUAL(s.bs.system_without_remotes, 49152 + 6356992 + 4251648);
+	/* the earlier postings' rows as they were: v1 and v2 had no temp_buffer */
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_BUFFERS], 24576 + 6356992 + 2105344);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_SNAPSHOT_BUFFERS], 4251648);
 
-	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 1, ATAG_ROW_GLOBAL), 12288);
-	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_REMOTES), 16384);
-	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_SYSTEM),
-			12288 + 12288 + 2 * 2113536 + 1064960);
+	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 1, ATAG_ROW_GLOBAL), 12288 + 12288);
+	/* which CPUs a loaded remote has, no file says */
+	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_REMOTES), UNKNOWN);
+	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_SYSTEM), UNKNOWN);
+	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_CARVEOUT), 1052672);
 	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 1, ATAG_ROW_BUFFERS),
 			12288 + 2113536 + 1064960 + 1052672);
 	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 5, ATAG_ROW_GLOBAL), 0);
+	/* unloaded, every row is known again */
+	s.rem[0].loaded = 0;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_SYSTEM),
+			12288 + 12288 + 12288 + 2 * 2113536 + 1064960);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_REMOTES], 0);
+}
+
+/* A remote as read: loaded, its CPUs unknown. Its rows are unknown, never a guess. */
+static void test_compute_remote_cpus_unknown(void)
+{
+	struct system s;
+
+	build_system(&s);
+	s.rem[0].nr_cpus = -1;
+	s.rem[1].nr_cpus = -1;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(s.rem[0].bytes_per_cpu, 4 * 4096ULL);
+	CU_ASSERT_EQUAL(s.rem[0].bytes, UNKNOWN);
+	CU_ASSERT_EQUAL(s.rem[1].bytes, 0);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_REMOTES], UNKNOWN);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_SYSTEM], UNKNOWN);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_CARVEOUT], 2105344);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_GLOBAL], 49152);
+	CU_ASSERT_EQUAL(s.bs.system_without_remotes, 49152 + 6356992 + 4251648);
+	s.rem[0].loaded = 0;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_REMOTES], 0);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_SYSTEM], 49152 + 6356992 + 4251648);
 }
 
 static void test_compute_unknown(void)
@@ -381,7 +423,7 @@ static void test_compute_unknown(void)
 	atag_bufstat_compute(&s.bs);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_SNAPSHOTS], UNKNOWN);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_SYSTEM], UNKNOWN);
-	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_GLOBAL], 24576);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_GLOBAL], 49152);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_INSTANCES], 6356992);
 	/* a remote without a state */
 	s.rem[0].loaded = -1;
@@ -414,20 +456,34 @@ static void test_diff_reasons(void)
 	s.bs.kernel.format = ATAG_MEMUSAGE_SPLIT;
 	for (row = 0; row < ATAG_ROW_MAX; row++)
 		s.bs.kernel.kb[row] = UNKNOWN;
-	s.bs.kernel.kb[ATAG_ROW_GLOBAL] = 24 + 24;	/* with the temp_buffer */
+	s.bs.kernel.kb[ATAG_ROW_GLOBAL] = 24 + 24;	/* with the temp_buffer: the same */
 	s.bs.kernel.kb[ATAG_ROW_INSTANCES] = 6208;	/* the same */
 	s.bs.kernel.kb[ATAG_ROW_REMOTES] = 0;
 	s.bs.kernel.kb[ATAG_ROW_TOTAL_CARVEOUT] = 2056;
 	s.bs.kernel.kb[ATAG_ROW_SNAPSHOTS] = 4000;
+	s.bs.kernel.kb[ATAG_ROW_TOTAL_SYSTEM] = 48 + 6208 + 4000;
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_GLOBAL), 0);
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_INSTANCES), 0);
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT), 0);
+	s.bs.kernel.kb[ATAG_ROW_GLOBAL] = 52;		/* a read page more */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_GLOBAL),
 			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_READ_PAGE |
-			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA | ATAG_BUFDIFF_TEMP_BUFFER |
-			ATAG_BUFDIFF_UNEXPANDED);
-	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_INSTANCES), 0);
+			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA | ATAG_BUFDIFF_UNEXPANDED);
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_REMOTES),
 			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_REMOTES_ZERO);
+	/* remotes are page-allocator memory: total_system, not the carve-out */
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_SYSTEM),
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_UNEXPANDED |
+			ATAG_BUFDIFF_REMOTES_ZERO);
+	s.bs.kernel.kb[ATAG_ROW_TOTAL_CARVEOUT] = 2060;
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_RANGE | ATAG_BUFDIFF_REMOTES_ZERO);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_RANGE);
+	/* the earlier postings' buffers: v3 and v4 count the temp_buffer there */
+	s.bs.kernel.kb[ATAG_ROW_BUFFERS] = 8288 + 24;
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_BUFFERS),
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_READ_PAGE |
+			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA | ATAG_BUFDIFF_TEMP_BUFFER |
+			ATAG_BUFDIFF_UNEXPANDED | ATAG_BUFDIFF_PERSISTENT_OLD);
 	/* kernel lower: no "kernel also counts" reasons; the top is in this row */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_SNAPSHOTS),
 			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_UNEXPANDED);
@@ -506,8 +562,12 @@ static void test_read_tree(void)
 	CU_ASSERT_TRUE(bs->instances[1].persistent);
 	CU_ASSERT_STRING_EQUAL(bs->instances[1].last_boot, "ffffffff81000000\t[kernel]");
 	CU_ASSERT_EQUAL(bs->instances[1].buffer_bytes, 257 * 4096ULL);
+	/* per_cpu/cpuN of a remote is there for every possible CPU: not its CPUs */
 	CU_ASSERT_EQUAL(bs->nr_remotes, 1);
-	CU_ASSERT_EQUAL(bs->remotes[0].bytes, 4 * 4096ULL);
+	CU_ASSERT_EQUAL(bs->remotes[0].nr_cpus, -1);
+	CU_ASSERT_EQUAL(bs->remotes[0].bytes_per_cpu, 4 * 4096ULL);
+	CU_ASSERT_EQUAL(bs->remotes[0].bytes, UNKNOWN);
+	CU_ASSERT_EQUAL(bs->temp_buffer_bytes, 2 * 3 * 4096ULL);
 	CU_ASSERT_EQUAL(bs->kernel.format, ATAG_MEMUSAGE_BUFFERS);
 	CU_ASSERT_EQUAL(bs->computed[ATAG_ROW_BUFFERS], 24576 + 257 * 4096ULL + 358 * 4096ULL);
 	atag_bufstat_free(bs);
@@ -591,6 +651,7 @@ static void add_tests(void)
 	CU_add_test(s, "compute a freed snapshot beside large sub-buffers",
 		    test_compute_freed_snapshot_pages);
 	CU_add_test(s, "compute rows", test_compute_rows);
+	CU_add_test(s, "a loaded remote of unknown CPUs", test_compute_remote_cpus_unknown);
 	CU_add_test(s, "compute with unknowns", test_compute_unknown);
 	CU_add_test(s, "difference reasons", test_diff_reasons);
 	CU_add_test(s, "read a fake tree", test_read_tree);

@@ -127,6 +127,26 @@ static uint64_t stack_of(struct run *r, uint64_t t, uint64_t *allocs)
 	return ~0ULL;
 }
 
+/* How many allocations of @t were counted under the stack whose first frame is @frame. */
+static uint64_t allocs_with(struct run *r, uint64_t t, uint64_t frame)
+{
+	const struct atag_stack_stats *s;
+	const uint64_t *f;
+	unsigned int nr;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < atag_aggr_nr_stacks(r->aggr); i++) {
+		s = atag_aggr_stack(r->aggr, i);
+		if (atag_aggr_tag(r->aggr, s->tag_idx)->tag != t)
+			continue;
+		f = atag_stacks_get(r->stacks, s->stack_id, &nr);
+		if ((nr ? f[0] : 0) == frame)
+			n += s->counts.allocs;
+	}
+	return n;
+}
+
 static void test_basic_lifetime(void)
 {
 	const struct atag_totals *tot;
@@ -207,10 +227,73 @@ static void test_pid_tag_isolation(void)
 	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 2);
 	CU_ASSERT_EQUAL(stack_of(&r, TAG1, &n), 0xb1);
 	CU_ASSERT_EQUAL(n, 1);
-	/* a cached stack is taken once */
+	/* a cached stack is looked up, not taken: pid 5's next allocation has it too */
 	ALLOC(&r, 0, 5, TAG1, 0x300, 8);
 	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.allocs, 3);
-	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 3);
+	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 2);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xa1), 2);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xb1), 1);
+	/* a pid that had no hit of the tag has no stack */
+	ALLOC(&r, 0, 8, TAG1, 0x400, 8);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0), 1);
+	run_free(&r);
+}
+
+/*
+ * The series' "Correlating the events" (shared/seeds/001, 1/4): 1. on a hit,
+ * cache the stack keyed by (pid, tag); 2. on each alloced, look it up by (pid,
+ * tag) and create a record keyed by ptr with it; 3. on a freed, look the record
+ * up by ptr and retire it. Nothing removes the cached stack but the next hit of
+ * the pair. A vmalloc'ed thread stack is one call at alloc_thread_stack_node:
+ * one hit, then its vm_struct, its pages' array and its four pages, each
+ * charged to that tag. Worked by hand:
+ *
+ *   hit  (5, T1) + stack S1       cache (5, T1) = S1
+ *   hit  (5, T2) + stack S2       cache (5, T2) = S2
+ *   alloced (5, T1) x6            6 records with S1 (step 2, six times)
+ *   alloced (5, T2)               S2: another tag's pair is its own
+ *   freed of two of them          retired: still S1 in the aggregates
+ *   hit  (5, T1), its stack lost  cache (5, T1) dropped
+ *   alloced (5, T1)               no stack
+ *   hit  (5, T1) + stack S3       cache (5, T1) = S3
+ *   alloced (5, T1) x2            S3
+ *   alloced (5, T2)               still S2: no hit of (5, T2) since
+ *
+ * T1: 9 allocations, 6 under S1, 1 without a stack, 2 under S3; T2: 2 under S2.
+ */
+static void test_hit_stack_not_consumed(void)
+{
+	uint64_t i;
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);
+	stack(&r, 0, 5, 0xa1, 0xa2);
+	HIT(&r, 0, 5, TAG2);
+	stack(&r, 0, 5, 0xb1, 0xb2);
+	for (i = 0; i < 6; i++)
+		ALLOC(&r, i % 2, 5, TAG1, 0x1000 + i * 0x40, i ? 4096 : 64);
+	ALLOC(&r, 1, 5, TAG2, 0x2000, 128);
+	FREE(&r, 1, 9, TAG1, 0x1000, 64);
+	FREE(&r, 0, 9, TAG1, 0x1040, 4096);
+	HIT(&r, 1, 5, TAG1);
+	CU_ASSERT_EQUAL(atag_stitch_missed(r.st, 1), 0);	/* its stack was lost */
+	ALLOC(&r, 1, 5, TAG1, 0x3000, 64);
+	HIT(&r, 0, 5, TAG1);
+	stack(&r, 0, 5, 0xc1, 0xc2);
+	ALLOC(&r, 0, 5, TAG1, 0x3040, 64);
+	ALLOC(&r, 1, 5, TAG1, 0x3080, 64);
+	ALLOC(&r, 0, 5, TAG2, 0x2040, 128);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.allocs, 9);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xa1), 6);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0), 1);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xc1), 2);
+	CU_ASSERT_EQUAL(tag(&r, TAG2)->counts.allocs, 2);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG2, 0xb1), 2);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.live, 7);
+	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 4);
+	CU_ASSERT_EQUAL(atag_stitch_orphan_stacks(r.st), 0);
 	run_free(&r);
 }
 
@@ -309,6 +392,42 @@ static void test_own_stack_follows(void)
 	CU_ASSERT_EQUAL(t->counts.bytes_freed, 64);
 	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), 0xa1);
 	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->bytes_freed, 64);
+	run_free(&r);
+}
+
+/* An event at timestamp @ts exactly (the helpers above advance the clock). */
+static void ev_at(struct run *r, uint64_t ts, enum atag_event_kind kind, int type, int cpu,
+		  int pid, uint64_t site, uint64_t ptr, uint64_t bytes, bool follows)
+{
+	r->ts = ts - 10;
+	ev(r, kind, type, cpu, pid, site, ptr, bytes, follows);
+}
+
+/*
+ * Issue 12, item 10, as reported: equal timestamps across CPUs and a reused
+ * slot.  CPU0 t=1000: pid 300 kmallocs P; CPU1 t=1000: pid 301 kfrees P, pid 302
+ * kmallocs Q (the slot P had); CPU0 t=1001: pid 300's stack; CPU1 t=1002:
+ * pid 302's stack.  P was freed before its stack came, so it has none; Q's stack
+ * is pid 302's.  Comparing timestamps, Q took pid 300's stack.
+ */
+static void test_equal_ts_reused_slot(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	ev_at(&r, 1000, ATAG_EV_ALLOC, T_KMALLOC, 0, 300, 0x5000, 0x100, 64, true);
+	ev_at(&r, 1000, ATAG_EV_FREE, T_KFREE, 1, 301, 0x6000, 0x100, 0, false);
+	ev_at(&r, 1000, ATAG_EV_ALLOC, T_KMALLOC, 1, 302, 0x7000, 0x200, 32, true);
+	r.ts = 1000;
+	stack(&r, 0, 300, 0xa1, 0xa2);			/* t=1001 */
+	r.ts = 1001;
+	stack(&r, 1, 302, 0xb1, 0xb2);			/* t=1002 */
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.allocs, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.frees, 1);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x7000)->counts.allocs, 1);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x7000, NULL), 0xb1);
 	run_free(&r);
 }
 
@@ -547,12 +666,17 @@ static void add_tests(void)
 	CU_add_test(s, "hit, stack, alloc, free: one lifetime", test_basic_lifetime);
 	CU_add_test(s, "no cached stack: the empty stack", test_no_stack_is_empty);
 	CU_add_test(s, "a newer hit of (pid, tag) replaces an untaken stack", test_newer_hit_replaces);
-	CU_add_test(s, "stacks are cached per (pid, tag) and taken once", test_pid_tag_isolation);
+	CU_add_test(s, "stacks are cached per (pid, tag), looked up, not taken",
+		    test_pid_tag_isolation);
+	CU_add_test(s, "one hit, several allocations of (pid, tag): the seed's correlation",
+		    test_hit_stack_not_consumed);
 	CU_add_test(s, "interrupts nest between an event and its stack", test_interrupt_nesting);
 	CU_add_test(s, "a stack naming its event goes to that event", test_stack_names_its_event);
 	CU_add_test(s, "alloc at a live ptr: replaced", test_replaced);
 	CU_add_test(s, "unmatched and partial frees", test_unmatched_and_partial);
 	CU_add_test(s, "kmem: the alloc's own stack follows; sizeless free", test_own_stack_follows);
+	CU_add_test(s, "equal timestamps across CPUs, a reused slot: the right stack",
+		    test_equal_ts_reused_slot);
 	CU_add_test(s, "types never followed by a stack are learned", test_stackless_types_learned);
 	CU_add_test(s, "-T: stacks of other events consumed", test_T_stacks_consumed);
 	CU_add_test(s, "trigger on hit only, irq alloced in between", test_trigger_with_irq_between);

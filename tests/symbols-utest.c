@@ -185,6 +185,52 @@ static void test_nul_in_module_name(void)
 	atag_modules_free(m);
 }
 
+/*
+ * The stacks a stacktrace trigger on alloc_tag_hit records on a kernel with the
+ * series (shared/seeds/001: the hit fires from the out-of-line
+ * __alloc_tag_trace_hit()), and with trace-cmd record -T: both start at the
+ * allocating function once the machinery is dropped.
+ */
+static void test_seed_hook_frames(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T __ftrace_trace_stack\n"
+		"ffffffff81000100 T trace_buffer_unlock_commit_regs\n"
+		"ffffffff81000200 T trace_event_buffer_commit\n"
+		"ffffffff81000300 T trace_event_raw_event_alloc_tag_hit\n"
+		"ffffffff81000400 T __alloc_tag_trace_hit\n"
+		"ffffffff81000500 T alloc_tag_trace_mem_alloc\n"
+		"ffffffff81000600 T alloc_tag_trace_mem_free\n"
+		"ffffffff81001000 T dup_task_struct\n"
+		"ffffffff81002000 T copy_process\n"
+		"ffffffff81010000 T _etext\n";
+	const uint64_t trigger[] = {
+		0xffffffff81000310, 0xffffffff81000420, 0xffffffff81001030, 0xffffffff81002040,
+	};
+	const uint64_t dash_t[] = {
+		0xffffffff81000010, 0xffffffff81000110, 0xffffffff81000210, 0xffffffff81000310,
+		0xffffffff81000420, 0xffffffff81001030, 0xffffffff81002040,
+	};
+	struct atag_frame_cache *fc;
+	struct tep_handle *tep;
+	char *copy = strdup(text);
+
+	CU_ASSERT(atag_frame_is_tracing("__alloc_tag_trace_hit"));
+	CU_ASSERT(atag_frame_is_tracing("alloc_tag_trace_mem_alloc"));
+	CU_ASSERT(atag_frame_is_tracing("alloc_tag_trace_mem_free"));
+	CU_ASSERT(!atag_frame_is_tracing("dup_task_struct"));
+	tep = tep_alloc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	CU_ASSERT_EQUAL(tep_parse_kallsyms(tep, copy), 0);
+	fc = atag_frame_cache_alloc(tep);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fc);
+	CU_ASSERT_EQUAL(atag_stack_skip(fc, trigger, 4), 2);
+	CU_ASSERT_EQUAL(atag_stack_skip(fc, dash_t, 7), 5);
+	atag_frame_cache_free(fc);
+	tep_free(tep);
+	free(copy);
+}
+
 static void add_symbols_suite(void)
 {
 	CU_pSuite s = CU_add_suite("symbols", NULL, NULL);
@@ -194,5 +240,6 @@ static void add_symbols_suite(void)
 	CU_add_test(s, "empty kallsyms", test_empty_text);
 	CU_add_test(s, "look-ups as libtraceevent's", test_same_as_libtraceevent);
 	CU_add_test(s, "a NUL inside a module name", test_nul_in_module_name);
+	CU_add_test(s, "the series' hooks are tracing frames", test_seed_hook_frames);
 }
 ATAG_UTEST_SUITE("symbols", add_symbols_suite);

@@ -32,7 +32,10 @@ header_page() {
 #   top   7 KiB not expanded (1408), snapshot freed      -> 24 KiB, snapshot 24 KiB
 #   a     2051 KiB, snapshot allocated                   -> 4128 KiB, snapshot 4128 KiB
 #   boot  persistent, buffer_meta 257 x 4096 per CPU      -> 2056 KiB carve-out
-#   remotes hypervisor 7 KiB loaded (32 KiB), test unloaded (0)
+#   temp_buffer (in global): 3 pages per CPU              -> 24 KiB
+#   remotes hypervisor 7 KiB loaded (16 KiB per CPU of its buffer, CPUs unknown:
+#   its per_cpu/ lists every possible CPU, as the merged code has it), test
+#   unloaded (0)
 make_base() {
 	t=$1
 	mk "$t" buffer_size_kb "7 (expanded: 1408)"
@@ -114,8 +117,9 @@ stat_cmd() { "$ATAG_CMD" stat "$@"; }
 # ---------------------------------------------------------------- split format (latest)
 T=$T_TMP/v5
 make_tree "$T"
-mk "$T" trace_stats/memory_usage_kb "global: 48" "instances: 4128" "snapshots: 4152" \
-	"persistents: 2056" "remotes: 0" "total_system: 8328" "total_carveout: 2056" "future: x"
+# v5 2/4's rows; global has a cached read page per CPU that no file shows (8 KiB)
+mk "$T" trace_stats/memory_usage_kb "global: 56" "instances: 4128" "snapshots: 4152" \
+	"persistents: 2056" "remotes: 0" "total_system: 8336" "total_carveout: 2056" "future: x"
 
 stat_cmd --tracefs "$T" --format json > "$T_TMP/v5.json"; rc=$?
 check_eq "split: json exits 0" "$rc" 0
@@ -140,30 +144,38 @@ jq_eq "split: persistent instance" \
 	'.instances[2] | [.persistent, .memory_kind, .memory_kb, .snapshot.state,
 		.snapshot.size_kb, .last_boot_info]' \
 	'[true,"carveout",2056,"none",0,"ffffffff81000000\t[kernel]"]' "$T_TMP/v5.json"
+# a loaded remote: its memory per CPU, on CPUs no file names; page allocator memory
 jq_eq "split: remotes" \
-	'[.remotes[] | [.name, .buffer_size_kb, .loaded, .tracing_on, .cpus, .memory_kb]]' \
-	'[["hypervisor",7,true,true,2,32],["test",7,false,false,2,0]]' "$T_TMP/v5.json"
-jq_eq "split: computed totals" '.aggregate.computed' \
-	'{"global":24,"instances":4128,"snapshots":4152,"persistents":2056,"remotes":32,
-	"total_system":8304,"total_carveout":2088,"buffers":6208,"snapshot_buffers":4152}' \
+	'[.remotes[] | [.name, .buffer_size_kb, .loaded, .tracing_on, .cpus, .memory_kind,
+		.memory_per_cpu_kb, .memory_kb]]' \
+	'[["hypervisor",7,true,true,null,"system",16,null],["test",7,false,false,null,"system",0,0]]' \
+	"$T_TMP/v5.json"
+# v5 2/4: temp_buffer in global; remotes in total_system (unknown while one is
+# loaded), not in total_carveout = persistents
+jq_eq "split: computed totals" \
+	'[.aggregate.computed, .aggregate.temp_buffer_kb, .aggregate.total_system_without_remotes_kb]' \
+	'[{"global":48,"instances":4128,"snapshots":4152,"persistents":2056,"remotes":null,
+	"total_system":null,"total_carveout":2056,"buffers":6208,"snapshot_buffers":4152},24,8328]' \
 	"$T_TMP/v5.json"
 jq_eq "split: kernel figures, unknown line ignored" \
 	'[.aggregate.kernel_format, .aggregate.kernel]' \
-	'["split",{"global":48,"instances":4128,"snapshots":4152,"persistents":2056,"remotes":0,
-	"total_system":8328,"total_carveout":2056}]' \
+	'["split",{"global":56,"instances":4128,"snapshots":4152,"persistents":2056,"remotes":0,
+	"total_system":8336,"total_carveout":2056}]' \
 	"$T_TMP/v5.json"
-jq_eq "split: differences, kernel minus computed" \
+jq_eq "split: differences, kernel minus computed; none where the computed figure is unknown" \
 	'[.aggregate.differences[] | [.row, .computed_kb, .kernel_kb, .difference_kb]]' \
-	'[["global",24,48,24],["remotes",32,0,-32],["total_system",8304,8328,24],
-	["total_carveout",2088,2056,-32]]' \
+	'[["global",48,56,8]]' \
 	"$T_TMP/v5.json"
 jq_eq "split: why global differs" \
 	'[.aggregate.differences[0].reasons[]
-		| select(test("temp_buffer|not yet expanded|page rounding|metadata"))] | length' \
+		| select(test("read page|not yet expanded|page rounding|metadata"))] | length' \
 	4 "$T_TMP/v5.json"
-jq_eq "split: remotes differ because the kernel counts them as zero" \
-	'[.aggregate.differences[1].reasons[] | select(test("reports remotes as zero"))] | length' \
-	1 "$T_TMP/v5.json"
+jq_eq "split: why global differs: not the temp_buffer, which is computed" \
+	'[.aggregate.differences[0].reasons[] | select(test("temp_buffer"))] | length' \
+	0 "$T_TMP/v5.json"
+jq_eq "split: the loaded remote's bounds and the known total in the notes" \
+	'[.notes[] | select(test("^remotes/hypervisor: loaded, 16 KiB per CPU of its buffer, on 1 to 2 CPUs \\(16 to 32 KiB\\): no file says which CPUs") or test("^total_system without the loaded remotes: 8328 KiB$"))] | length' \
+	2 "$T_TMP/v5.json"
 jq_eq "split: no per-CPU kernel files" '.aggregate.kernel_per_cpu' '[]' "$T_TMP/v5.json"
 
 stat_cmd --tracefs "$T" > "$T_TMP/v5.txt"; rc=$?
@@ -192,21 +204,29 @@ check_grep "text: persistent has no snapshot" \
 check_grep "text: per-CPU row with stats and fill" \
 	'^ +0 +2\.00 MiB +2\.01 MiB +3 +0 +1\.00 MiB +1 +2 +723\.330290 +723\.332085 +50\.0%$' \
 	"$T_TMP/v5.txt"
-check_grep "text: remote loaded" \
-	'^  hypervisor +7\.00 KiB loaded +on +2 32\.0 KiB carve-out$' "$T_TMP/v5.txt"
+check_grep "text: remote loaded: per CPU, page allocator, CPUs unknown" \
+	'^  hypervisor +7\.00 KiB loaded +on +\? 16\.0 KiB per CPU of its buffer, page allocator$' \
+	"$T_TMP/v5.txt"
 check_grep "text: remote unloaded" \
-	'^  test +7\.00 KiB unloaded +off +2 0 B \(nothing until loaded\)$' \
+	'^  test +7\.00 KiB unloaded +off +\? 0 B \(nothing until loaded\)$' \
 	"$T_TMP/v5.txt"
 check_grep "text: totals side by side" \
-	'^  global +24\.0 KiB +48\.0 KiB +\+24\.0 KiB$' "$T_TMP/v5.txt"
+	'^  global +48\.0 KiB +56\.0 KiB +\+8\.00 KiB$' "$T_TMP/v5.txt"
 check_grep "text: equal rows say so" '^  instances +4\.03 MiB +4\.03 MiB +same$' "$T_TMP/v5.txt"
-check_grep "text: carve-out difference" \
-	'^  total_carveout +2\.03 MiB +2\.00 MiB +-32\.0 KiB$' "$T_TMP/v5.txt"
-check_grep "text: why remotes differ" \
-	"^  - remotes, total_carveout: the kernel's aggregate reports remotes as zero for now" \
+check_grep "text: carve-out is the persistent buffers only" \
+	'^  total_carveout +2\.00 MiB +2\.00 MiB +same$' "$T_TMP/v5.txt"
+check_grep "text: remotes unknown while one is loaded" '^  remotes +unknown +0 B +-$' \
+	"$T_TMP/v5.txt"
+check_grep "text: total_system unknown while a remote is loaded" \
+	'^  total_system +unknown +8\.14 MiB +-$' "$T_TMP/v5.txt"
+check_grep "text: the temp_buffer in global" \
+	'^  global includes the temp_buffer: 24\.0 KiB \(boot-time, 3 pages per CPU\)$' \
+	"$T_TMP/v5.txt"
+check_grep "text: why the remote's memory is unknown" \
+	"^  - remotes/hypervisor: loaded, 16 KiB per CPU of its buffer, on 1 to 2 CPUs \(16 to 32 KiB\): no file says which CPUs a remote's buffer covers, so remotes and total_system are unknown$" \
 	"$T_TMP/v5.txt"
 check_grep "text: why global differs: expansion" \
-	"^  - global, total_system: a buffer not yet expanded counts at its current size" \
+	"^  - global: a buffer not yet expanded counts at its current size" \
 	"$T_TMP/v5.txt"
 check_nogrep "text: earlier-posting rows hidden with the split format" \
 	'^  (buffers|snapshot_buffers) ' \
@@ -231,7 +251,7 @@ stat_cmd --tracefs "$T" > "$T_TMP/v4.txt"
 check_grep "earlier: buffers row side by side" \
 	'^  buffers +6\.06 MiB +6\.06 MiB +same$' "$T_TMP/v4.txt"
 check_grep "earlier: rows the file lacks show no kernel figure" \
-	'^  global +24\.0 KiB +- +-$' "$T_TMP/v4.txt"
+	'^  global +48\.0 KiB +- +-$' "$T_TMP/v4.txt"
 check_grep "earlier: per-CPU line" \
 	'^  cpu1: buffers 3\.02 MiB \(computed 3\.03 MiB\) snapshot_buffers 2\.02 MiB \(computed 2\.02 MiB\)$' \
 	"$T_TMP/v4.txt"
@@ -244,15 +264,30 @@ check_grep "no trace_stats: totals marked computed" \
 	'^Totals, computed from the per-buffer files \(no trace_stats/memory_usage_kb\)$' \
 	"$T_TMP/none.txt"
 check_grep "no trace_stats: each row marked" \
-	'^  total_system +8\.10 MiB \(computed\)$' "$T_TMP/none.txt"
+	'^  global +48\.0 KiB \(computed\)$' "$T_TMP/none.txt"
+check_grep "no trace_stats: unknown rows marked" \
+	'^  total_system +unknown \(computed\)$' "$T_TMP/none.txt"
 check_grep "no trace_stats: says which feature provides it" \
 	'trace_stats/memory_usage_kb: not on this kernel; .*"tracing: add aggregate buffer memory usage statistics"' \
 	"$T_TMP/none.txt"
 stat_cmd --tracefs "$T" --format json > "$T_TMP/none.json"
 jq_eq "no trace_stats: json kernel null, computed kept" \
-	'[.aggregate.kernel_format, .aggregate.kernel, .aggregate.computed.total_system]' \
-	'[null,null,8304]' \
+	'[.aggregate.kernel_format, .aggregate.kernel, .aggregate.computed.global,
+		.aggregate.computed.total_system, .aggregate.total_system_without_remotes_kb]' \
+	'[null,null,48,null,8328]' \
 	"$T_TMP/none.json"
+# the remote unloaded: every row known
+T=$T_TMP/unl
+make_tree "$T"
+mk "$T" remotes/hypervisor/buffer_size_kb "7 (unloaded)"
+mk "$T" remotes/hypervisor/tracing_on 0
+mk "$T" trace_stats/memory_usage_kb "global: 48" "instances: 4128" "snapshots: 4152" \
+	"persistents: 2056" "remotes: 0" "total_system: 8328" "total_carveout: 2056"
+stat_cmd --tracefs "$T" --format json > "$T_TMP/unl.json"
+jq_eq "remotes unloaded: computed = kernel on every row, no difference" \
+	'[(.aggregate.computed | del(.buffers, .snapshot_buffers)) == .aggregate.kernel,
+		.aggregate.differences, .aggregate.computed.total_system]' \
+	'[true,[],8328]' "$T_TMP/unl.json"
 
 # ---------------------------------------------------------------- an older kernel: files missing
 T=$T_TMP/old
@@ -299,8 +334,9 @@ jq_eq "no buffer_meta: carve-out from buffer_size_kb (257 + 1 sub-buffers)" \
 	'[true,"carveout",1032,"# Current"]' "$T_TMP/cur.json"
 jq_eq "remote without a state: memory unknown, not 0" \
 	'[.remotes[0].loaded, .remotes[0].memory_kb, .aggregate.computed.remotes,
-		.aggregate.computed.total_carveout, .aggregate.computed.persistents]' \
-	'[null,null,null,null,1032]' "$T_TMP/cur.json"
+		.aggregate.computed.total_system, .aggregate.computed.total_carveout,
+		.aggregate.computed.persistents]' \
+	'[null,null,null,null,1032,1032]' "$T_TMP/cur.json"
 stat_cmd --tracefs "$T" > "$T_TMP/cur.txt"
 check_grep "persistent with this boot's data" \
 	"^  persistent +yes: boot-mapped, reserved memory; holds this boot's trace$" "$T_TMP/cur.txt"
@@ -308,7 +344,7 @@ check_grep "no buffer_meta: says it is estimated" \
 	'boot2: per_cpu/cpuN/buffer_meta missing; its carve-out is estimated from buffer_size_kb' \
 	"$T_TMP/cur.txt"
 check_grep "remote without a state: says so" \
-	'^  r +7\.00 KiB unknown +unknown +0 unknown$' "$T_TMP/cur.txt"
+	'^  r +7\.00 KiB unknown +unknown +\? unknown$' "$T_TMP/cur.txt"
 check_grep "remote without a state: totals unknown" '^  remotes +unknown \(computed\)$' \
 	"$T_TMP/cur.txt"
 

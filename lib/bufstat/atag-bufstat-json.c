@@ -4,8 +4,8 @@
  *
  *   { "tracefs", "page_size_kb", "subbuf_header_bytes", "instances": [ {...,
  *     "snapshot": {...}, "cpus": [...]} ], "remotes": [...], "aggregate": { "computed",
- *     "kernel_format", "kernel", "differences": [...], "kernel_per_cpu": [...] },
- *     "notes": [...] }
+ *     "temp_buffer_kb", "total_system_without_remotes_kb", "kernel_format", "kernel",
+ *     "differences": [...], "kernel_per_cpu": [...] }, "notes": [...] }
  *
  * Sizes in exact KiB (bytes rounded up); unknown figures are null, never 0. Indented,
  * a value a line (lib/util/atag-json.c writes it).
@@ -113,7 +113,9 @@ static void json_remote(struct atag_json *w, const struct atag_bufstat_remote *r
 	num(w, "buffer_size_kb", r->size_kb);
 	flag(w, "loaded", r->loaded);
 	flag(w, "tracing_on", r->tracing_on);
-	num(w, "cpus", r->nr_cpus);
+	num(w, "cpus", r->nr_cpus < 0 ? UNKNOWN : (unsigned long long)r->nr_cpus);
+	atag_json_str(w, "memory_kind", "system");
+	num(w, "memory_per_cpu_kb", atag_bufstat_kb(r->bytes_per_cpu));
 	num(w, "memory_kb", atag_bufstat_kb(r->bytes));
 	atag_json_close(w);
 }
@@ -188,6 +190,8 @@ static void json_aggregate(struct atag_json *w, const struct atag_bufstat *bs)
 
 	atag_json_open_object(w, "aggregate");
 	json_rows(w, "computed", bs->computed, true, true);
+	num(w, "temp_buffer_kb", atag_bufstat_kb(bs->temp_buffer_bytes));
+	num(w, "total_system_without_remotes_kb", atag_bufstat_kb(bs->system_without_remotes));
 	atag_json_str(w, "kernel_format", formats[bs->kernel.format]);
 	if (bs->kernel.format == ATAG_MEMUSAGE_NONE)
 		atag_json_null(w, "kernel");

@@ -104,6 +104,33 @@ static void instance_notes(const struct atag_bufstat_instance *in, struct atag_b
 	stats_notes(in, n);
 }
 
+static void remote_notes(const struct atag_bufstat *bs, const struct atag_bufstat_remote *r,
+			 struct atag_bufstat_notes *n)
+{
+	unsigned long long per = atag_bufstat_kb(r->bytes_per_cpu);
+	unsigned long long wo = atag_bufstat_kb(bs->system_without_remotes);
+	int max = bs->nr_instances && !bs->instances[0].name ? bs->instances[0].nr_cpus : 0;
+
+	if (r->bytes_per_cpu == UNKNOWN) {
+		note(n, "remotes/%s/buffer_size_kb: no size or no (loaded)/(unloaded) state; its "
+		     "memory is unknown", r->name);
+		return;
+	}
+	if (r->bytes != UNKNOWN)
+		return;
+	if (max > 1)
+		note(n, "remotes/%s: loaded, %llu KiB per CPU of its buffer, on 1 to %d CPUs "
+		     "(%llu to %llu KiB): no file says which CPUs a remote's buffer covers, so "
+		     "remotes and total_system are unknown", r->name, per, max, per,
+		     per * max);
+	else
+		note(n, "remotes/%s: loaded, %llu KiB per CPU of its buffer: no file says which "
+		     "CPUs a remote's buffer covers, so remotes and total_system are unknown",
+		     r->name, per);
+	if (wo != UNKNOWN)
+		note(n, "total_system without the loaded remotes: %llu KiB", wo);
+}
+
 void atag_bufstat_notes_collect(const struct atag_bufstat *bs, struct atag_bufstat_notes *n)
 {
 	int i;
@@ -115,9 +142,7 @@ void atag_bufstat_notes_collect(const struct atag_bufstat *bs, struct atag_bufst
 	for (i = 0; i < bs->nr_instances; i++)
 		instance_notes(&bs->instances[i], n);
 	for (i = 0; i < bs->nr_remotes; i++)
-		if (bs->remotes[i].bytes == UNKNOWN)
-			note(n, "remotes/%s/buffer_size_kb: no size or no (loaded)/(unloaded) "
-			     "state; its memory is unknown", bs->remotes[i].name);
+		remote_notes(bs, &bs->remotes[i], n);
 	if (bs->filtered)
 		return;
 	if (!bs->has_remotes_dir)

@@ -504,21 +504,6 @@ static int read_instances(struct reader *rd, const struct atag_bufstat_opts *opt
 	return ret;
 }
 
-static int count_cpus(struct reader *rd, const char *dir)
-{
-	char pcdir[PATH_MAX], **names;
-	int i, nr, n = 0, ret;
-
-	join(pcdir, dir, "per_cpu");
-	ret = list_dirs(rd, pcdir, &names, &nr);
-	if (ret)
-		return ret < 0 ? ret : 0;
-	for (i = 0; i < nr; i++)
-		n += cpu_number(names[i]) >= 0;
-	free_names(names, nr);
-	return n;
-}
-
 static int read_remote(struct reader *rd, const char *dir, struct atag_bufstat_remote *r)
 {
 	char *text;
@@ -537,10 +522,11 @@ static int read_remote(struct reader *rd, const char *dir, struct atag_bufstat_r
 	}
 	if (!ret)
 		ret = read_flag(rd, dir, "tracing_on", &r->tracing_on);
-	if (!ret) {
-		r->nr_cpus = count_cpus(rd, dir);
-		ret = r->nr_cpus < 0 ? r->nr_cpus : 0;
-	}
+	/*
+	 * The CPUs of its buffer are the remote's choice and no file says which:
+	 * per_cpu/cpuN, where the kernel has it, is there for every possible CPU.
+	 */
+	r->nr_cpus = -1;
 	return ret;
 }
 

@@ -149,11 +149,27 @@ static void text_instance(FILE *f, const struct atag_bufstat_instance *in)
 	fputc('\n', f);
 }
 
+/* A remote's memory: its total, or per CPU when no file says which CPUs it has. */
+static const char *remote_memory(char *buf, size_t len, const struct atag_bufstat_remote *r)
+{
+	char a[32];
+
+	if (r->loaded == 0)
+		snprintf(buf, len, "0 B (nothing until loaded)");
+	else if (r->bytes != UNKNOWN)
+		snprintf(buf, len, "%s page allocator", size_str(a, sizeof(a), r->bytes));
+	else if (r->bytes_per_cpu != UNKNOWN)
+		snprintf(buf, len, "%s per CPU of its buffer, page allocator",
+			 size_str(a, sizeof(a), r->bytes_per_cpu));
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
 static void text_remotes(FILE *f, const struct atag_bufstat *bs)
 {
-	static const char * const states[] = { " (nothing until loaded)", " carve-out" };
 	const struct atag_bufstat_remote *r;
-	char a[32], b[32];
+	char a[32], b[80], c[16];
 	int i;
 
 	if (!bs->nr_remotes) {
@@ -164,12 +180,15 @@ static void text_remotes(FILE *f, const struct atag_bufstat *bs)
 		"tracing", "CPUs", "memory");
 	for (i = 0; i < bs->nr_remotes; i++) {
 		r = &bs->remotes[i];
-		fprintf(f, "  %-16s %10s %-9s %-8s %4d %s%s\n", r->name,
+		if (r->nr_cpus < 0)
+			snprintf(c, sizeof(c), "?");
+		else
+			snprintf(c, sizeof(c), "%d", r->nr_cpus);
+		fprintf(f, "  %-16s %10s %-9s %-8s %4s %s\n", r->name,
 			kb_str(a, sizeof(a), r->size_kb),
 			r->loaded < 0 ? "unknown" : r->loaded ? "loaded" : "unloaded",
-			r->tracing_on < 0 ? "unknown" : r->tracing_on ? "on" : "off", r->nr_cpus,
-			size_str(b, sizeof(b), r->bytes),
-			r->loaded < 0 ? "" : states[r->loaded]);
+			r->tracing_on < 0 ? "unknown" : r->tracing_on ? "on" : "off", c,
+			remote_memory(b, sizeof(b), r));
 	}
 	fputc('\n', f);
 }
@@ -248,6 +267,9 @@ static void text_totals(FILE *f, const struct atag_bufstat *bs)
 		}
 		fputc('\n', f);
 	}
+	if (bs->temp_buffer_bytes != UNKNOWN)
+		fprintf(f, "  global includes the temp_buffer: %s (boot-time, 3 pages per CPU)\n",
+			size_str(a, sizeof(a), bs->temp_buffer_bytes));
 	text_reasons(f, bs);
 	fputc('\n', f);
 }

@@ -154,12 +154,20 @@ static unsigned long long instance_part(const struct atag_bufstat_instance *in,
 	}
 }
 
+/* Remote buffers come from the page allocator (v5 2/4: total_system has remotes). */
 static unsigned long long remote_part(enum atag_bufstat_row row, unsigned long long bytes)
 {
-	return row == ATAG_ROW_REMOTES || row == ATAG_ROW_TOTAL_CARVEOUT ? bytes : 0;
+	return row == ATAG_ROW_REMOTES || row == ATAG_ROW_TOTAL_SYSTEM ? bytes : 0;
 }
 
-static unsigned long long row_total(const struct atag_bufstat *bs, enum atag_bufstat_row row)
+/* temp_buffer is in global (v5 2/4), and so in total_system. */
+static unsigned long long temp_part(enum atag_bufstat_row row, unsigned long long bytes)
+{
+	return row == ATAG_ROW_GLOBAL || row == ATAG_ROW_TOTAL_SYSTEM ? bytes : 0;
+}
+
+static unsigned long long row_total(const struct atag_bufstat *bs, enum atag_bufstat_row row,
+				    bool with_remotes)
 {
 	unsigned long long sum = 0;
 	int i;
@@ -167,38 +175,64 @@ static unsigned long long row_total(const struct atag_bufstat *bs, enum atag_buf
 	for (i = 0; i < bs->nr_instances; i++)
 		add(&sum, instance_part(&bs->instances[i], row, bs->instances[i].buffer_bytes,
 					bs->instances[i].snapshot_bytes));
-	for (i = 0; i < bs->nr_remotes; i++)
+	for (i = 0; with_remotes && i < bs->nr_remotes; i++)
 		add(&sum, remote_part(row, bs->remotes[i].bytes));
+	add(&sum, temp_part(row, bs->temp_buffer_bytes));
 	return sum;
+}
+
+/*
+ * temp_buffer: tracer_alloc_buffers() allocates it once at boot with
+ * ring_buffer_alloc(PAGE_SIZE, ...), a buffer of one page per tracing CPU that
+ * nothing resizes: 2 data pages and the reader on each CPU the top buffer has.
+ */
+static unsigned long long temp_buffer_bytes(const struct atag_bufstat *bs)
+{
+	const struct atag_bufstat_instance *top = bs->nr_instances ? &bs->instances[0] : NULL;
+	unsigned long long one;
+
+	if (!top || top->name || !top->nr_cpus || bs->page_size < 1024)
+		return UNKNOWN;
+	one = atag_bufstat_buffer_bytes(bs->page_size / 1024, bs->page_size, bs->page_hdr);
+	return one == UNKNOWN ? UNKNOWN : one * top->nr_cpus;
+}
+
+static void compute_remote(const struct atag_bufstat *bs, struct atag_bufstat_remote *r)
+{
+	if (r->loaded < 0 || r->size_kb == UNKNOWN)
+		r->bytes_per_cpu = UNKNOWN;
+	else if (!r->loaded)
+		r->bytes_per_cpu = 0;
+	else
+		r->bytes_per_cpu = atag_bufstat_remote_bytes(r->size_kb, bs->page_size);
+	if (r->bytes_per_cpu == 0)
+		r->bytes = 0;
+	else if (r->bytes_per_cpu == UNKNOWN || r->nr_cpus < 0)
+		r->bytes = UNKNOWN;
+	else
+		r->bytes = r->nr_cpus * r->bytes_per_cpu;
 }
 
 void atag_bufstat_compute(struct atag_bufstat *bs)
 {
-	struct atag_bufstat_remote *r;
 	int i;
 
 	for (i = 0; i < bs->nr_instances; i++)
 		compute_instance(bs, &bs->instances[i]);
-	for (i = 0; i < bs->nr_remotes; i++) {
-		r = &bs->remotes[i];
-		if (r->loaded < 0 || r->size_kb == UNKNOWN)
-			r->bytes = UNKNOWN;
-		else if (!r->loaded)
-			r->bytes = 0;
-		else
-			r->bytes = r->nr_cpus *
-				   atag_bufstat_remote_bytes(r->size_kb, bs->page_size);
-	}
+	for (i = 0; i < bs->nr_remotes; i++)
+		compute_remote(bs, &bs->remotes[i]);
+	bs->temp_buffer_bytes = bs->filtered ? UNKNOWN : temp_buffer_bytes(bs);
 	for (i = 0; i < ATAG_ROW_MAX; i++)
-		bs->computed[i] = bs->filtered ? UNKNOWN : row_total(bs, i);
+		bs->computed[i] = bs->filtered ? UNKNOWN : row_total(bs, i, true);
+	bs->system_without_remotes = bs->filtered ? UNKNOWN :
+				     row_total(bs, ATAG_ROW_TOTAL_SYSTEM, false);
 }
 
 unsigned long long atag_bufstat_cpu_row(const struct atag_bufstat *bs, int cpu,
 					enum atag_bufstat_row row)
 {
 	const struct atag_bufstat_instance *in;
-	const struct atag_bufstat_remote *r;
-	unsigned long long sum = 0, one;
+	unsigned long long sum = 0;
 	int i, j;
 
 	if (bs->filtered)
@@ -207,17 +241,17 @@ unsigned long long atag_bufstat_cpu_row(const struct atag_bufstat *bs, int cpu,
 		in = &bs->instances[i];
 		for (j = 0; j < in->nr_cpus && in->cpus[j].cpu != cpu; j++)
 			;
-		if (j < in->nr_cpus)
-			add(&sum, instance_part(in, row, in->cpus[j].buffer_bytes,
-						in->cpus[j].snapshot_bytes));
-	}
-	for (i = 0; i < bs->nr_remotes; i++) {
-		r = &bs->remotes[i];
-		if (cpu >= r->nr_cpus)
+		if (j == in->nr_cpus)
 			continue;
-		one = r->bytes == UNKNOWN ? UNKNOWN : r->bytes / r->nr_cpus;
-		add(&sum, remote_part(row, one));
+		add(&sum, instance_part(in, row, in->cpus[j].buffer_bytes,
+					in->cpus[j].snapshot_bytes));
+		/* the temp_buffer has the top buffer's CPUs */
+		if (!in->name && bs->temp_buffer_bytes != UNKNOWN)
+			add(&sum, temp_part(row, bs->temp_buffer_bytes / in->nr_cpus));
 	}
+	/* no file says which CPUs a loaded remote has */
+	for (i = 0; i < bs->nr_remotes; i++)
+		add(&sum, remote_part(row, bs->remotes[i].bytes ? UNKNOWN : 0));
 	return sum;
 }
 
@@ -254,8 +288,8 @@ static unsigned int system_reasons(const struct atag_bufstat *bs, enum atag_bufs
 
 	if (kernel_more) {
 		r |= ATAG_BUFDIFF_READ_PAGE | ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA;
-		if (row == ATAG_ROW_GLOBAL || row == ATAG_ROW_TOTAL_SYSTEM ||
-		    row == ATAG_ROW_BUFFERS)
+		/* the rows of v5 have it computed; v1 and v2 left it out, v3 and v4 not */
+		if (row == ATAG_ROW_BUFFERS)
 			r |= ATAG_BUFDIFF_TEMP_BUFFER;
 		if (snaps && some_snapshot_unsupported(bs))
 			r |= ATAG_BUFDIFF_SPARE;
@@ -282,7 +316,7 @@ unsigned int atag_bufstat_diff_reasons(const struct atag_bufstat *bs, enum atag_
 		return 0;
 	if (row == ATAG_ROW_PERSISTENTS || row == ATAG_ROW_TOTAL_CARVEOUT)
 		r |= ATAG_BUFDIFF_RANGE;
-	if ((row == ATAG_ROW_REMOTES || row == ATAG_ROW_TOTAL_CARVEOUT) &&
+	if ((row == ATAG_ROW_REMOTES || row == ATAG_ROW_TOTAL_SYSTEM) &&
 	    bs->kernel.kb[ATAG_ROW_REMOTES] == 0 && bs->computed[ATAG_ROW_REMOTES] != UNKNOWN &&
 	    bs->computed[ATAG_ROW_REMOTES] > 0)
 		r |= ATAG_BUFDIFF_REMOTES_ZERO;
@@ -301,8 +335,8 @@ const char *atag_bufstat_reason_str(enum atag_bufdiff_reason reason)
 	case ATAG_BUFDIFF_META_PAGE:
 		return "the kernel counts the meta page of a buffer mapped into user space";
 	case ATAG_BUFDIFF_TEMP_BUFFER:
-		return "the kernel counts the boot-time temp_buffer (2 sub-buffers and a reader "
-		       "per CPU); no file shows it";
+		return "v3 and v4 count the boot-time temp_buffer (2 pages and a reader per "
+		       "CPU) in buffers, v1 and v2 do not; the computed figure leaves it out";
 	case ATAG_BUFDIFF_UNEXPANDED:
 		return "a buffer not yet expanded counts at its current size; it grows when "
 		       "tracing first uses it";

@@ -22,8 +22,11 @@ static const char * const tracing_frames[] = {
 	"arch_stack_walk", "stacktrace_trigger", "stacktrace_count_trigger",
 	"event_triggers_call", "event_triggers_post_call", "trace_event_buffer_lock_reserve",
 	"*_trace_stack",
-	/* out-of-line helpers of the alloc_tag series that fire its events */
-	"alloc_tag_trace_*", NULL
+	/*
+	 * The out-of-line hooks of the alloc_tag series that fire its events:
+	 * __alloc_tag_trace_hit(), alloc_tag_trace_mem_alloc() and _free().
+	 */
+	"__alloc_tag_trace_*", "alloc_tag_trace_*", NULL
 };
 
 static const char * const allocator_frames[] = {

@@ -84,6 +84,7 @@ static void tag(struct atag_json *w, const struct atag_report_tag *t)
 	else
 		atag_json_null(w, "offset");
 	atag_render_counters_json(w, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
+	atag_json_uint(w, "live_maybe_freed", atag_counters_live_maybe_freed(&t->counts));
 	lifetimes(w, &t->lifetimes);
 	stacks(w, t);
 	atag_json_close(w);

@@ -128,6 +128,63 @@ static void summary_file(const struct atag_report_file *rf, FILE *f)
 			atag_format_duration(a, sizeof(a), rf->last_ts - rf->first_ts));
 }
 
+/* ------------------------------------------------------------ split and migrated pages */
+
+/*
+ * Live allocations that unmatched and partial frees may explain: page allocations
+ * split or migrated after they were made have no event of their own (see
+ * atag_counters_live_maybe_freed()). Said wherever live allocations are counted
+ * or listed, so that their remnants are not taken for leaks.
+ */
+static void doubt_summary(const struct atag_report *r, FILE *f)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_selected; i++)
+		n += atag_counters_live_maybe_freed(&r->tags[i]->counts);
+	if (n)
+		fprintf(f, "              up to %llu of them may be freed already: split or "
+			"migrated pages (see below)\n", (unsigned long long)n);
+}
+
+/*
+ * A line for each of @tags[0 .. @n) with unmatched or partial frees: after the call
+ * sites, all of them; after the live view (@live), those with live allocations.
+ */
+static void doubts(struct atag_report_tag * const *tags, size_t n, bool live, FILE *f)
+{
+	const struct atag_counters *c;
+	char site[SITE_LEN];
+	bool head = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c = &tags[i]->counts;
+		if ((!c->unmatched_frees && !c->partial_frees) || (live && !c->live))
+			continue;
+		if (!head && live)
+			fprintf(f, "\nmay be freed already (their call sites' unmatched and "
+				"partial frees):\n");
+		else if (!head)
+			fprintf(f, "\nunmatched and partial frees: pages split, migrated or partly "
+				"freed after allocation, or allocated before tracing began:\n");
+		head = true;
+		fprintf(f, "  %s: ", atag_report_site(tags[i], site, sizeof(site)));
+		if (!live)
+			fprintf(f, "%llu unmatched, %llu partial: ",
+				(unsigned long long)c->unmatched_frees,
+				(unsigned long long)c->partial_frees);
+		if (c->live)
+			fprintf(f, "%sup to %llu of its %llu live allocations\n",
+				live ? "" : "may account for ",
+				(unsigned long long)atag_counters_live_maybe_freed(c),
+				(unsigned long long)c->live);
+		else
+			fprintf(f, "no live allocation\n");
+	}
+}
+
 static void summary(const struct atag_report *r, FILE *f)
 {
 	const struct atag_totals *t = &r->totals;
@@ -146,6 +203,7 @@ static void summary(const struct atag_report *r, FILE *f)
 		(unsigned long long)t->replaced);
 	fprintf(f, "live at end   %llu (%s)\n", (unsigned long long)t->live,
 		atag_format_size(a, sizeof(a), t->live_bytes));
+	doubt_summary(r, f);
 	if (r->nr_selected < r->nr_tags)
 		fprintf(f, "call sites    %zu of %zu selected by the filters\n", r->nr_selected,
 			r->nr_tags);
@@ -226,6 +284,7 @@ static void sites(const struct atag_report *r, const struct atag_render_opts *o,
 		fprintf(f, "(no call site)\n");
 	more(f, n, r->nr_selected, "call sites");
 	table_free(&tb);
+	doubts(r->tags, n, false, f);
 }
 
 /* ------------------------------------------------------------ live allocations */
@@ -264,6 +323,7 @@ static void live(const struct atag_report *r, const struct atag_render_opts *o, 
 		fprintf(f, "(none)\n");
 	more(f, n, r->nr_live, "live allocations");
 	table_free(&tb);
+	doubts(r->tags, r->nr_selected, true, f);
 }
 
 /* ------------------------------------------------------------ histograms */

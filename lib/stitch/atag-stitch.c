@@ -36,7 +36,7 @@ struct waiter {
 	uint8_t		kind;
 	uint32_t	tag_idx;
 	uint32_t	slot;
-	uint64_t	ts;
+	uint64_t	seq;		/* W_ALLOC: the allocation's number (atag_live.seq) */
 };
 
 struct cpu_state {
@@ -58,6 +58,7 @@ struct atag_stitcher {
 	struct type_learn	*types;
 	int			nr_types;
 	struct atag_live	*live;		/* slots; a free slot has ptr == 0 && ts == 0 */
+	uint64_t		seq;		/* allocations so far: the last one's number */
 	size_t			nr_slots;
 	size_t			cap_slots;
 	uint32_t		*free_slots;
@@ -242,7 +243,7 @@ static int drop_waiter(struct atag_stitcher *st, struct cpu_state *cs, int i)
 	if (w.kind != W_ALLOC)
 		return 0;
 	l = &st->live[w.slot];
-	if (l->pending && l->ts == w.ts)
+	if (l->pending && l->seq == w.seq)
 		return commit(st, l, 0);
 	return 0;
 }
@@ -271,7 +272,11 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 	if (!t->function && ev->function &&
 	    atag_aggr_set_site(st->aggr, idx, ev->function, ev->file, ev->line, ev->module))
 		return -ENOMEM;
-	/* a newer hit of (pid, tag): a stack no allocation took belonged to a failed one */
+	/*
+	 * A newer hit of (pid, tag): the allocations of the previous one are done
+	 * (or it failed); its stack is no longer theirs. Until this hit's own stack
+	 * comes, none is cached.
+	 */
 	atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, NULL);
 	w->kind = W_HIT;
 	w->tag_idx = idx;
@@ -292,8 +297,8 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 
 static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struct waiter *w)
 {
+	uint64_t *slotp, *sid;
 	struct atag_live *l;
-	uint64_t *slotp, sid;
 	bool created;
 	uint32_t slot;
 	int64_t idx;
@@ -315,18 +320,20 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 		return -ENOMEM;
 	*slotp = slot;
 	*l = (struct atag_live){
-		.ptr = ev->ptr, .ts = ev->ts, .bytes = ev->bytes, .tag_idx = idx,
-		.pid = ev->pid, .counted = !ev->filtered,
+		.ptr = ev->ptr, .ts = ev->ts, .bytes = ev->bytes, .seq = ++st->seq,
+		.tag_idx = idx, .pid = ev->pid, .counted = !ev->filtered,
 	};
 	if (ev->stack_follows && !stackless(st, ev->type)) {
 		l->pending = 1;
 		w->kind = W_ALLOC;
 		w->slot = slot;
+		w->seq = l->seq;
 		return 0;
 	}
+	/* looked up, not taken: every allocation of (pid, tag) until its next hit */
 	if (!ev->stack_follows &&
-	    atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, &sid))
-		l->stack_id = sid;
+	    (sid = atag_map_find(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx)))
+		l->stack_id = *sid;
 	return commit(st, l, 0);
 }
 
@@ -357,7 +364,7 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 
 int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 {
-	struct waiter w = { .pid = ev->pid, .type = ev->type, .kind = W_OTHER, .ts = ev->ts };
+	struct waiter w = { .pid = ev->pid, .type = ev->type, .kind = W_OTHER };
 	struct cpu_state *cs = cpu_state(st, ev->cpu);
 	int ret = 0;
 
@@ -435,9 +442,14 @@ int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks)
 		*c = sid;
 		return 0;
 	}
+	/*
+	 * The slot may hold another allocation by now: its own was freed (or
+	 * replaced) before its stack came, and the slot reused, possibly at the
+	 * same timestamp on another CPU. Its number tells, a timestamp would not.
+	 */
 	l = &st->live[w.slot];
-	if (!l->pending || l->ts != w.ts)
-		return 0;		/* freed (or replaced) before its stack came */
+	if (!l->pending || l->seq != w.seq)
+		return 0;
 	l->stack_id = sid;
 	return commit(st, l, ks->site);
 }

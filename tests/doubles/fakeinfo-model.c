@@ -356,15 +356,13 @@ static int fake_toggle(struct fake_file *f, struct allocinfo_toggle_traces *tt, 
 	ret = fake_check_filter(k, &tt->filter, FAKE_MASKS);
 	if (ret)
 		return ret;
-	if (tt->enable > 1)
-		return -EINVAL;
 	if (k->deny_toggle)
 		k->deny_after--;
 	if (k->race && tt->enable)
 		fake_race(k, &tt->filter);
 	for (i = 0; i < k->nr; i++) {
 		if (fake_match(&k->tags[i], &tt->filter)) {
-			k->tags[i].traced = tt->enable;
+			k->tags[i].traced = !!tt->enable;	/* any non-zero enables */
 			n++;
 		}
 	}
@@ -399,6 +397,9 @@ int fake_ioctl(struct fake_file *f, unsigned int cmd, void *arg, bool cap_sys_ad
 		((struct allocinfo_content_id *)arg)->id = f->k->content_id;
 		return 0;
 	case ALLOCINFO_IOC_GET_AT_V73:
+		/* the series defines one GET_AT, that of its grown filter */
+		if (mode == FAKE_SERIES)
+			return -ENOTTY;
 		return fake_get_at_v73(f, arg);
 	case ALLOCINFO_IOC_GET_NEXT:
 		return fake_get_next(f, arg);

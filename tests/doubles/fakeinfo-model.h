@@ -14,11 +14,14 @@
  *    the pos-th matching tag, and the filter is kept for GET_NEXT (mask 0 clears it).
  *  - GET_NEXT: the next tag matching the kept filter; ENOENT at the end (which
  *    unpositions the file).
- *  - TOGGLE_TRACE: EPERM unless the caller has CAP_SYS_ADMIN, EINVAL as GET_AT or for
- *    enable > 1, ENOENT when no tag matched, else sets trace_on of every match.
+ *  - TOGGLE_TRACE: EPERM unless the caller has CAP_SYS_ADMIN, EINVAL as GET_AT,
+ *    ENOENT when no tag matched, else sets trace_on of every match to !!enable (any
+ *    non-zero enable turns tracing on, as the series' kernel does).
  *  - Strings compare on the trailing 63 characters; module "" selects built-in tags.
- *  - Modes: "series" (both GET_AT layouts and TOGGLE), "v73" (the 7.3 GET_AT only:
- *    the series' number and TOGGLE answer ENOTTY), "none" (every ioctl ENOTTY).
+ *  - Modes: "series" (the series' GET_AT and TOGGLE; the 7.3 GET_AT number answers
+ *    ENOTTY, as the series defines one number: shared/seeds/001, 2/4), "v73" (the 7.3
+ *    GET_AT only: the series' number and TOGGLE answer ENOTTY), "none" (every ioctl
+ *    ENOTTY).
  *
  * The description, one statement a line, '#' comments:
  *   version X.Y                 the text header (default 2.0; 1.x omits accurate:no)

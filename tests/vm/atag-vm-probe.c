@@ -8,12 +8,15 @@
  *   atag-vm-probe modules KO             CONTENT_ID across unload and load of KO
  *   atag-vm-probe modload KO | modunload load or unload the test module
  *   atag-vm-probe formats                the three event format files
- *   atag-vm-probe events KIND ARG COUNT  trace the test module's KIND call site
+ *   atag-vm-probe events KIND ARG COUNT  trace the test module's KIND call site(s); what the
+ *                                        events say against what the module did
+ *   atag-vm-probe hooks                  the hook functions; no event while profiling is off
+ *   atag-vm-probe remote                 the test module's trace remote, loaded and unloaded
  *   atag-vm-probe events-pipe            trace fs/pipe.c call sites (built-in tags)
  *   atag-vm-probe pipes N FILE           workload: N pipes, two 4 KiB writes into each;
  *                                        writes the fs/pipe.c lines of /proc/allocinfo
  *                                        into FILE while they are open, then closes them
- *   atag-vm-probe memusage [CARVEOUT_KB] trace_stats/memory_usage_kb vs the buffers
+ *   atag-vm-probe memusage CARVEOUT_KB   trace_stats/memory_usage_kb vs the buffers
  *   atag-vm-probe state [INSTANCE...]    no tag traced, no instance but these
  *   atag-vm-probe traced [-c]            the traced tags, "function file:line [module]",
  *                                        sorted (with -c: how many)
@@ -435,17 +438,11 @@ static int cmd_ioctl(void)
 	}
 	close(fd2);
 
-	/* the 7.3 layout of GET_AT */
+	/* the series defines one GET_AT, with its filter: no 7.3 compatibility number */
 	memset(&at73, 0, sizeof(at73));
 	at73.pos = 3;
-	ret = xioctl(fd, ALLOCINFO_IOC_GET_AT_V73, &at73);
-	check(!ret && !memcmp(&at73.data.tag, &all.v[3].tag, sizeof(at73.data.tag)),
-	      "GET_AT with the 7.3 layout (0x%lx) returns the same tag",
-	      (unsigned long)ALLOCINFO_IOC_GET_AT_V73);
-	memset(&at73, 0, sizeof(at73));
-	at73.filter.mask = ALLOCINFO_FILTER_MASK_TRACE_ON;
-	check(xioctl(fd, ALLOCINFO_IOC_GET_AT_V73, &at73) == -EINVAL,
-	      "7.3 GET_AT rejects the trace state bit: EINVAL");
+	check(xioctl(fd, ALLOCINFO_IOC_GET_AT_V73, &at73) == -ENOTTY,
+	      "GET_AT with the 7.3 layout (0x%lx): ENOTTY", (unsigned long)ALLOCINFO_IOC_GET_AT_V73);
 
 	/* errors */
 	memset(&at, 0, sizeof(at));
@@ -649,7 +646,15 @@ static int cmd_toggle(void)
 	/* errors */
 	tf = filter_module("no_such_module");
 	check(toggle(fd, &tf, 1) == -ENOENT, "no tag matched: ENOENT");
-	check(toggle(fd, &f, 2) == -EINVAL, "enable=2: EINVAL");
+	/* any non-zero enable turns tracing on: !!enable */
+	ret = toggle(fd, &f, 2);
+	check(!ret && count_traced(fd) == n_mod, "enable=2 turns tracing on (%s)", strerror(-ret));
+	ret = toggle(fd, &f, 0);
+	check(!ret && count_traced(fd) == 0, "enable=0 turns it off");
+	ret = toggle(fd, &f, 1ULL << 32);
+	check(!ret && count_traced(fd) == n_mod, "enable=1<<32 turns tracing on (%s)", strerror(-ret));
+	ret = toggle(fd, &f, 0);
+	check(!ret && count_traced(fd) == 0, "enable=0 turns it off");
 	tf = (struct allocinfo_filter){ .mask = 0x100 };
 	check(toggle(fd, &tf, 1) == -EINVAL, "unknown mask bit: EINVAL");
 	tf = (struct allocinfo_filter){ .mask = ALLOCINFO_FILTER_MASK_MIN_SIZE |
@@ -912,6 +917,7 @@ struct event {
 struct events {
 	struct event *v;
 	size_t n;
+	char *text;		/* the trace, cut into lines by parse_trace() */
 };
 
 static int line_pid(const char *line, const char *colon)
@@ -1000,24 +1006,137 @@ static void print_head(const char *text, int n)
 	}
 }
 
+/*
+ * Stop the instance, read its trace, remove it; log the first @head lines of
+ * the trace and parse it into @evs.
+ */
+static void inst_collect(struct instance *in, struct events *evs, int head)
+{
+	char *text = inst_stop_and_read(in);
+
+	inst_remove(in);
+	if (!text)
+		die("read trace");
+	print_head(text, head);
+	parse_trace(text, evs);
+	evs->text = text;
+}
+
+static void events_free(struct events *evs)
+{
+	size_t i;
+
+	for (i = 0; i < evs->n; i++)
+		free(evs->v[i].stack);
+	free(evs->v);
+	free(evs->text);
+}
+
+/* One line of /proc/atag_test: "KIND PTR BYTES ADDRESS"; ptr 0 for "-". */
 struct held {
-	char kind[16];
-	unsigned long long ptr;
-	unsigned long size;
+	char kind[24];
+	unsigned long long ptr, addr;
+	unsigned long bytes;
 };
 
 static size_t read_held(struct held *h, size_t max)
 {
-	char *s = read_file(TEST_PROC), *line, *save = NULL;
+	char *s = read_file(TEST_PROC), *line, *save = NULL, ptr[32];
 	size_t n = 0;
 
 	if (!s)
 		die("read %s", TEST_PROC);
-	for (line = strtok_r(s, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%15s %llx %lu", h[n].kind, &h[n].ptr, &h[n].size) == 3)
-			n++;
+	for (line = strtok_r(s, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%23s %31s %lu %llx", h[n].kind, ptr, &h[n].bytes, &h[n].addr) != 4)
+			continue;
+		h[n].ptr = strcmp(ptr, "-") ? strtoull(ptr, NULL, 16) : 0;
+		n++;
+	}
 	free(s);
 	return n;
+}
+
+/*
+ * What the alloc_tag events of one tag report: from /proc/atag_test_counts,
+ * as the test module predicts them from what it did, or tallied from a trace.
+ */
+struct tally {
+	unsigned long long allocs, alloc_bytes, frees, free_bytes, unmatched, partial;
+};
+
+static void tally_print(const char *what, const struct tally *t)
+{
+	printf("# %s: %llu allocs (%llu bytes), %llu frees (%llu bytes), %llu unmatched, "
+	       "%llu partial\n", what, t->allocs, t->alloc_bytes, t->frees, t->free_bytes,
+	       t->unmatched, t->partial);
+}
+
+static struct tally tally_sub(struct tally a, const struct tally *b)
+{
+	a.allocs -= b->allocs;
+	a.alloc_bytes -= b->alloc_bytes;
+	a.frees -= b->frees;
+	a.free_bytes -= b->free_bytes;
+	a.unmatched -= b->unmatched;
+	a.partial -= b->partial;
+	return a;
+}
+
+static struct tally module_counts(const char *kind)
+{
+	char *s = read_file(TEST_PROC "_counts"), *line, *save = NULL, k[24];
+	struct tally t = { 0 };
+
+	if (!s)
+		die("read %s_counts", TEST_PROC);
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%23s allocs %llu alloc_bytes %llu frees %llu free_bytes %llu "
+			   "unmatched %llu partial %llu", k, &t.allocs, &t.alloc_bytes, &t.frees,
+			   &t.free_bytes, &t.unmatched, &t.partial) == 7 && !strcmp(k, kind))
+			break;
+	if (!line)
+		die("no line for %s in %s_counts", kind, TEST_PROC);
+	free(s);
+	return t;
+}
+
+/*
+ * The alloc and free events of @tag in the trace: each free matched by ptr
+ * with the latest allocation of the tag not freed yet; unmatched if there is
+ * none, partial if it frees fewer bytes.
+ */
+static struct tally tally_events(const struct events *evs, unsigned long long tag)
+{
+	struct { unsigned long long ptr, bytes; } *open = calloc(evs->n + 1, sizeof(*open));
+	struct tally t = { 0 };
+	size_t i, j, nopen = 0;
+
+	for (i = 0; i < evs->n; i++) {
+		const struct event *e = &evs->v[i];
+
+		if (e->tag != tag)
+			continue;
+		if (e->type == EV_ALLOC) {
+			t.allocs++;
+			t.alloc_bytes += e->bytes;
+			open[nopen].ptr = e->ptr;
+			open[nopen++].bytes = e->bytes;
+		} else if (e->type == EV_FREE) {
+			t.frees++;
+			t.free_bytes += e->bytes;
+			for (j = nopen; j-- > 0 && open[j].ptr != e->ptr;)
+				;
+			if (j == (size_t)-1) {
+				t.unmatched++;
+				continue;
+			}
+			if (e->bytes < open[j].bytes)
+				t.partial++;
+			open[j] = open[--nopen];
+		}
+	}
+	free(open);
+	return t;
 }
 
 /*
@@ -1071,38 +1190,81 @@ static long long pair_events(const struct events *evs, unsigned long long tag, s
 
 static const char *kind_function(const char *kind)
 {
-	if (!strcmp(kind, "slab"))
-		return "atag_test_slab_alloc";
-	if (!strcmp(kind, "large"))
-		return "atag_test_large_alloc";
-	if (!strcmp(kind, "page"))
-		return "atag_test_page_alloc";
-	if (!strcmp(kind, "split"))
-		return "atag_test_split_alloc";
-	if (!strcmp(kind, "percpu"))
-		return "atag_test_percpu_alloc";
-	if (!strcmp(kind, "long"))
-		return "atag_test_function_with_a_deliberately_long_name_to_check_suffix_match";
+	static const char *const fns[][2] = {
+		{ "slab", "atag_test_slab_alloc" },
+		{ "large", "atag_test_large_alloc" },
+		{ "long", "atag_test_function_with_a_deliberately_long_name_to_check_suffix_match" },
+		{ "page", "atag_test_page_alloc" },
+		{ "percpu", "atag_test_percpu_alloc" },
+		{ "split", "atag_test_split_alloc" },
+		{ "pinned", "atag_test_pinned_alloc" },
+		{ "migrate", "atag_test_migrate_alloc" },
+		{ "migration_target", "atag_test_migration_target_alloc" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strcmp(kind, fns[i][0]))
+			return fns[i][1];
 	return NULL;
 }
 
+/* Is the stack line @frame the function @fn ("fn", "fn+0x..", "fn [module]")? */
+static bool frame_is(const char *frame, const char *fn)
+{
+	size_t len = strlen(fn);
+
+	return !strncmp(frame, fn, len) && strchr(" +\n", frame[len]);
+}
+
+/*
+ * The first frames of a stack the stacktrace trigger on alloc_tag_hit
+ * recorded: the event's own function, the out-of-line hook, then @fn.
+ */
+static bool hit_stack_ok(const char *stack, const char *fn)
+{
+	const char *want[] = { "trace_event_raw_event_alloc_tag_hit", "__alloc_tag_trace_hit", fn };
+	const char *p = stack;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (!p || !frame_is(p, want[i]))
+			return false;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return true;
+}
+
+#define MAX_TAGS 2
+
+/*
+ * Trace the test module's call site(s) of KIND while it allocates ARG COUNT,
+ * then while it frees everything.  Migration involves two tags, that of the
+ * migrated page and that of the target page; both are traced.  What the
+ * events say is compared with what the module did (/proc/atag_test_counts,
+ * /proc/atag_test) and with /proc/allocinfo's counters.
+ */
 static int cmd_events(const char *kind, const char *arg, const char *count)
 {
-	const char *function = kind_function(kind);
-	struct allocinfo_tag_data before, during, after;
-	struct allocinfo_filter f;
+	const char *kinds[MAX_TAGS] = { kind, "migration_target" };
+	const char *fns[MAX_TAGS];
+	struct allocinfo_tag_data before[MAX_TAGS], during[MAX_TAGS], after[MAX_TAGS];
+	struct tally mod0[MAX_TAGS], mod[MAX_TAGS], ev;
+	unsigned long long tag[MAX_TAGS] = { 0 }, held_bytes;
+	struct allocinfo_filter f[MAX_TAGS];
 	struct instance in;
 	struct events evs;
 	struct held held[256];
-	size_t nheld, i, j, mark = 0, nhit = 0, nstack = 0, nalloc, nfree;
-	unsigned long long tag = 0;
-	long long out_during, out_all;
-	char cmd[64], *text, want_fn[ALLOCINFO_STR_SIZE];
-	int fd = allocinfo_open(), ret, n = atoi(count);
+	size_t nheld, i, j, mark = 0, nhit, nstack, unaccounted = 0;
+	int fd = allocinfo_open(), ret, n = atoi(count), ntags, t;
+	char cmd[64];
 	bool all_ok, percpu = !strcmp(kind, "percpu");
-	size_t unaccounted = 0;
 
-	if (!function) {
+	fns[0] = kind_function(kind);
+	fns[1] = kind_function(kinds[1]);
+	ntags = !strcmp(kind, "migrate") ? 2 : 1;
+	if (!fns[0]) {
 		printf("not ok - unknown kind %s\n", kind);
 		return 1;
 	}
@@ -1110,116 +1272,131 @@ static int cmd_events(const char *kind, const char *arg, const char *count)
 		printf("not ok - %s is not loaded\n", TEST_MOD);
 		return 1;
 	}
-	set_str(want_fn, function);
-	ret = get_one(fd, TEST_MOD, function, &before);
-	check(!ret, "tag of %s found (%s)", function, strerror(-ret));
-	if (ret)
-		return 1;
+	for (t = 0; t < ntags; t++) {
+		ret = get_one(fd, TEST_MOD, fns[t], &before[t]);
+		check(!ret, "tag of %s found (%s)", fns[t], strerror(-ret));
+		if (ret)
+			return 1;
+		mod0[t] = module_counts(kinds[t]);
+	}
 
 	inst_create(&in, true);
-	f = filter_function(function);
-	f.mask |= ALLOCINFO_FILTER_MASK_MODNAME;
-	set_str(f.fields.modname, TEST_MOD);
-	ret = toggle(fd, &f, 1);
-	check(!ret, "trace on for %s (%s)", function, strerror(-ret));
+	for (t = 0; t < ntags; t++) {
+		f[t] = filter_function(fns[t]);
+		f[t].mask |= ALLOCINFO_FILTER_MASK_MODNAME;
+		set_str(f[t].fields.modname, TEST_MOD);
+		ret = toggle(fd, &f[t], 1);
+		check(!ret, "trace on for %s (%s)", fns[t], strerror(-ret));
+	}
 
 	snprintf(cmd, sizeof(cmd), "%s %s %s", kind, arg, count);
 	ret = write_file(TEST_PROC, cmd);
 	check(!ret, "'%s' > %s (%s)", cmd, TEST_PROC, strerror(-ret));
 	nheld = read_held(held, 256);
-	get_one(fd, TEST_MOD, function, &during);
+	for (t = 0; t < ntags; t++)
+		get_one(fd, TEST_MOD, fns[t], &during[t]);
 	inst_write(&in, "trace_marker", "atag-vm: free");
 	ret = write_file(TEST_PROC, "free");
 	check(!ret, "'free' > %s", TEST_PROC);
 
-	ret = toggle(fd, &f, 0);
-	check(!ret && count_traced(fd) == 0, "trace off again");
-	text = inst_stop_and_read(&in);
-	inst_remove(&in);
-	get_one(fd, TEST_MOD, function, &after);
-	if (!text)
-		die("read trace");
-	print_head(text, 24);
-	parse_trace(text, &evs);
+	for (t = 0; t < ntags; t++)
+		toggle(fd, &f[t], 0);
+	check(count_traced(fd) == 0, "trace off again");
+	inst_collect(&in, &evs, 24);
+	for (mark = 0; mark < evs.n && evs.v[mark].type != EV_MARK; mark++)
+		;
+	check(mark < evs.n, "trace marker found between allocation and free");
 
-	for (i = 0; i < evs.n; i++) {
-		const struct event *e = &evs.v[i];
+	for (t = 0; t < ntags; t++) {
+		const char *fn = fns[t];
 
-		if (e->type == EV_MARK && !mark)
-			mark = i;
-		if (e->type != EV_HIT || strcmp(e->function, function))
-			continue;
-		nhit++;
-		if (!tag)
-			tag = e->tag;
-		/* the stack recorded by the trigger follows on the same pid */
-		for (j = i + 1; j < evs.n && j < i + 4; j++)
-			if (evs.v[j].type == EV_STACK && evs.v[j].pid == e->pid) {
-				if (evs.v[j].stack && strstr(evs.v[j].stack, function))
-					nstack++;
-				else if (nstack == 0 && evs.v[j].stack)
-					printf("# stack without %s:\n%s", function, evs.v[j].stack);
+		get_one(fd, TEST_MOD, fn, &after[t]);
+		mod[t] = tally_sub(module_counts(kinds[t]), &mod0[t]);
+		nhit = nstack = 0;
+		for (i = 0; i < evs.n; i++) {
+			const struct event *e = &evs.v[i];
+
+			if (e->type != EV_HIT || strcmp(e->function, fn))
+				continue;
+			nhit++;
+			if (!tag[t])
+				tag[t] = e->tag;
+			/* the stack recorded by the trigger follows on the same pid */
+			for (j = i + 1; j < evs.n && j < i + 4; j++)
+				if (evs.v[j].type == EV_STACK && evs.v[j].pid == e->pid) {
+					if (evs.v[j].stack && hit_stack_ok(evs.v[j].stack, fn))
+						nstack++;
+					else if (nstack == 0 && evs.v[j].stack)
+						printf("# stack of a hit of %s:\n%s", fn, evs.v[j].stack);
+					break;
+				}
+		}
+		check(nhit == (size_t)n, "%zu alloc_tag_hit events for %s (want %d)", nhit, fn, n);
+		check(nstack == nhit, "%zu of them followed by a kernel stack "
+		      "trace_event_raw_event_alloc_tag_hit, __alloc_tag_trace_hit, %s", nstack, fn);
+		all_ok = nhit > 0;
+		for (i = 0; i < evs.n; i++) {
+			const struct event *e = &evs.v[i];
+
+			if (e->type == EV_HIT && !strcmp(e->function, fn) &&
+			    (e->tag != tag[t] || strcmp(e->modname, TEST_MOD) ||
+			     e->lineno != before[t].tag.lineno))
+				all_ok = false;
+		}
+		check(all_ok, "hit events carry tag %llx, module %s, line %llu", tag[t], TEST_MOD,
+		      (unsigned long long)before[t].tag.lineno);
+		/* the hit comes before the allocation it announces */
+		for (i = 0; i < evs.n; i++)
+			if (evs.v[i].tag == tag[t] &&
+			    (evs.v[i].type == EV_HIT || evs.v[i].type == EV_ALLOC))
 				break;
-			}
-	}
-	check(nhit == (size_t)n, "%zu alloc_tag_hit events for %s (want %d)", nhit, function, n);
-	check(nstack == nhit, "%zu of them followed by a kernel stack through %s", nstack,
-	      function);
-	all_ok = nhit > 0;
-	for (i = 0; i < evs.n; i++) {
-		const struct event *e = &evs.v[i];
+		check(i < evs.n && evs.v[i].type == EV_HIT, "the first event of the tag is a hit");
 
-		if (e->type == EV_HIT && !strcmp(e->function, function) &&
-		    (e->tag != tag || strcmp(e->modname, TEST_MOD) || e->lineno != before.tag.lineno))
-			all_ok = false;
-	}
-	check(all_ok, "hit events carry tag %llx, module %s, line %llu", tag, TEST_MOD,
-	      (unsigned long long)before.tag.lineno);
-	/* the hit comes before the allocation it announces */
-	for (i = 0; i < evs.n; i++)
-		if (evs.v[i].tag == tag && (evs.v[i].type == EV_HIT || evs.v[i].type == EV_ALLOC))
-			break;
-	check(i < evs.n && evs.v[i].type == EV_HIT, "the first event of the tag is a hit");
+		/* no event where pages are split, migrated or partly freed */
+		ev = tally_events(&evs, tag[t]);
+		tally_print("the module did", &mod[t]);
+		tally_print("the events say", &ev);
+		check(!memcmp(&ev, &mod[t], sizeof(ev)),
+		      "%s: the alloced and freed events are what the module did: allocations, "
+		      "frees, bytes, unmatched and partial frees", kinds[t]);
 
-	check(mark > 0, "trace marker found between allocation and free");
-	out_during = pair_events(&evs, tag, 0, mark, &nalloc, &nfree, true);
-	check(out_during >= 0 && (unsigned long long)out_during ==
-				 during.counter.bytes - before.counter.bytes,
-	      "bytes allocated per the events (%lld) = counter increase (%llu)", out_during,
-	      (unsigned long long)(during.counter.bytes - before.counter.bytes));
-	out_all = pair_events(&evs, tag, 0, evs.n, &nalloc, &nfree, true);
-	check(out_all == 0, "every alloc_tag_mem_freed pairs with an alloced of the same ptr "
-	      "and bytes; none left (%zu alloced, %zu freed, %lld bytes left)", nalloc, nfree,
-	      out_all);
-	check(after.counter.bytes == before.counter.bytes &&
-	      after.counter.calls == before.counter.calls,
-	      "counters back to where they were (%llu bytes, %llu calls)",
-	      (unsigned long long)after.counter.bytes, (unsigned long long)after.counter.calls);
+		held_bytes = 0;
+		for (i = 0; i < nheld; i++)
+			if (!strcmp(held[i].kind, kinds[t]) && held[i].ptr)
+				held_bytes += held[i].bytes;
+		check(during[t].counter.bytes - before[t].counter.bytes == held_bytes,
+		      "%s: counter increase while held (%llu) = the bytes the module holds (%llu)",
+		      kinds[t], (unsigned long long)(during[t].counter.bytes - before[t].counter.bytes),
+		      held_bytes);
+		check(after[t].counter.bytes == before[t].counter.bytes &&
+		      after[t].counter.calls == before[t].counter.calls,
+		      "%s: counters back to where they were (%llu bytes, %llu calls)", kinds[t],
+		      (unsigned long long)after[t].counter.bytes,
+		      (unsigned long long)after[t].counter.calls);
+	}
 
 	/*
-	 * The module reports the same addresses as the events.  Per-CPU memory
-	 * in the first chunk has no tag references in 6.12 and is not
-	 * accounted: such allocations have no events at all.
+	 * The events name the memory as the module computes it: the address of
+	 * the codetag_ref (slab, per-CPU) or the head struct page (pages), not
+	 * the object's address.  Everything the module held is freed after the
+	 * marker, under the tag it is charged to, with that ptr and its bytes.
 	 */
 	all_ok = nheld > 0;
 	for (i = 0; i < nheld; i++) {
-		bool seen_alloc = false, seen_free = false;
+		bool seen = false;
 
-		for (j = 0; j < evs.n; j++) {
-			if (evs.v[j].tag != tag || evs.v[j].ptr != held[i].ptr)
-				continue;
-			if (evs.v[j].type == EV_ALLOC && j < mark)
-				seen_alloc = true;
-			if (evs.v[j].type == EV_FREE && j > mark)
-				seen_free = true;
-		}
-		if (percpu && !seen_alloc && !seen_free) {
+		if (!held[i].ptr) {
 			unaccounted++;
 			continue;
 		}
-		if (!seen_alloc || !seen_free) {
-			printf("# %s %llx: alloced %d freed %d\n", held[i].kind, held[i].ptr,
-			       seen_alloc, seen_free);
+		t = strcmp(held[i].kind, kinds[0]) ? 1 : 0;
+		for (j = mark; j < evs.n && !seen; j++)
+			seen = evs.v[j].type == EV_FREE && evs.v[j].tag == tag[t] &&
+			       evs.v[j].ptr == held[i].ptr && evs.v[j].bytes == held[i].bytes;
+		if (!seen || held[i].ptr == held[i].addr) {
+			printf("# %s ptr %llx (memory at %llx, %lu bytes): %s\n", held[i].kind,
+			       held[i].ptr, held[i].addr, held[i].bytes,
+			       seen ? "the object address" : "no freed event");
 			all_ok = false;
 		}
 	}
@@ -1227,13 +1404,11 @@ static int cmd_events(const char *kind, const char *arg, const char *count)
 		printf("# %zu of %zu per-CPU allocations were in the first chunk (not accounted)\n",
 		       unaccounted, nheld);
 	check(all_ok && unaccounted < nheld,
-	      "all %zu accounted addresses %s holds were alloced before and freed after the marker",
+	      "the %zu accounted allocations %s held were freed with the ptr it computes "
+	      "(codetag_ref or struct page, not the object's address) and their bytes",
 	      nheld - unaccounted, TEST_MOD);
 
-	for (i = 0; i < evs.n; i++)
-		free(evs.v[i].stack);
-	free(evs.v);
-	free(text);
+	events_free(&evs);
 	close(fd);
 	return failures ? 1 : 0;
 }
@@ -1248,7 +1423,7 @@ static int cmd_events_pipe(void)
 	struct events evs;
 	int fd = allocinfo_open(), ret, i, me = getpid();
 	size_t k, j, nalloc, nfree;
-	char *text, buf[4096];
+	char buf[4096];
 
 	set_str(f.fields.filename, "fs/pipe.c");
 	inst_create(&in, true);
@@ -1276,12 +1451,7 @@ static int cmd_events_pipe(void)
 	f.tracing = 1;
 	ret = toggle(fd, &f, 0);
 	check(!ret && count_traced(fd) == 0, "trace off again");
-	text = inst_stop_and_read(&in);
-	inst_remove(&in);
-	if (!text)
-		die("read trace");
-	print_head(text, 16);
-	parse_trace(text, &evs);
+	inst_collect(&in, &evs, 16);
 
 	for (i = 0; i < 2; i++) {
 		unsigned long long tags[4] = { 0 };
@@ -1339,10 +1509,7 @@ static int cmd_events_pipe(void)
 		      "the %zu allocations of pid %d were freed with the same ptr and bytes "
 		      "(%zu not)", nours, me, unpaired);
 	}
-	for (k = 0; k < evs.n; k++)
-		free(evs.v[k].stack);
-	free(evs.v);
-	free(text);
+	events_free(&evs);
 	close(fd);
 	return failures ? 1 : 0;
 }
@@ -1463,9 +1630,13 @@ static int cmd_memusage(long carveout_kb)
 	if (nlines != 7)
 		return 1;
 
-	/* top level */
+	/*
+	 * top level, and temp_buffer: ring_buffer_alloc(PAGE_SIZE) keeps its
+	 * minimum of 2 data pages, plus the reader page, on every CPU
+	 */
 	want[0] = buffer_kb(TRACEFS, &ncpus);
 	want[2] += snapshot_allocated(TRACEFS) ? want[0] : ncpus * 3 * 4;
+	want[0] += ncpus * 3 * 4;
 	/* instances */
 	d = opendir(TRACEFS "/instances");
 	while (d && (de = readdir(d))) {
@@ -1487,12 +1658,251 @@ static int cmd_memusage(long carveout_kb)
 	}
 	if (d)
 		closedir(d);
-	want[4] = 0;
+	want[4] = 0;		/* remote buffers are not enumerated */
 	want[5] = want[0] + want[1] + want[2] + want[4];
-	want[6] = carveout_kb;
+	want[6] = want[3];
 	for (i = 0; i < 7; i++)
 		check(got[i] == want[i], "%s: %lld KiB, computed from the buffer files %lld KiB",
 		      mem_keys[i], got[i], want[i]);
+	check(want[3] <= carveout_kb, "the persistent buffers (%lld KiB) fit the reserved %ld KiB",
+	      want[3], carveout_kb);
+	return failures ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ hooks */
+
+/* Is @name a symbol of /proc/kallsyms (any type, built-in)? */
+static bool has_symbol(const char *kallsyms, const char *name)
+{
+	const char *p = kallsyms;
+	size_t len = strlen(name);
+
+	while ((p = strstr(p, name))) {
+		/* "ADDRESS TYPE NAME\n": preceded by " X ", followed by the end of line */
+		if (p - kallsyms >= 3 && p[-1] == ' ' && p[-3] == ' ' && p[len] == '\n')
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+/*
+ * The hooks are the series' functions, and the hit fires inside the check
+ * that profiling is enabled: with vm.mem_profiling = 0 a traced call site
+ * emits nothing at all.
+ */
+static int cmd_hooks(void)
+{
+	const char *fn = "atag_test_slab_alloc";
+	struct allocinfo_filter f = filter_function(fn);
+	char *ks = read_file("/proc/kallsyms");
+	size_t i, hit[2] = { 0 }, alloced[2] = { 0 }, freed[2] = { 0 };
+	bool marked = false;
+	struct allocinfo_tag_data d;
+	struct instance in;
+	struct events evs;
+	int fd = allocinfo_open(), ret;
+
+	if (!ks)
+		die("read /proc/kallsyms");
+	check(has_symbol(ks, "__alloc_tag_trace_hit"), "__alloc_tag_trace_hit is a kernel function");
+	check(has_symbol(ks, "alloc_tag_trace_mem_alloc") && has_symbol(ks, "alloc_tag_trace_mem_free"),
+	      "alloc_tag_trace_mem_alloc and alloc_tag_trace_mem_free are kernel functions");
+	check(!has_symbol(ks, "alloc_tag_trace_hit"),
+	      "alloc_tag_trace_hit is inline (no symbol): it only tests the key");
+	free(ks);
+
+	ret = get_one(fd, TEST_MOD, fn, &d);
+	check(!ret, "tag of %s found (%s)", fn, strerror(-ret));
+	if (ret)
+		return 1;
+	f.mask |= ALLOCINFO_FILTER_MASK_MODNAME;
+	set_str(f.fields.modname, TEST_MOD);
+	inst_create(&in, false);
+	ret = toggle(fd, &f, 1);
+	check(!ret, "trace on for %s (%s)", fn, strerror(-ret));
+	ret = write_file("/proc/sys/vm/mem_profiling", "0");
+	check(!ret, "vm.mem_profiling = 0 (%s)", strerror(-ret));
+	ret = write_file(TEST_PROC, "slab 64 2");
+	/* at once: the rest of the system needs its profiling back */
+	if (write_file("/proc/sys/vm/mem_profiling", "1"))
+		die("vm.mem_profiling = 1");
+	check(!ret, "'slab 64 2' with profiling disabled (%s)", strerror(-ret));
+	inst_write(&in, "trace_marker", "atag-vm: profiling enabled");
+	ret = write_file(TEST_PROC, "slab 64 1");
+	check(!ret, "'slab 64 1' with profiling enabled (%s)", strerror(-ret));
+	write_file(TEST_PROC, "free");
+	toggle(fd, &f, 0);
+	inst_collect(&in, &evs, 12);
+	for (i = 0; i < evs.n; i++) {
+		const struct event *e = &evs.v[i];
+
+		if (e->type == EV_MARK)
+			marked = true;
+		if (e->type == EV_HIT && !strcmp(e->function, fn))
+			hit[marked]++;
+		if (e->type == EV_ALLOC)
+			alloced[marked]++;
+		if (e->type == EV_FREE)
+			freed[marked]++;
+	}
+	check(marked, "trace marker found");
+	check(!hit[0] && !alloced[0] && !freed[0],
+	      "profiling disabled: no hit, alloced or freed event (%zu, %zu, %zu)", hit[0],
+	      alloced[0], freed[0]);
+	check(hit[1] == 1 && alloced[1] == 1 && freed[1] == 1,
+	      "profiling enabled: 1 hit, 1 alloced, 1 freed (%zu, %zu, %zu); the 2 objects "
+	      "allocated before were never accounted", hit[1], alloced[1], freed[1]);
+	events_free(&evs);
+	close(fd);
+	return failures ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ remote */
+
+#define REMOTE		TRACEFS "/remotes/" TEST_MOD
+
+/* The test module's line about its remote: loads, unloads, tracing, cpus, pages. */
+struct remote_counts {
+	unsigned long loads, unloads, pages;
+	int tracing;
+	unsigned int cpus;
+};
+
+static struct remote_counts remote_counts(void)
+{
+	char *s = read_file(TEST_PROC "_counts"), *line;
+	struct remote_counts c = { 0 };
+
+	line = s ? strstr(s, "\nremote ") : NULL;
+	if (!line || sscanf(line, "\nremote loads %lu unloads %lu tracing %d cpus %u pages %lu",
+			    &c.loads, &c.unloads, &c.tracing, &c.cpus, &c.pages) != 5)
+		die("no remote line in %s_counts", TEST_PROC);
+	free(s);
+	return c;
+}
+
+/* Bytes /proc/allocinfo counts for the pages trace_remote_alloc_buffer() allocates. */
+static unsigned long long remote_page_bytes(int fd)
+{
+	struct allocinfo_tag_data d;
+	int ret = get_one(fd, "", "trace_remote_alloc_page", &d);
+
+	if (ret)
+		die("the tag of trace_remote_alloc_page");
+	return d.counter.bytes;
+}
+
+static char *read_mem_usage(void)
+{
+	char *s = read_file(TRACEFS "/trace_stats/memory_usage_kb");
+
+	if (!s)
+		die("read memory_usage_kb");
+	return s;
+}
+
+static bool file_is(const char *path, const char *want)
+{
+	char *s = read_file(path);
+	bool ok = s && !strcmp(s, want);
+
+	if (!ok)
+		printf("# %s: '%s', want '%s'\n", path, s ? s : "(unreadable)", want);
+	free(s);
+	return ok;
+}
+
+/* Pages of a remote buffer of @kb KiB per CPU: data pages (at least 2), reader, meta. */
+static unsigned long remote_pages(unsigned long kb)
+{
+	unsigned long data = (kb * 1024 + 4095) / 4096;
+
+	return (data < 2 ? 2 : data) + 1 + 1;
+}
+
+/*
+ * The trace remote the test module registers, with a buffer on one CPU:
+ * tracing_on and buffer_size_kb, the buffer allocated when tracing starts and
+ * freed when it stops, counted in no row of memory_usage_kb (remotes are not
+ * enumerated: 0).
+ */
+static int cmd_remote(void)
+{
+	int fd = allocinfo_open(), ncpu_possible = 0, ret;
+	unsigned long long b0 = remote_page_bytes(fd), b;
+	struct remote_counts c0 = remote_counts(), c;
+	char *mem0 = read_mem_usage(), *mem, *possible;
+	unsigned int lo, hi;
+
+	possible = read_file("/sys/devices/system/cpu/possible");
+	if (possible && sscanf(possible, "%u-%u", &lo, &hi) == 2)
+		ncpu_possible = hi - lo + 1;
+	else if (possible)
+		ncpu_possible = 1;
+	free(possible);
+	printf("# %d possible CPUs; memory_usage_kb:\n%s", ncpu_possible, mem0);
+
+	check(exists(REMOTE), "%s exists", REMOTE);
+	check(file_is(REMOTE "/tracing_on", "0\n"), "tracing_on: 0");
+	check(file_is(REMOTE "/buffer_size_kb", "7 (unloaded)\n"), "buffer_size_kb: 7 (unloaded)");
+
+	ret = write_file(REMOTE "/tracing_on", "1");
+	check(!ret, "tracing_on = 1 (%s)", strerror(-ret));
+	c = remote_counts();
+	check(file_is(REMOTE "/tracing_on", "1\n"), "tracing_on: 1");
+	check(file_is(REMOTE "/buffer_size_kb", "7 (loaded)\n"), "buffer_size_kb: 7 (loaded)");
+	check(c.loads == c0.loads + 1 && c.tracing == 1, "the module loaded its buffer once and "
+	      "was told to trace");
+	check(c.cpus == 1 && (int)c.cpus < ncpu_possible,
+	      "the buffer is on %u CPU, fewer than the %d possible", c.cpus, ncpu_possible);
+	check(c.pages == remote_pages(7), "7 KiB on one CPU: %lu pages (2 data, reader, meta; "
+	      "want %lu)", c.pages, remote_pages(7));
+	b = remote_page_bytes(fd);
+	check(b - b0 == c.pages * 4096, "/proc/allocinfo: trace_remote_alloc_page holds %llu "
+	      "bytes more (%lu pages)", b - b0, c.pages);
+	mem = read_mem_usage();
+	check(!strcmp(mem, mem0), "memory_usage_kb unchanged while loaded: remotes 0, the "
+	      "remote's pages in no other row");
+	if (strcmp(mem, mem0))
+		printf("# now:\n%s", mem);
+	free(mem);
+	ret = write_file(REMOTE "/tracing_on", "1");
+	check(!ret && remote_counts().loads == c.loads, "tracing_on = 1 again: no second load");
+
+	ret = write_file(REMOTE "/tracing_on", "0");
+	check(!ret, "tracing_on = 0 (%s)", strerror(-ret));
+	c = remote_counts();
+	check(file_is(REMOTE "/tracing_on", "0\n"), "tracing_on: 0");
+	check(file_is(REMOTE "/buffer_size_kb", "7 (unloaded)\n"), "buffer_size_kb: 7 (unloaded)");
+	check(c.unloads == c0.unloads + 1 && c.tracing == 0 && c.pages == 0,
+	      "the module unloaded its buffer and was told to stop");
+	check(remote_page_bytes(fd) == b0, "/proc/allocinfo: the pages are freed");
+
+	ret = write_file(REMOTE "/buffer_size_kb", "16");
+	check(!ret && file_is(REMOTE "/buffer_size_kb", "16 (unloaded)\n"),
+	      "buffer_size_kb = 16: 16 (unloaded)");
+	ret = write_file(REMOTE "/tracing_on", "1");
+	c = remote_counts();
+	check(!ret && file_is(REMOTE "/buffer_size_kb", "16 (loaded)\n") &&
+	      c.pages == remote_pages(16) && remote_page_bytes(fd) - b0 == c.pages * 4096,
+	      "16 KiB loaded: %lu pages (want %lu), all in /proc/allocinfo", c.pages,
+	      remote_pages(16));
+	mem = read_mem_usage();
+	check(!strcmp(mem, mem0), "memory_usage_kb still unchanged");
+	free(mem);
+	write_file(REMOTE "/tracing_on", "0");
+	check(file_is(REMOTE "/buffer_size_kb", "16 (unloaded)\n") && remote_page_bytes(fd) == b0,
+	      "unloaded again, the pages freed");
+
+	check(write_file(REMOTE "/buffer_size_kb", "0") == -EINVAL, "buffer_size_kb = 0: EINVAL");
+	check(write_file(REMOTE "/buffer_size_kb", "x") == -EINVAL, "buffer_size_kb = x: EINVAL");
+	check(write_file(REMOTE "/tracing_on", "x") == -EINVAL, "tracing_on = x: EINVAL");
+	ret = write_file(REMOTE "/buffer_size_kb", "7");
+	check(!ret && file_is(REMOTE "/buffer_size_kb", "7 (unloaded)\n") &&
+	      file_is(REMOTE "/tracing_on", "0\n"), "back to 7 KiB, unloaded, not tracing");
+	free(mem0);
+	close(fd);
 	return failures ? 1 : 0;
 }
 
@@ -1611,6 +2021,10 @@ int main(int argc, char **argv)
 		return cmd_formats();
 	if (!strcmp(cmd, "events") && argc == 5)
 		return cmd_events(argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "hooks"))
+		return cmd_hooks();
+	if (!strcmp(cmd, "remote"))
+		return cmd_remote();
 	if (!strcmp(cmd, "events-pipe"))
 		return cmd_events_pipe();
 	if (!strcmp(cmd, "pipes") && argc == 4)

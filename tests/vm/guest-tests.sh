@@ -135,10 +135,14 @@ run_test events-kmalloc-large "$PROBE" events large 20000 2
 run_test events-page "$PROBE" events page 0 3
 run_test events-page-order2 "$PROBE" events page 2 2
 run_test events-split-page "$PROBE" events split 2 2
+run_test events-pinned-page "$PROBE" events pinned 2 2
+run_test events-migrate "$PROBE" events migrate 0 2
 # 24 x 8 KiB per CPU: more than the first chunk holds (it is not accounted)
 run_test events-percpu "$PROBE" events percpu 8192 24
 run_test events-builtin-pipe "$PROBE" events-pipe
+run_test hooks "$PROBE" hooks
 run_test memory-usage t_memusage
+run_test remote "$PROBE" remote
 run_test content-id-modules "$PROBE" modules "$KO"
 run_test module-unload "$PROBE" modunload
 # Phase 2: the project's commands against this kernel (guest-commands.sh)
@@ -149,6 +153,8 @@ run_test cmd-enable-disable t_cmd_enable
 run_test cmd-errors t_cmd_errors
 run_test cmd-record-module t_cmd_record_module
 run_test cmd-plugin t_cmd_plugin
+run_test cmd-record-pages t_cmd_record_pages
+run_test cmd-record-stacks t_cmd_record_stacks
 run_test cmd-record-pipe t_cmd_record_pipe
 run_test cmd-record-kmem t_cmd_record_kmem
 run_test cmd-record-signals t_cmd_record_signals
