@@ -930,7 +930,7 @@ int atag_tracedat_open(int fd, struct atag_tracedat **tdp, char *err, size_t err
 	ps.cache = malloc(sizeof(*ps.cache));
 	if (!ps.cache)
 		return -ENOMEM;
-	ps.cache->len = 0;
+	ps.cache->off = ps.cache->len = 0;
 	s.cache = ps.cache;
 	rd(&s, head, sizeof(head));
 	if (s.bad || memcmp(head, magic, 10)) {
