@@ -97,6 +97,9 @@ bool atag_reader_missed(const struct atag_reader *rd, int cpu, uint64_t *count);
  * the id the file gives the CPU of index @cpu.
  */
 int atag_reader_nr_cpus(const struct atag_reader *rd);
+
+/* Bytes of ring-buffer data the buffer read holds (what reading it will cost). */
+uint64_t atag_reader_data_size(const struct atag_reader *rd);
 int atag_reader_cpu_id(const struct atag_reader *rd, int cpu);
 
 const char *atag_reader_path(const struct atag_reader *rd);

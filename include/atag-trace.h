@@ -143,6 +143,9 @@ uint64_t atag_trace_last_ts(struct atag_trace *t, int i);
  */
 double atag_trace_progress(const struct atag_trace *t);
 
+/* Bytes of ring-buffer data buffer @i holds in the file (compressed or not). */
+uint64_t atag_trace_data_size(const struct atag_trace *t, int i);
+
 /* True if the file was cut short; then *@size and *@needed (either may be NULL). */
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed);
 

@@ -272,6 +272,11 @@ int atag_reader_nr_cpus(const struct atag_reader *rd)
 	return rd->nr_cpus;
 }
 
+uint64_t atag_reader_data_size(const struct atag_reader *rd)
+{
+	return atag_trace_data_size(rd->trace, rd->buffer);
+}
+
 int atag_reader_cpu_id(const struct atag_reader *rd, int cpu)
 {
 	return atag_trace_cpu_id(rd->trace, rd->buffer, cpu);

@@ -767,6 +767,16 @@ double atag_trace_progress(const struct atag_trace *t)
 	return t->direct ? atag_pages_progress(t->pages) : -1;
 }
 
+uint64_t atag_trace_data_size(const struct atag_trace *t, int i)
+{
+	uint64_t n = 0;
+	int c;
+
+	for (c = 0; i >= 0 && i < t->td->nr_buffers && c < t->td->buf[i].nr_cpus; c++)
+		n += t->td->buf[i].cpus[c].avail;
+	return n;
+}
+
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed)
 {
 	if (size)

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "atag-run.h"
 
 #define PIPE_BYTES	(8 << 20)
+#define THREAD_MIN_BYTES (4 << 20)	/* of ring-buffer data */
 
 /* The stitching thread's part. */
 struct stitching {
@@ -31,11 +34,38 @@ static void *stitch_thread(void *arg)
 	return NULL;
 }
 
-static bool use_thread(void)
+/*
+ * Whether to stitch on a thread of its own: when the machine offers a second
+ * CPU now (two allowed to this process, and the load of the others leaving one
+ * of them free: the runnable tasks of /proc/loadavg and its one-minute
+ * average), and the buffer holds enough data for the hand-over to pay.
+ * ATAG_THREADS=1 or 2 decides instead.
+ */
+static bool use_thread(const struct atag_reader *rd)
 {
 	const char *env = getenv("ATAG_THREADS");
+	double load = 0, others;
+	int running = 0, cpus;
+	cpu_set_t set;
+	FILE *f;
 
-	return !(env && !strcmp(env, "1")) && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	if (env && (!strcmp(env, "1") || !strcmp(env, "2")))
+		return env[0] == '2';
+	if (atag_reader_data_size(rd) < THREAD_MIN_BYTES)
+		return false;
+	cpus = sched_getaffinity(0, sizeof(set), &set) ? sysconf(_SC_NPROCESSORS_ONLN) :
+		CPU_COUNT(&set);
+	if (cpus < 2)
+		return false;
+	f = fopen("/proc/loadavg", "re");
+	if (f) {
+		if (fscanf(f, "%lf %*f %*f %d/", &load, &running) != 2)
+			load = running = 0;
+		fclose(f);
+	}
+	/* the others: the runnable tasks but this one, or the recent average */
+	others = running - 1 > load ? running - 1 : load;
+	return cpus - others >= 1.5;
 }
 
 /*
@@ -78,7 +108,7 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd)
 	if (!run->st)
 		return -ENOMEM;
 	atag_stitch_sink(run->st, &s.out);
-	if (!use_thread() || !run_threaded(&s, rd, &ret))
+	if (!use_thread(rd) || !run_threaded(&s, rd, &ret))
 		ret = atag_reader_run(rd, &s.out);
 	/* the stitcher fails only for want of memory, and so do the sinks in front of it */
 	if (ret || atag_stitch_finish(run->st))
