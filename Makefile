@@ -82,7 +82,7 @@ LIBS		= $(PKG_LIBS) -lm -lpthread
 
 # lib/ by concern: util (shared helpers), read (trace.dat), stitch (stitching and
 # aggregation), render, kernel (allocinfo, recording); bufstat is an archive of its own.
-LIB_DIRS	:= util read stitch render kernel
+LIB_DIRS	:= util read stitch render kernel live
 LIB_SRCS	:= $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 BUFSTAT_SRCS	:= $(sort $(wildcard lib/bufstat/*.c))
 UTIL_SRCS	:= $(sort $(wildcard utils/*.c))

@@ -52,6 +52,32 @@ struct atag_totals {
 	uint64_t	bytes_freed;
 };
 
+/*
+ * What stack captures did to the lifetimes of a call site. A capture (the time
+ * from an event to its kernel stack on that CPU) delays the task it runs in; a
+ * lifetime from an allocation to its free by the same task that spans captures
+ * of that task is longer by their time than it would be unobserved. Unless raw
+ * lifetimes are asked for, that time is taken out of it.
+ */
+struct atag_inflation {
+	uint64_t	lifetimes;	/* lifetimes that spanned captures of their task */
+	uint64_t	ns;		/* the capture time inside them */
+	/* lifetimes ended by another task's free: what captures added is unknown */
+	uint64_t	other_task;
+};
+
+/*
+ * The events of a call site inside the recording's counters window (between its
+ * "counters start" and "counters end" marker lines), of every task: what the
+ * trace shows of the change /proc/allocinfo's counters saw.
+ */
+struct atag_window {
+	uint64_t	allocs;
+	uint64_t	frees;
+	uint64_t	bytes_alloced;
+	uint64_t	bytes_freed;
+};
+
 /* ------------------------------------------------------------ updates */
 
 /* An allocation of @bytes. */
@@ -113,11 +139,27 @@ static inline uint64_t atag_counters_live_maybe_freed(const struct atag_counters
 	return n < c->live ? n : c->live;
 }
 
+/*
+ * An allocation of @bytes counted with atag_counters_alloc() was not one of its own
+ * (an inner event of a nested allocation): take it back. The peak stays.
+ */
+static inline void atag_counters_unalloc(struct atag_counters *c, uint64_t bytes)
+{
+	c->allocs--;
+	c->live--;
+	c->live_bytes -= bytes;
+	c->bytes_alloced -= bytes;
+}
+
 /* Fold @from into @to: sums, and the higher peak (peaks of different files do not add). */
 void atag_counters_add(struct atag_counters *to, const struct atag_counters *from);
 
 /* Add the counters of one call site to @t. */
 void atag_totals_add(struct atag_totals *t, const struct atag_counters *c);
+
+/* Fold @from into @to. */
+void atag_inflation_add(struct atag_inflation *to, const struct atag_inflation *from);
+void atag_window_add(struct atag_window *to, const struct atag_window *from);
 
 /* ------------------------------------------------------------ for writers */
 

@@ -16,7 +16,11 @@
  * gets is plain data:
  *
  *  - the call site of a hit (its strings), the first time the reader meets its tag;
- *  - whether the task of an allocation or free passes the pid/comm filter;
+ *  - which source an event belongs to, when a file holds the events of several
+ *    (slab and page events of one recording);
+ *  - who the task of an allocation or free is (the recording's workload, its
+ *    recorder, another task) and whether it passes the task filter;
+ *  - where the recording's counters window opens and closes (its marker lines);
  *  - the event type a kernel stack names, and the call site the page source takes
  *    from it (the first frame outside the tracing machinery and the allocator).
  *
@@ -37,6 +41,22 @@ enum atag_event_kind {
 	ATAG_EV_HIT,		/* a call site was hit: its stack is the allocation's */
 	ATAG_EV_ALLOC,
 	ATAG_EV_FREE,
+	/*
+	 * The counters window of the recording opens (ptr 1) or closes (ptr 0): the
+	 * first "counters start" and "counters end" marker lines (MARKERS: record
+	 * read /proc/allocinfo's counters of the selected tags there). Otherwise an
+	 * ATAG_EV_OTHER for stack attribution.
+	 */
+	ATAG_EV_WINDOW,
+};
+
+/* Who a task is, as far as the recording's description tells. */
+enum atag_task {
+	ATAG_TASK_ANY,		/* the file carries no description: nobody is told apart */
+	ATAG_TASK_WORKLOAD,	/* the workload's process tree (COMMAND or -p PID, forks) */
+	ATAG_TASK_RECORDER,	/* the recording machinery: never the workload's */
+	ATAG_TASK_OTHER,	/* every other task of the system */
+	ATAG_TASK_NR
 };
 
 /* One trace record, decoded. */
@@ -50,8 +70,10 @@ struct atag_event {
 	uint64_t		ptr;		/* ALLOC, FREE: the key (pointer, pfn) */
 	uint64_t		bytes;		/* FREE: 0 when the event carries no size */
 	bool			stack_follows;	/* ALLOC: its own stack comes next */
-	/* ALLOC, FREE: the task is outside the pid/comm filter: do not count it */
+	/* ALLOC, FREE: the task is outside the task filter (scope): do not count it */
 	bool			filtered;
+	uint8_t			src;		/* ALLOC, FREE, HIT: the reader's source index */
+	uint8_t			task;		/* ALLOC, FREE: enum atag_task */
 	/*
 	 * HIT: the call site, the first time the reader meets the tag (NULL after,
 	 * and when the record lacks it). @module NULL or "NONE" is built-in code.
@@ -66,6 +88,7 @@ struct atag_event {
 struct atag_kstack {
 	int			cpu;
 	int			pid;
+	uint64_t		ts;		/* the stack was taken by then: its cost ends */
 	/* the event the stack says it was recorded for (trace_event_raw_event_<event>), or -1 */
 	int			type;
 	/*

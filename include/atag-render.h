@@ -14,7 +14,8 @@
  *   json    one object, the contract of "report --format json" (compact, a call
  *           site or a live allocation a line; atag-render-json.c)
  *   csv     a row per call site, or with @live per live allocation (atag-render-csv.c)
- *   folded  FlameGraph's folded stacks, the call site as the leaf (atag-render-folded.c)
+ *   folded  FlameGraph's folded stacks of functions, the call site as the leaf
+ *           (atag-render-folded.c)
  *   pprof   a gzipped pprof heap profile (atag-render-pprof.c)
  *
  * Every renderer returns 0, or a negative number when writing failed (errno says
@@ -38,6 +39,7 @@ struct atag_render_opts {
 	bool		sites;		/* text: the per-call-site table */
 	const char	*weight;	/* folded, pprof: alloc_space (default), alloc_objects,
 					 * inuse_space, inuse_objects */
+	bool		keep_offsets;	/* folded, pprof: frames as "function+0xoff" */
 	int		width;		/* text: terminal width for bars */
 };
 

@@ -7,10 +7,25 @@
  *   trace.dat -> reader -> stitcher -> aggregates -> this report -> renderers
  *
  * atag_report_add_file() runs the whole offline pipeline on one file and folds
- * the result in: tags are merged across files by their call site (function,
- * file, line, module; the tag pointer when no call site is known), stacks by
- * their symbolised frames. atag_report_finish() applies the call-site filters and
- * the sort order; the renderers (include/atag-render.h) only read.
+ * the result in: tags are merged across files by their source and call site
+ * (function, file, line, module; the tag pointer when no call site is known),
+ * stacks by their symbolised frames. atag_report_finish() applies the call-site
+ * filters and the sort order; the renderers (include/atag-render.h) only read.
+ *
+ * What a report says of a recording of trace-cmd-alloc-tag record, whose marker
+ * lines describe it (include/atag-recording.h):
+ *  - scope: only the workload's process tree is counted by default, never the
+ *    recorder's processes; the allocations of the tasks left out are counted per
+ *    class (struct atag_report_source.excluded);
+ *  - selection: only the tags the recording selected; the events of the others
+ *    are counted (hidden_events) unless all_tags;
+ *  - completeness: per selected tag, the net calls and bytes the events show
+ *    inside the counters window against /proc/allocinfo's deltas
+ *    (struct atag_report_completeness).
+ * And of every file: what stack captures cost per CPU (the observer), and which
+ * lifetimes they inflated (struct atag_inflation; taken out unless raw).
+ * Several sources of one file (slab and page events) are reported side by side:
+ * each tag, and each section (struct atag_report_source), is of one source.
  *
  * Nothing here touches the live kernel or needs root.
  *
@@ -29,12 +44,18 @@
 #include <stdint.h>
 
 #include "atag-counters.h"
+#include "atag-event.h"
 #include "atag-lifetime.h"
 #include "atag-read.h"
 
+struct atag_recording;
+
 /* The allocations of one call site with one stack, folded across files. */
 struct atag_report_stack {
-	char			**frames;	/* "function+0xoff", or "0x<addr>" if unknown */
+	/* "function+0xoff", "function+0xoff [module]", or "0x<addr>" if unknown */
+	char			**frames;
+	/* with debug information: "file:line" of each frame, NULL where unknown */
+	char			**lines;
 	unsigned int		nr_frames;
 	struct atag_counters	counts;		/* ATAG_COUNTERS_STACK are meaningful */
 };
@@ -42,13 +63,16 @@ struct atag_report_stack {
 /* One call site, folded across files. */
 struct atag_report_tag {
 	uint64_t		tag;		/* tag pointer or call_site address (first file) */
+	const char		*source;	/* "alloc_tag", "kmem", "page" */
 	char			*function;	/* NULL when unknown */
-	char			*file;
+	char			*file;		/* from the hits, or debug information */
 	char			*module;	/* NULL for built-in (or unknown) */
 	long			line;		/* -1 when unknown */
 	long long		offset;		/* call-site offset into function, or -1 */
 	struct atag_counters	counts;
-	struct atag_lifetime	lifetimes;
+	struct atag_lifetime	lifetimes;	/* less stack-capture time unless raw */
+	struct atag_inflation	inflation;
+	uint64_t		nested;		/* inner events folded into its allocations */
 	struct atag_report_stack **stacks;	/* by allocs, descending */
 	size_t			nr_stacks;
 	bool			selected;	/* passes the call-site filters */
@@ -73,10 +97,20 @@ struct atag_report_count {
 	uint64_t	count;
 };
 
+/* What the stack captures of one CPU cost in one file. */
+struct atag_report_cpu {
+	int			cpu;
+	uint64_t		stacks;
+	uint64_t		ns;
+	struct atag_lifetime	cost;
+};
+
 /* What was read of one file, and what it lacked. */
 struct atag_report_file {
 	char			*path;
-	const char		*source;	/* "alloc_tag", "kmem", "page" */
+	const char		*source;	/* the first of sources (compatibility) */
+	const char		**sources;	/* the sources read: "alloc_tag", "kmem", "page" */
+	unsigned int		nr_sources;
 	char			*buffer;	/* the buffer read: "" is the top buffer */
 	char			**also;		/* other buffers holding the source's events */
 	unsigned int		nr_also;
@@ -88,8 +122,48 @@ struct atag_report_file {
 	uint64_t		orphan_stacks;
 	uint64_t		malformed;
 	bool			truncated;
+	/* the recording's description (NULL: the file carries none, or a later version's) */
+	struct atag_recording	*recording;
+	unsigned int		tasks[ATAG_TASK_NR];	/* tasks of each class it told apart */
+	struct atag_report_cpu	*cpus;		/* the observer: CPUs that took stacks */
+	unsigned int		nr_cpus;
+	bool			window;		/* the counters window opened and closed */
+	uint64_t		window_open;
+	uint64_t		window_close;
 };
 
+/* One source of the report, across files: its own figures (text: its own section). */
+struct atag_report_source {
+	const char		*name;
+	struct atag_totals	totals;		/* over its selected tags */
+	struct atag_inflation	inflation;	/* over its selected tags */
+	size_t			nr_tags;
+	size_t			nr_selected;
+	/* allocations of tasks the scope left out, per class (enum atag_task) */
+	struct atag_counters	excluded[ATAG_TASK_NR];
+	size_t			hidden_tags;	/* tags the recording did not select */
+	uint64_t		hidden_events;	/* their allocation and free events */
+};
+
+/*
+ * A tag the recording took counters of: the net calls and bytes /proc/allocinfo
+ * saw change between "counters start" and "counters end", against the events of
+ * the trace in between (of every task).
+ */
+struct atag_report_completeness {
+	unsigned int		file;		/* index into files */
+	char			*function;	/* as the counters line names it */
+	char			*source_file;
+	long			line;
+	char			*module;	/* NULL: built-in */
+	int64_t			counted_calls;	/* the counters' deltas */
+	int64_t			counted_bytes;
+	int64_t			traced_calls;	/* allocations - frees in the window */
+	int64_t			traced_bytes;
+	int64_t			missing_calls;	/* counted - traced */
+	int64_t			missing_bytes;
+	bool			complete;	/* nothing missing */
+};
 /*
  * The report: everything the renderers read. The arrays are the report's;
  * treat them as read-only outside lib/stitch/.
@@ -102,7 +176,16 @@ struct atag_report {
 	size_t			nr_selected;
 	struct atag_report_live	*live;		/* oldest first after finish */
 	size_t			nr_live;
-	struct atag_totals	totals;		/* over the selected tags */
+	/*
+	 * Over the selected tags of every source. Slab and page events overlap (the
+	 * pages slab takes are page allocations): over both, bytes count twice.
+	 */
+	struct atag_totals	totals;
+	struct atag_report_source *sources;	/* in the registry's order */
+	unsigned int		nr_sources;
+	struct atag_report_completeness *completeness;	/* by file, in the lines' order */
+	unsigned int		nr_completeness;
+	bool			raw_lifetimes;	/* lifetimes as the timestamps say */
 	char			**notices;	/* lost events, truncation, ...: data incomplete */
 	unsigned int		nr_notices;
 	char			**remarks;	/* informational, data still complete */
@@ -112,8 +195,19 @@ struct atag_report {
 };
 
 struct atag_report_opts {
-	struct atag_read_opts	read;		/* source, buffer, window, task filter, progress */
+	struct atag_read_opts	read;		/* source, buffer, window, task scope, progress */
 	bool			raw_stacks;	/* keep the tracing machinery's frames */
+	bool			raw_lifetimes;	/* keep stack-capture time in lifetimes */
+	bool			all_tags;	/* also the tags the recording did not select */
+	/*
+	 * Debug information for file:line of call sites and frames: the vmlinux
+	 * (NULL: the distribution's debug-info paths for each file's kernel release,
+	 * when there) and the module directories (NULL: the defaults of
+	 * include/atag-debuginfo.h); no_debuginfo: none at all.
+	 */
+	const char		*vmlinux;
+	const char *const	*module_dirs;
+	bool			no_debuginfo;
 };
 
 /* An empty report that reads files with @opts (copied; NULL: defaults); NULL on ENOMEM. */
@@ -123,8 +217,10 @@ void atag_report_free(struct atag_report *r);
 /*
  * Read @path and fold its lifetimes into @r. On failure returns a negative errno
  * and writes a one-line reason (without the file name) into @err; @r is then as
- * it was. Trouble that leaves partial data (lost events, a truncated file,
- * corrupt pages) is not a failure: it adds a notice and clears r->complete.
+ * it was: the file cannot be read, or the vmlinux asked for is not the traced
+ * kernel's. Trouble that leaves partial data (lost events, a truncated file,
+ * corrupt pages, allocations the counters saw and the trace did not) is not a
+ * failure: it adds a notice and clears r->complete.
  */
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen);
 
@@ -145,11 +241,11 @@ struct atag_report_view {
 
 /*
  * Apply @view (NULL: none): select the call sites its globs match and sort them
- * (selected first, by the key descending, ties by bytes allocated, then by
- * name), sort each one's stacks (by allocs), add up the totals of the selected
- * ones, keep the live allocations of selected call sites at least min_age old,
- * oldest first. Call it once, after the last file. 0, or -EINVAL for an
- * unknown sort key.
+ * (selected first, by source in the registry's order, by the key descending, ties
+ * by bytes allocated, then by name), sort each one's stacks (by allocs), add up
+ * the totals of the selected ones (per source too), keep the live allocations of
+ * selected call sites at least min_age old, oldest first. Call it once, after
+ * the last file. 0, or -EINVAL for an unknown sort key.
  */
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view);
 

@@ -29,6 +29,14 @@
  * for sources with stack_site, the call site a stack gives, and whether the
  * task of an allocation or free passes the task filter.
  *
+ * One decoder may read several sources of one trace (slab and page events of a
+ * recording): each event names its source's index (struct atag_event.src).
+ * Besides the sources' events it reads two kinds of records itself, when told
+ * where to put them (atag_decoder_set_scope()): the recording's marker lines
+ * (ftrace:print, include/atag-recording.h), which also open and close the
+ * counters window (ATAG_EV_WINDOW), and the task events sched_process_fork,
+ * exec and exit, which keep the task scope up to date.
+ *
  * A decoder, like the tep it reads, belongs to one thread.
  *
  * Adding a source: one file defining a struct atag_source, and its line in the
@@ -47,6 +55,8 @@
 
 struct atag_modules;
 struct atag_frame_cache;
+struct atag_recording;
+struct atag_scope;
 
 #define ATAG_SOURCE_MAX_FIELDS	6
 
@@ -126,13 +136,27 @@ const struct atag_source *atag_source_detect(struct tep_handle *tep);
 
 /* ------------------------------------------------------------ decoding */
 
+/* At most this many sources per decoder. */
+#define ATAG_DECODER_MAX_SOURCES	8
+
 /*
  * A decoder for @src on the trace of @tep. Its counters say how many records of
  * each event it read. NULL with errno ENOENT if @tep has none of the source's
  * events.
  */
 struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct tep_handle *tep);
+/*
+ * A decoder for the @nr sources @srcs (source i is index i of the events); an
+ * event two of them read goes to the first. NULL with errno ENOENT if @tep has
+ * none of their events, E2BIG past ATAG_DECODER_MAX_SOURCES.
+ */
+struct atag_decoder *atag_decoder_alloc_sources(const struct atag_source *const *srcs,
+						unsigned int nr, struct tep_handle *tep);
 void atag_decoder_free(struct atag_decoder *d);
+
+/* Its sources: 0 .. nr - 1. */
+unsigned int atag_decoder_nr_sources(const struct atag_decoder *d);
+const struct atag_source *atag_decoder_source(const struct atag_decoder *d, unsigned int src);
 
 /* Decode @rec and hand it to @sink. Returns 0, or what the sink returned. */
 int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
@@ -144,23 +168,35 @@ struct tep_handle *atag_decoder_tep(const struct atag_decoder *d);
 /* The classes of the frames the decoder met (include/atag-symbols.h), to reuse. */
 struct atag_frame_cache *atag_decoder_frames(const struct atag_decoder *d);
 
-/* Per event of the source (index into src->events) and for kernel_stack: records read. */
+/*
+ * Per event of source @src (index into its events) and for kernel_stack: records
+ * read. atag_decoder_count() is source 0's.
+ */
+uint64_t atag_decoder_source_count(const struct atag_decoder *d, unsigned int src,
+				   int event_index);
 uint64_t atag_decoder_count(const struct atag_decoder *d, int event_index);
 uint64_t atag_decoder_stack_count(const struct atag_decoder *d);
+/* Marker lines read (include/atag-recording.h; with atag_decoder_set_scope() only). */
+uint64_t atag_decoder_markers(const struct atag_decoder *d);
 /*
  * Records the source could not decode (too short for their fields), and records
  * of an event id the trace defines no event for (damaged data; not stitched).
  */
 uint64_t atag_decoder_malformed(const struct atag_decoder *d);
-/* Whether the trace has the event at @event_index of the source. */
+/* Whether the trace has the event at @event_index of source @src (of source 0). */
+bool atag_decoder_source_has_event(const struct atag_decoder *d, unsigned int src,
+				   int event_index);
 bool atag_decoder_has_event(const struct atag_decoder *d, int event_index);
 /* Whether the trace has ftrace:kernel_stack. */
 bool atag_decoder_has_stacks(const struct atag_decoder *d);
 
 /*
- * Name a tag no hit event described, as the source can (kmem, page: the symbol of
- * the call site). Returns false when it cannot.
+ * Name a tag no hit event described, as source @src can (kmem, page: the symbol
+ * of the call site); atag_decoder_name_tag() asks source 0. Returns false when it
+ * cannot.
  */
+bool atag_decoder_name_source_tag(struct atag_decoder *d, unsigned int src, uint64_t tag,
+				  const char **function, uint64_t *offset, const char **module);
 bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **function,
 			   uint64_t *offset, const char **module);
 
@@ -174,6 +210,15 @@ void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules 
  */
 void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void *ctx, int pid),
 				  void *ctx);
+
+/*
+ * Read the recording's marker lines into @rec and keep @scope up to date with
+ * them and the task events; then @scope classifies the task of every ALLOC and
+ * FREE (struct atag_event.task) and is the task filter (over a filter of
+ * atag_decoder_set_task_filter()). Either may be NULL.
+ */
+void atag_decoder_set_scope(struct atag_decoder *d, struct atag_scope *scope,
+			    struct atag_recording *rec);
 
 /* ------------------------------------------------------------ for source files */
 

@@ -27,17 +27,35 @@
  *    under (P, T), looked up and not consumed, as the series' documentation says
  *    tools correlate the events (none cached: the empty stack). With
  *    stack_follows, the ALLOC's own stack follows it instead (kmem and page
- *    sources, recorded with -T). A live record already at ptr is retired as
- *    "replaced" (its free was missed).
- *  - FREE (ptr, bytes): retires the live record at ptr; lifetime = ts difference,
- *    counted for the tag of the allocation. No live record: an "unmatched" free,
- *    counted for the tag of the free. Fewer bytes than allocated: a "partial" free
- *    (still retired). bytes 0 means the event carries no size: the record's bytes.
+ *    sources, recorded with -T).
+ *  - ALLOC at a ptr still live: when the live record is task P's own last
+ *    allocation or free event, made on the same CPU (kvmalloc's inner kmalloc
+ *    event, then its caller's event for the same pointer), the two events are one
+ *    allocation: the inner one is taken back from its call site and the
+ *    allocation counts once, under the outer call site ("nested"). Any other
+ *    live record at ptr is retired as "replaced" (its free was not traced).
+ *  - FREE (ptr, bytes): retires the live record at ptr, whoever frees it;
+ *    lifetime = ts difference, counted for the tag of the allocation. No live
+ *    record: an "unmatched" free, counted for the tag of the free. Fewer bytes
+ *    than allocated: a "partial" free (still retired). bytes 0 means the event
+ *    carries no size: the record's bytes.
+ *  - Observer cost: a stack's capture cost is the time from the record before it
+ *    on its CPU (its event, or what nested in between) to the stack. It is
+ *    summed per CPU and per task. A lifetime ended by the allocating task's own
+ *    free has the capture time of that task in between taken out (unless raw
+ *    lifetimes are asked for); one ended by another task stays raw. Both are
+ *    counted per tag (struct atag_inflation).
  *  - A tag of 0 on an ALLOC whose stack follows takes the call site its stack
  *    carries (struct atag_kstack.site: page events carry no call site).
- *  - An ALLOC marked filtered (its task is outside the pid/comm filter) is live
- *    but never counted, nor is its free; a filtered FREE that matches nothing is
- *    ignored.
+ *  - An ALLOC marked filtered (its task is outside the task filter) is live but
+ *    never counted in the tag aggregates, nor is its free; it is counted per
+ *    task class instead (atag_stitch_excluded()). A filtered FREE that matches
+ *    nothing is ignored.
+ *  - Sources: each has its own tags, aggregates and live records (an address of
+ *    one source is not one of another: slab objects and pages); stack
+ *    attribution and observer cost are shared.
+ *  - WINDOW: between its open and close, every ALLOC and FREE (of any task) also
+ *    counts in its tag's struct atag_window.
  *
  * Memory grows with live records, distinct stacks and cached stacks (one per
  * (pid, tag) pair that had a hit with a stack: bounded by the tasks that allocated
@@ -96,7 +114,11 @@ struct atag_tag_stats {
 	char			*module;	/* NULL for built-in */
 	long			line;		/* -1 if unknown */
 	struct atag_counters	counts;
-	struct atag_lifetime	lifetimes;
+	struct atag_lifetime	lifetimes;	/* corrected for captures unless raw */
+	struct atag_inflation	inflation;
+	uint64_t		nested;		/* inner events folded into its allocations */
+	struct atag_window	window;
+	uint64_t		events;		/* ALLOC and FREE events of any task */
 };
 
 /* Allocations of one tag with one stack. */
@@ -136,22 +158,37 @@ struct atag_live {
 	uint64_t	ts;
 	uint64_t	bytes;
 	uint64_t	seq;		/* its number in the stitcher: never reused */
-	uint32_t	tag_idx;
+	uint64_t	observed;	/* its task's capture time so far, when it was made */
+	uint32_t	tag_idx;	/* in the aggregates of its source */
 	uint32_t	stack_id;
 	uint32_t	stats_idx;	/* its (tag, stack) aggregate, once counted */
 	int32_t		pid;
 	uint8_t		pending;	/* waiting for its own stack */
 	uint8_t		counted;	/* not filtered: in the aggregates */
+	uint8_t		src;		/* its source */
+	uint8_t		task;		/* enum atag_task of the allocating task */
 };
 
 struct atag_stitcher;
 
 /*
- * A stitcher that feeds @aggr and interns stacks in @stacks (both owned by the
- * caller, and to outlive it); NULL on ENOMEM.
+ * A stitcher that feeds @aggr (source 0) and interns stacks in @stacks (both
+ * owned by the caller, and to outlive it); NULL on ENOMEM.
  */
 struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks);
 void atag_stitcher_free(struct atag_stitcher *st);
+
+/* At most this many sources per stitcher. */
+#define ATAG_STITCH_MAX_SOURCES	8
+
+/*
+ * One more source, whose events (struct atag_event.src) feed @aggr. Returns its
+ * index, or -ENOMEM, -E2BIG past ATAG_STITCH_MAX_SOURCES. Before the first event.
+ */
+int atag_stitcher_add_source(struct atag_stitcher *st, struct atag_aggr *aggr);
+
+/* Keep lifetimes raw: the capture time of the task is not taken out. Before the first event. */
+void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw);
 
 /*
  * The messages of include/atag-event.h, in the order the reader made them
@@ -173,6 +210,28 @@ int atag_stitch_finish(struct atag_stitcher *st);
 
 /* Stacks that matched no waiting event (a sign of lost events or odd recording). */
 uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st);
+
+/* What the stack captures of one CPU cost (the observer's cost). */
+struct atag_captures {
+	uint64_t		stacks;		/* captures measured */
+	uint64_t		ns;		/* their time */
+	struct atag_lifetime	cost;		/* the distribution of their costs */
+};
+
+/* The CPUs to ask atag_stitch_captures() about: 0 .. this - 1. */
+int atag_stitch_nr_cpus(const struct atag_stitcher *st);
+/* The captures of @cpu; NULL when it had none. */
+const struct atag_captures *atag_stitch_captures(const struct atag_stitcher *st, int cpu);
+
+/*
+ * Allocations of source @src by tasks of class @task (enum atag_task) that the
+ * task filter left out: counted here instead, frees and live ones included.
+ */
+const struct atag_counters *atag_stitch_excluded(const struct atag_stitcher *st, int src,
+						 int task);
+
+/* The counters window: whether it opened and closed, and when (ns). */
+bool atag_stitch_window(const struct atag_stitcher *st, uint64_t *open, uint64_t *close);
 
 /* A sink (include/atag-event.h) that feeds @st. */
 void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink);

@@ -107,6 +107,12 @@ const struct atag_modules *atag_trace_modules(const struct atag_trace *t);
 /* The file's event formats, kallsyms and comms, for libtraceevent look-ups. */
 struct tep_handle *atag_trace_tep(const struct atag_trace *t);
 
+/*
+ * The traced machine as trace-cmd record saved it (its UNAME option: system,
+ * host, kernel release, version, machine, space separated), or NULL.
+ */
+const char *atag_trace_uname(const struct atag_trace *t);
+
 /* The comm the file saved for @pid, or NULL when it has none. */
 const char *atag_trace_comm(const struct atag_trace *t, int pid);
 

@@ -78,7 +78,7 @@ static void *produce(void *arg)
 				.cpu = i % 5, .pid = i, .ts = 1000ULL + i, .tag = msg_tag(i),
 				.ptr = msg_ptr(i), .bytes = i * 8,
 				.stack_follows = i % 3 == 0, .filtered = i % 4 == 1,
-				.line = msg_line(i),
+				.line = msg_line(i), .src = i % 7, .task = i % ATAG_TASK_NR,
 			};
 			ret = in.event(in.ctx, &ev);
 			break;
@@ -86,6 +86,7 @@ static void *produce(void *arg)
 			for (j = 0; j < msg_frames(i); j++)
 				frames[j] = msg_frame(i, j);
 			ks = (struct atag_kstack){ .cpu = i % 5, .pid = i, .type = 9,
+						   .ts = 5000ULL + i,
 						   .site = 0xc0de0000ULL + i, .frames = frames,
 						   .nr = msg_frames(i) };
 			ret = in.stack(in.ctx, &ks);
@@ -127,7 +128,8 @@ static int got_event(void *ctx, const struct atag_event *ev)
 	    ev->cpu != (int)(i % 5) || ev->pid != (int)i || ev->ts != 1000ULL + i ||
 	    ev->tag != msg_tag(i) || ev->ptr != msg_ptr(i) ||
 	    ev->bytes != i * 8ULL || ev->stack_follows != (i % 3 == 0) || ev->line != msg_line(i) ||
-	    ev->filtered != (i % 4 == 1) || ev->function)
+	    ev->filtered != (i % 4 == 1) || ev->function || ev->src != i % 7 ||
+	    ev->task != i % ATAG_TASK_NR)
 		c->bad++;
 	return check_index(c, 1);
 }
@@ -138,6 +140,7 @@ static int got_stack(void *ctx, const struct atag_kstack *ks)
 	unsigned int i = c->next, j, nr = ks->nr;
 
 	if (ks->cpu != (int)(i % 5) || ks->pid != (int)i || ks->type != 9 ||
+	    ks->ts != 5000ULL + i ||
 	    ks->site != 0xc0de0000ULL + i || nr != msg_frames(i))
 		c->bad++;
 	for (j = 0; j < nr && nr == msg_frames(i); j++)

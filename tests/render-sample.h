@@ -9,7 +9,8 @@
  *   B  xfs_buf_alloc fs/xfs/xfs_buf.c:231 [xfs]; 1 stack covering everything,
  *      with a frame holding ';' and a space and an unsymbolised one; no lifetime
  *   C  unknown call site (tag pointer only); no stack; 3 lifetimes
- *   D  kmem-style call site kmalloc_caller+0x2a (no file); no stack
+ *   D  kmem-style call site kmalloc_caller+0x2a (no file), source kmem; 2 stacks: one
+ *      through the call site (inside it the allocator's frame), one not showing it
  *   E  odd"fn a,b.c:3 [mo\nd]: every character CSV must quote
  *   F  not selected: must appear nowhere
  * Live allocations: of A (stack A1), of B (comm with a comma), of F, of E (no
@@ -29,8 +30,8 @@ struct render_sample {
 	struct atag_report		r;
 	struct atag_report_tag		tags[RS_NR_TAGS];
 	struct atag_report_tag		*tag_ptrs[RS_NR_TAGS];
-	struct atag_report_stack	a1, a2, a_empty, b1;
-	struct atag_report_stack	*a_stacks[3], *b_stacks[1];
+	struct atag_report_stack	a1, a2, a_empty, b1, d1, d2;
+	struct atag_report_stack	*a_stacks[3], *b_stacks[1], *d_stacks[2];
 	struct atag_report_live		live[4];
 	struct atag_report_file		files[2];
 	char				*notices[1];
@@ -40,6 +41,8 @@ static char *rs_a1_frames[] = { "alloc_inode+0x1a", "new_inode+0x20", "do_sys_op
 static char *rs_a2_frames[] = { "alloc_inode+0x1a", "iget_locked+0x44" };
 static char *rs_b1_frames[] = { "xfs_buf_alloc+0x30", "weird;frame name+0x1",
 				"0xffffffffc0de0000" };
+static char *rs_d1_frames[] = { "__kmalloc_noprof+0x10", "kmalloc_caller+0x2a", "do_thing+0x5" };
+static char *rs_d2_frames[] = { "__kmalloc_noprof+0x10", "other_fn+0x8" };
 
 static inline void rs_tag(struct atag_report_tag *t, uint64_t tag, const char *function,
 			  const char *file, long line, const char *module, long long offset)
@@ -50,6 +53,7 @@ static inline void rs_tag(struct atag_report_tag *t, uint64_t tag, const char *f
 	t->line = line;
 	t->module = (char *)module;
 	t->offset = offset;
+	t->source = "alloc_tag";
 	t->selected = true;
 }
 
@@ -117,6 +121,7 @@ static inline void rs_tags(struct render_sample *rs)
 		atag_lifetime_add(&t[RS_C].lifetimes, i * 10);
 	rs_tag(&t[RS_D], 0xffffffff8123456aULL, "kmalloc_caller", NULL, -1, NULL, 0x2a);
 	rs_counts(&t[RS_D], 2, 1, 64, 128);
+	t[RS_D].source = "kmem";
 	rs_tag(&t[RS_E], 0xffffffff82000080ULL, "odd\"fn", "a,b.c", 3, "mo\nd", -1);
 	rs_counts(&t[RS_E], 1, 1, 8, 8);
 	rs_tag(&t[RS_F], 0xffffffff820000c0ULL, "hidden", "mm/hidden.c", 1, NULL, -1);
@@ -138,6 +143,12 @@ static inline void rs_stacks(struct render_sample *rs)
 	rs->b_stacks[0] = &rs->b1;
 	rs->tags[RS_B].stacks = rs->b_stacks;
 	rs->tags[RS_B].nr_stacks = 1;
+	rs_stack(&rs->d1, rs_d1_frames, 3, 1, 1, 64, 64);
+	rs_stack(&rs->d2, rs_d2_frames, 2, 1, 0, 0, 64);
+	rs->d_stacks[0] = &rs->d1;
+	rs->d_stacks[1] = &rs->d2;
+	rs->tags[RS_D].stacks = rs->d_stacks;
+	rs->tags[RS_D].nr_stacks = 2;
 }
 
 static inline void render_sample_init(struct render_sample *rs)

@@ -56,24 +56,25 @@ static void check_text(render_fn fn, const struct atag_report *r,
 #define SITE_HEADER "tag,function,file,line,module,offset,allocs,frees,unmatched_frees," \
 	"partial_frees,replaced,live,live_bytes,peak_live_bytes,bytes_alloced,bytes_freed," \
 	"lifetime_count,lifetime_min_ns,lifetime_p50_ns,lifetime_p90_ns,lifetime_p99_ns," \
-	"lifetime_max_ns\n"
+	"lifetime_max_ns,source\n"
 #define SITE_A "0xffffffff82000000,alloc_inode,fs/inode.c,261,,,10,7,1,0,1,2,1024,2048,5120," \
-	"4096,7,10,40,70,70,70\n"
+	"4096,7,10,40,70,70,70,alloc_tag\n"
 #define SITE_B "0xffffffff82000040,xfs_buf_alloc,fs/xfs/xfs_buf.c,231,xfs,,4,0,0,0,0,4,16384," \
-	"16384,16384,0,0,,,,,\n"
-#define SITE_C "0xffff888012345678,,,,,,3,3,0,1,0,0,0,200,300,280,3,50,60,70,70,70\n"
-#define SITE_D "0xffffffff8123456a,kmalloc_caller,,,,0x2a,2,0,0,0,0,1,64,0,128,0,0,,,,,\n"
+	"16384,16384,0,0,,,,,,alloc_tag\n"
+#define SITE_C "0xffff888012345678,,,,,,3,3,0,1,0,0,0,200,300,280,3,50,60,70,70,70,alloc_tag\n"
+#define SITE_D "0xffffffff8123456a,kmalloc_caller,,,,0x2a,2,0,0,0,0,1,64,0,128,0,0,,,,,,kmem\n"
 #define SITE_E "0xffffffff82000080,\"odd\"\"fn\",\"a,b.c\",3,\"mo\nd\",,1,0,0,0,0,1,8,0,8,0," \
-	"0,,,,,\n"
+	"0,,,,,,alloc_tag\n"
 
-#define LIVE_HEADER "ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack\n"
+#define LIVE_HEADER "ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack," \
+	"source\n"
 #define LIVE_0 "0xffff888000001000,0xffffffff82000000,alloc_inode,fs/inode.c,261,,512,42,bash," \
-	"1000000,5000,alloc_inode+0x1a;new_inode+0x20;do_sys_open+0x100\n"
+	"1000000,5000,alloc_inode+0x1a;new_inode+0x20;do_sys_open+0x100,alloc_tag\n"
 #define LIVE_1 "0xffff888000002000,0xffffffff82000040,xfs_buf_alloc,fs/xfs/xfs_buf.c,231,xfs," \
 	"4096,7,\"kworker/0:1,x\",1000500,4500," \
-	"xfs_buf_alloc+0x30;weird;frame name+0x1;0xffffffffc0de0000\n"
+	"xfs_buf_alloc+0x30;weird;frame name+0x1;0xffffffffc0de0000,alloc_tag\n"
 #define LIVE_3 "0xffff888000004000,0xffffffff82000080,\"odd\"\"fn\",\"a,b.c\",3,\"mo\nd\",8,99,," \
-	"1002000,3000,\n"
+	"1002000,3000,,alloc_tag\n"
 
 static void test_csv_sites(void)
 {
@@ -113,9 +114,15 @@ static void test_csv_empty(void)
 
 /* ------------------------------------------------------------------ folded */
 
-#define STACK_A1 "do_sys_open+0x100;new_inode+0x20;alloc_inode+0x1a;"
-#define STACK_A2 "iget_locked+0x44;alloc_inode+0x1a;"
-#define STACK_B1 "0xffffffffc0de0000;weird_frame_name+0x1;xfs_buf_alloc+0x30;"
+/*
+ * Functions, the call site for its own frame (no repeat), the allocator's frames
+ * inside it left out; a stack not showing the call site keeps every frame.
+ */
+#define STACK_A1 "do_sys_open;new_inode;"
+#define STACK_A2 "iget_locked;"
+#define STACK_B1 "0xffffffffc0de0000;weird_frame_name;"
+#define STACK_D1 "do_thing;"
+#define STACK_D2 "other_fn;__kmalloc_noprof;"
 #define SITE_FA "alloc_inode@fs/inode.c:261"
 #define SITE_FB "xfs_buf_alloc@fs/xfs/xfs_buf.c:231[xfs]"
 #define SITE_FC "0xffff888012345678"
@@ -128,7 +135,8 @@ static const char folded_alloc_space[] =
 	SITE_FA " 512\n"
 	STACK_B1 SITE_FB " 16384\n"
 	SITE_FC " 300\n"
-	SITE_FD " 128\n"
+	STACK_D1 SITE_FD " 64\n"
+	STACK_D2 SITE_FD " 64\n"
 	SITE_FE " 8\n";
 
 static void test_folded_weights(void)
@@ -143,15 +151,33 @@ static void test_folded_weights(void)
 	o.weight = "alloc_objects";
 	check_text(atag_render_folded, &rs.r, &o,
 		   STACK_A1 SITE_FA " 6\n" STACK_A2 SITE_FA " 3\n" SITE_FA " 1\n"
-		   STACK_B1 SITE_FB " 4\n" SITE_FC " 3\n" SITE_FD " 2\n" SITE_FE " 1\n");
+		   STACK_B1 SITE_FB " 4\n" SITE_FC " 3\n" STACK_D1 SITE_FD " 1\n"
+		   STACK_D2 SITE_FD " 1\n" SITE_FE " 1\n");
 	o.weight = "inuse_space";
 	check_text(atag_render_folded, &rs.r, &o,
 		   STACK_A1 SITE_FA " 512\n" STACK_A2 SITE_FA " 512\n"
-		   STACK_B1 SITE_FB " 16384\n" SITE_FD " 64\n" SITE_FE " 8\n");
+		   STACK_B1 SITE_FB " 16384\n" STACK_D1 SITE_FD " 64\n" SITE_FE " 8\n");
 	o.weight = "inuse_objects";
 	check_text(atag_render_folded, &rs.r, &o,
 		   STACK_A1 SITE_FA " 1\n" STACK_A2 SITE_FA " 1\n"
-		   STACK_B1 SITE_FB " 4\n" SITE_FD " 1\n" SITE_FE " 1\n");
+		   STACK_B1 SITE_FB " 4\n" STACK_D1 SITE_FD " 1\n" SITE_FE " 1\n");
+	render_sample_free(&rs);
+}
+
+static void test_folded_offsets(void)
+{
+	struct atag_render_opts o = { .keep_offsets = true, .limit = 4 };
+	struct render_sample rs;
+
+	render_sample_init(&rs);
+	check_text(atag_render_folded, &rs.r, &o,
+		   "do_sys_open+0x100;new_inode+0x20;" SITE_FA " 3072\n"
+		   "iget_locked+0x44;" SITE_FA " 1536\n"
+		   SITE_FA " 512\n"
+		   "0xffffffffc0de0000;weird_frame_name+0x1;" SITE_FB " 16384\n"
+		   SITE_FC " 300\n"
+		   "do_thing+0x5;" SITE_FD " 64\n"
+		   "other_fn+0x8;__kmalloc_noprof+0x10;" SITE_FD " 64\n");
 	render_sample_free(&rs);
 }
 
@@ -304,12 +330,13 @@ static char *sample_string(const Pprof__Profile *p, const Pprof__Sample *s)
 }
 
 static const char *const want_samples[] = {
-	SITE_FA "|alloc_inode|new_inode|do_sys_open=6,3072,1,512",
-	SITE_FA "|alloc_inode|iget_locked=3,1536,1,512",
+	SITE_FA "|new_inode|do_sys_open=6,3072,1,512",
+	SITE_FA "|iget_locked=3,1536,1,512",
 	SITE_FA "=1,512,0,0",
-	SITE_FB "|xfs_buf_alloc|weird;frame name|0xffffffffc0de0000=4,16384,4,16384,module=xfs",
+	SITE_FB "|weird;frame name|0xffffffffc0de0000=4,16384,4,16384,module=xfs",
 	SITE_FC "=3,300,0,0",
-	SITE_FD "=2,128,1,64",
+	SITE_FD "|do_thing=1,64,1,64",
+	SITE_FD "|__kmalloc_noprof|other_fn=1,64,0,0",
 	"odd\"fn@a,b.c:3[mo\nd]=1,8,1,8,module=mo\nd",
 };
 
@@ -394,14 +421,14 @@ static void test_pprof_locations(void)
 	render_sample_init(&rs);
 	p = render_pprof(&rs.r, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-	/* 5 call sites + 7 distinct frames; ids 1..n */
-	CU_ASSERT_EQUAL(p->n_location, 12);
-	CU_ASSERT_EQUAL(p->n_function, 12);
+	/* 5 call sites + 8 distinct functions of the callers; ids 1..n */
+	CU_ASSERT_EQUAL(p->n_location, 13);
+	CU_ASSERT_EQUAL(p->n_function, 13);
 	for (i = 0; i < p->n_location; i++)
 		CU_ASSERT_EQUAL(p->location[i]->id, i + 1);
 	for (i = 0; i < p->n_function; i++)
 		CU_ASSERT_EQUAL(p->function[i]->id, i + 1);
-	CU_ASSERT_EQUAL_FATAL(p->n_sample, 7);
+	CU_ASSERT_EQUAL_FATAL(p->n_sample, 8);
 	s0 = p->sample[0];
 	s1 = p->sample[1];
 	s3 = p->sample[3];
@@ -413,14 +440,14 @@ static void test_pprof_locations(void)
 	site = loc_function(p, s0->location_id[0]);
 	CU_ASSERT_STRING_EQUAL(str(p, site->system_name), "alloc_inode");
 	CU_ASSERT_STRING_EQUAL(str(p, site->filename), "fs/inode.c");
-	/* frames: one location per frame string, shared across samples */
+	/* the call site's location is shared; its own frame is not repeated */
 	CU_ASSERT_EQUAL(s0->location_id[0], s1->location_id[0]);
-	CU_ASSERT_EQUAL(s0->location_id[1], s1->location_id[1]);
+	CU_ASSERT_EQUAL(s0->n_location_id, 3);
 	frame = loc_function(p, s0->location_id[1]);
-	CU_ASSERT_STRING_EQUAL(str(p, frame->name), "alloc_inode");
+	CU_ASSERT_STRING_EQUAL(str(p, frame->name), "new_inode");
 	CU_ASSERT_STRING_EQUAL(str(p, frame->filename), "");
 	CU_ASSERT_NOT_EQUAL(frame->id, site->id);
-	l = location(p, s3->location_id[3]);
+	l = location(p, s3->location_id[2]);
 	CU_ASSERT_EQUAL(l->address, 0xffffffffc0de0000ULL);
 	CU_ASSERT_EQUAL(location(p, s3->location_id[1])->address, 0);
 	/* the module tag's site: no line number lost, file kept */
@@ -463,6 +490,45 @@ static void test_pprof_options(void)
 	render_sample_free(&rs);
 }
 
+/* Frames of one function merge; with debug lines one location per line; offsets kept. */
+static void test_pprof_functions(void)
+{
+	static char *frames[] = { "alloc_inode+0x1a", "new_inode+0x20", "new_inode+0x48",
+				  "do_sys_open+0x100" };
+	static char *lines[] = { "fs/inode.c:261", "fs/inode.c:1100", "fs/inode.c:1100", NULL };
+	struct atag_render_opts o = { .keep_offsets = true };
+	const Pprof__Location *l1, *l2;
+	struct render_sample rs;
+	Pprof__Profile *p;
+
+	render_sample_init(&rs);
+	rs.a1.frames = frames;
+	rs.a1.nr_frames = 4;
+	p = render_pprof(&rs.r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	/* new_inode twice (two offsets, one function): one location */
+	CU_ASSERT_EQUAL(p->sample[0]->n_location_id, 4);
+	CU_ASSERT_EQUAL(p->sample[0]->location_id[1], p->sample[0]->location_id[2]);
+	pprof__profile__free_unpacked(p, NULL);
+	p = render_pprof(&rs.r, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_NOT_EQUAL(p->sample[0]->location_id[1], p->sample[0]->location_id[2]);
+	pprof__profile__free_unpacked(p, NULL);
+	rs.a1.lines = lines;
+	p = render_pprof(&rs.r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	l1 = location(p, p->sample[0]->location_id[1]);
+	l2 = location(p, p->sample[0]->location_id[3]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l2);
+	CU_ASSERT_EQUAL(l1->line[0]->line, 1100);
+	CU_ASSERT_STRING_EQUAL(str(p, function(p, l1->line[0]->function_id)->filename),
+			       "fs/inode.c");
+	CU_ASSERT_EQUAL(l2->line[0]->line, 0);
+	pprof__profile__free_unpacked(p, NULL);
+	render_sample_free(&rs);
+}
+
 static void add_tests(void)
 {
 	CU_pSuite s = CU_add_suite("render", NULL, NULL);
@@ -472,6 +538,8 @@ static void add_tests(void)
 	CU_add_test(s, "csv: empty report", test_csv_empty);
 	CU_add_test(s, "folded: every weight", test_folded_weights);
 	CU_add_test(s, "folded: -n, unknown weight, empty report", test_folded_limit_and_errors);
+	CU_add_test(s, "folded: --keep-offsets", test_folded_offsets);
+	CU_add_test(s, "pprof: functions, source lines, --keep-offsets", test_pprof_functions);
 	CU_add_test(s, "write errors are reported", test_write_errors);
 	CU_add_test(s, "pprof: header, types, strings, comments", test_pprof_header);
 	CU_add_test(s, "pprof: samples and their values", test_pprof_samples);

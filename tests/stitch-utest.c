@@ -27,6 +27,8 @@ struct run {
 	struct atag_stitcher		*st;
 	const struct reader_side	*rs;
 	uint64_t			ts;
+	uint8_t				src;	/* of the next events */
+	uint8_t				task;	/* enum atag_task of the next events */
 };
 
 static uint64_t page_tag(const uint64_t *frames, unsigned int nr)
@@ -47,6 +49,7 @@ static bool not_pid_7(int pid)
 
 static void run_init(struct run *r, const struct reader_side *rs)
 {
+	memset(r, 0, sizeof(*r));
 	r->aggr = atag_aggr_alloc();
 	r->stacks = atag_stacks_alloc();
 	r->st = atag_stitcher_alloc(r->aggr, r->stacks);
@@ -69,6 +72,7 @@ static void ev(struct run *r, enum atag_event_kind kind, int type, int cpu, int 
 		.tag = tag, .ptr = ptr, .bytes = bytes, .stack_follows = follows,
 		.function = "fn", .file = "f.c", .line = 1, .module = "NONE",
 		.filtered = r->rs && r->rs->selected && !r->rs->selected(pid),
+		.src = r->src, .task = r->task,
 	};
 
 	CU_ASSERT_EQUAL(atag_stitch_event(r->st, &e), 0);
@@ -89,6 +93,7 @@ static void stack_of_type(struct run *r, int cpu, int pid, int type, uint64_t a,
 	};
 
 	r->ts += 1;
+	ks.ts = r->ts;
 	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, &ks), 0);
 }
 
@@ -338,7 +343,7 @@ static void test_replaced(void)
 
 	run_init(&r, NULL);
 	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
-	ALLOC(&r, 0, 5, TAG1, 0x100, 32);	/* the free of the first was missed */
+	ALLOC(&r, 1, 5, TAG1, 0x100, 32);	/* the free of the first was missed */
 	t = tag(&r, TAG1);
 	CU_ASSERT_EQUAL(t->counts.allocs, 2);
 	CU_ASSERT_EQUAL(t->counts.replaced, 1);
@@ -659,6 +664,274 @@ static void test_lifetime_percentiles(void)
 	free(vals);
 }
 
+static void test_nested(void)
+{
+	const struct atag_tag_stats *in, *out;
+	struct run r;
+	size_t iter = 0;
+
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 32768);	/* kvmalloc's own event, ts 1010 */
+	stack(&r, 0, 5, 0xa1, 0xa2);
+	KMALLOC(&r, 0, 5, 0x6000, 0x100, 32768);	/* its caller's, same pointer */
+	stack(&r, 0, 5, 0xb1, 0xb2);
+	in = tag(&r, 0x5000);
+	out = tag(&r, 0x6000);
+	CU_ASSERT_EQUAL(in->counts.allocs, 0);
+	CU_ASSERT_EQUAL(in->counts.live, 0);
+	CU_ASSERT_EQUAL(in->counts.live_bytes, 0);
+	CU_ASSERT_EQUAL(in->counts.bytes_alloced, 0);
+	CU_ASSERT_EQUAL(in->counts.replaced, 0);
+	CU_ASSERT_EQUAL(out->counts.allocs, 1);
+	CU_ASSERT_EQUAL(out->counts.live, 1);
+	CU_ASSERT_EQUAL(out->nested, 1);
+	CU_ASSERT_EQUAL(out->counts.replaced, 0);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x6000, NULL), 0xb1);
+	CU_ASSERT_EQUAL(stack_of(&r, 0x5000, NULL), ~0ULL);	/* no stack with allocations */
+	r.ts += 1000;
+	KFREE(&r, 1, 9, 0x7000, 0x100);			/* by another task: raw lifetime */
+	stack(&r, 1, 9, 0xc1, 0);
+	CU_ASSERT_EQUAL(out->counts.frees, 1);
+	CU_ASSERT_EQUAL(out->counts.bytes_freed, 32768);
+	CU_ASSERT_EQUAL(out->lifetimes.count, 1);
+	/* from the inner event, the allocation itself: 1010 .. 2032 */
+	CU_ASSERT_EQUAL(out->lifetimes.min, 1022);
+	CU_ASSERT_EQUAL(out->inflation.other_task, 1);
+	CU_ASSERT_PTR_NULL(atag_stitch_live_next(r.st, &iter));
+	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->allocs, 1);
+	run_free(&r);
+}
+
+static void test_nested_conditions(void)
+{
+	struct run r;
+
+	/* another CPU */
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
+	KMALLOC(&r, 1, 5, 0x6000, 0x100, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0x6000)->nested, 0);
+	run_free(&r);
+	/* another task */
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
+	KMALLOC(&r, 0, 6, 0x6000, 0x100, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 1);
+	run_free(&r);
+	/* an allocation of the task in between */
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
+	KMALLOC(&r, 0, 5, 0x5000, 0x200, 64);
+	KMALLOC(&r, 0, 5, 0x6000, 0x100, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.allocs, 2);
+	run_free(&r);
+	/* a free of the task in between (of another pointer) */
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
+	KFREE(&r, 0, 5, 0x5000, 0x900);
+	KMALLOC(&r, 0, 5, 0x6000, 0x100, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 1);
+	run_free(&r);
+	/* other tasks' events and stacks in between do not matter */
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
+	stack(&r, 0, 5, 0xa1, 0);
+	KMALLOC(&r, 1, 6, 0x5000, 0x300, 64);
+	KFREE(&r, 1, 6, 0x5000, 0x300);
+	KMALLOC(&r, 0, 5, 0x6000, 0x100, 64);
+	stack(&r, 0, 5, 0xb1, 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x6000)->nested, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.allocs, 1);	/* task 6's */
+	run_free(&r);
+}
+
+static void test_nested_peak(void)
+{
+	struct run r;
+
+	run_init(&r, NULL);
+	KMALLOC(&r, 1, 6, 0x5000, 0x900, 100);		/* a real one of the inner site */
+	stack(&r, 1, 6, 0xa1, 0);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 4096);
+	stack(&r, 0, 5, 0xa1, 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.peak_live_bytes, 4196);
+	KMALLOC(&r, 0, 5, 0x6000, 0x100, 4096);
+	stack(&r, 0, 5, 0xb1, 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.peak_live_bytes, 100);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.live_bytes, 100);
+	CU_ASSERT_EQUAL(tag(&r, 0x6000)->counts.peak_live_bytes, 4096);
+	run_free(&r);
+}
+
+/* A stack recorded @cost ns after the event before it. */
+static void stack_after(struct run *r, int cpu, int pid, uint64_t cost, uint64_t a)
+{
+	uint64_t frames[1] = { a };
+	struct atag_kstack ks = { .cpu = cpu, .pid = pid, .type = -1, .frames = frames, .nr = 1 };
+
+	r->ts += cost;
+	ks.ts = r->ts;
+	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, &ks), 0);
+}
+
+static void observer_run(bool raw)
+{
+	const struct atag_captures *c0, *c1;
+	const struct atag_tag_stats *t;
+	struct run r;
+
+	run_init(&r, NULL);
+	atag_stitcher_raw_lifetimes(r.st, raw);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);		/* ts 1010 */
+	stack_after(&r, 0, 5, 300, 0xa1);		/* 1310: its own capture, 300 */
+	KMALLOC(&r, 1, 6, 0x5000, 0x200, 64);		/* another task's, on CPU 1 */
+	stack_after(&r, 1, 6, 50, 0xa1);		/* 50: not task 5's */
+	KMALLOC(&r, 0, 5, 0x6000, 0x300, 64);
+	stack_after(&r, 0, 5, 200, 0xb1);		/* 200 */
+	KFREE(&r, 0, 5, 0x7000, 0x100);		/* task 5 frees its first */
+	KFREE(&r, 0, 5, 0x7000, 0x200);		/* and task 6's */
+	t = tag(&r, 0x5000);
+	CU_ASSERT_EQUAL(t->lifetimes.count, 2);
+	/*
+	 * 0x100: raw 1010 .. 1590 = 580; task 5 captured 500 in between. 0x200, made
+	 * by task 6 and freed by task 5: raw, 1320 .. 1600 = 280, inflation unknown.
+	 */
+	CU_ASSERT_EQUAL(t->lifetimes.min, raw ? 280 : 80);
+	CU_ASSERT_EQUAL(t->lifetimes.max, raw ? 580 : 280);
+	CU_ASSERT_EQUAL(t->inflation.lifetimes, 1);
+	CU_ASSERT_EQUAL(t->inflation.ns, 500);
+	CU_ASSERT_EQUAL(t->inflation.other_task, 1);
+	c0 = atag_stitch_captures(r.st, 0);
+	c1 = atag_stitch_captures(r.st, 1);
+	CU_ASSERT_FATAL(c0 && c1);
+	CU_ASSERT_EQUAL(c0->stacks, 2);
+	CU_ASSERT_EQUAL(c0->ns, 500);
+	CU_ASSERT_EQUAL(c0->cost.min, 200);
+	CU_ASSERT_EQUAL(c0->cost.max, 300);
+	CU_ASSERT_EQUAL(c1->stacks, 1);
+	CU_ASSERT_EQUAL(c1->ns, 50);
+	CU_ASSERT_PTR_NULL(atag_stitch_captures(r.st, 2));
+	/* a stack after a gap, or of another task than the record before, is not measured */
+	CU_ASSERT_EQUAL(atag_stitch_missed(r.st, 1), 0);
+	stack_after(&r, 1, 6, 70, 0xa1);
+	KMALLOC(&r, 1, 6, 0x5000, 0x400, 64);
+	stack_after(&r, 1, 7, 70, 0xa1);
+	CU_ASSERT_EQUAL(atag_stitch_captures(r.st, 1)->stacks, 1);
+	run_free(&r);
+}
+
+static void test_observer(void)
+{
+	observer_run(false);
+}
+
+static void test_observer_raw(void)
+{
+	observer_run(true);
+}
+
+static void window_event(struct run *r, bool open)
+{
+	struct atag_event e = { .kind = ATAG_EV_WINDOW, .type = T_OTHER, .pid = 1,
+				.ts = r->ts += 10, .ptr = open };
+
+	CU_ASSERT_EQUAL(atag_stitch_event(r->st, &e), 0);
+}
+
+static void test_window(void)
+{
+	struct reader_side o = { .selected = not_pid_7 };
+	const struct atag_tag_stats *t;
+	uint64_t open, close;
+	struct run r;
+
+	run_init(&r, &o);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);		/* before: not in the window */
+	CU_ASSERT(!atag_stitch_window(r.st, &open, &close));
+	window_event(&r, true);
+	ALLOC(&r, 0, 5, TAG1, 0x200, 32);
+	ALLOC(&r, 0, 7, TAG1, 0x300, 16);		/* filtered: still the kernel's */
+	FREE(&r, 0, 5, TAG1, 0x100, 64);		/* made before, freed inside */
+	FREE(&r, 0, 7, TAG1, 0x999, 8);		/* unmatched, filtered */
+	window_event(&r, true);			/* a second start line: no matter */
+	window_event(&r, false);
+	ALLOC(&r, 0, 5, TAG1, 0x400, 128);		/* after */
+	window_event(&r, true);			/* no second window */
+	ALLOC(&r, 0, 5, TAG1, 0x500, 128);
+	t = tag(&r, TAG1);
+	CU_ASSERT_EQUAL(t->window.allocs, 2);
+	CU_ASSERT_EQUAL(t->window.bytes_alloced, 48);
+	CU_ASSERT_EQUAL(t->window.frees, 2);
+	CU_ASSERT_EQUAL(t->window.bytes_freed, 72);
+	CU_ASSERT_EQUAL(t->events, 7);
+	CU_ASSERT(atag_stitch_window(r.st, &open, &close));
+	CU_ASSERT_EQUAL(open, 1020);
+	CU_ASSERT_EQUAL(close, 1080);
+	run_free(&r);
+}
+
+static void test_sources(void)
+{
+	struct atag_aggr *page = atag_aggr_alloc();
+	const struct atag_live *l;
+	size_t iter = 0, n[2] = { 0, 0 };
+	struct run r;
+
+	run_init(&r, NULL);
+	CU_ASSERT_EQUAL(atag_stitcher_add_source(r.st, page), 1);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);		/* slab object 0x100 */
+	r.src = 1;
+	KMALLOC(&r, 1, 5, 0x5000, 0x100, 4096);	/* page 0x100, same "call site" */
+	KFREE(&r, 1, 5, 0x5000, 0x100);		/* frees the page, not the object */
+	r.src = 0;
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.live, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 0);
+	CU_ASSERT_EQUAL(atag_aggr_nr_tags(page), 1);
+	CU_ASSERT_EQUAL(atag_aggr_tag(page, 0)->counts.allocs, 1);
+	CU_ASSERT_EQUAL(atag_aggr_tag(page, 0)->counts.frees, 1);
+	CU_ASSERT_EQUAL(atag_aggr_tag(page, 0)->counts.bytes_freed, 4096);
+	while ((l = atag_stitch_live_next(r.st, &iter)))
+		n[l->src]++;
+	CU_ASSERT_EQUAL(n[0], 1);
+	CU_ASSERT_EQUAL(n[1], 0);
+	run_free(&r);
+	atag_aggr_free(page);
+}
+
+static void test_excluded(void)
+{
+	struct reader_side o = { .selected = not_pid_7 };
+	const struct atag_counters *c;
+	struct run r;
+
+	run_init(&r, &o);
+	r.task = ATAG_TASK_RECORDER;
+	ALLOC(&r, 0, 7, TAG1, 0x100, 64);
+	ALLOC(&r, 0, 7, TAG1, 0x200, 32);
+	r.task = ATAG_TASK_WORKLOAD;
+	FREE(&r, 0, 5, TAG1, 0x100, 64);		/* frees are matched whoever frees */
+	ALLOC(&r, 0, 5, TAG1, 0x300, 8);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	c = atag_stitch_excluded(r.st, 0, ATAG_TASK_RECORDER);
+	CU_ASSERT_EQUAL(c->allocs, 2);
+	CU_ASSERT_EQUAL(c->bytes_alloced, 96);
+	CU_ASSERT_EQUAL(c->live, 1);
+	CU_ASSERT_EQUAL(c->live_bytes, 32);
+	CU_ASSERT_EQUAL(atag_stitch_excluded(r.st, 0, ATAG_TASK_WORKLOAD)->allocs, 0);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.allocs, 1);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.frees, 0);
+	CU_ASSERT_EQUAL(atag_stitch_excluded(r.st, 5, 0)->allocs, 0);	/* no such source */
+	run_free(&r);
+}
+
 static void add_tests(void)
 {
 	CU_pSuite s = CU_add_suite("stitch", NULL, NULL);
@@ -687,5 +960,15 @@ static void add_tests(void)
 	CU_add_test(s, "memory follows live records, not events", test_memory_bounded);
 	CU_add_test(s, "u64 map", test_map);
 	CU_add_test(s, "lifetime percentiles within 1/128", test_lifetime_percentiles);
+	CU_add_test(s, "nested events of one allocation count once", test_nested);
+	CU_add_test(s, "nested only on the same task and CPU, nothing between",
+		    test_nested_conditions);
+	CU_add_test(s, "a nested inner event's peak goes back", test_nested_peak);
+	CU_add_test(s, "capture cost per CPU, taken out of the task's lifetimes",
+		    test_observer);
+	CU_add_test(s, "raw lifetimes keep the capture time", test_observer_raw);
+	CU_add_test(s, "the counters window counts every task's events", test_window);
+	CU_add_test(s, "sources keep their tags and addresses apart", test_sources);
+	CU_add_test(s, "allocations left out are counted per task class", test_excluded);
 }
 ATAG_UTEST_SUITE("stitch", add_tests)

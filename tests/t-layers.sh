@@ -8,6 +8,7 @@
 #   stitch   stitching, aggregates, the report of files     -> read, util
 #   render   text, JSON, CSV, folded, pprof                  -> stitch, read, util
 #   kernel   allocinfo, filters, recording sessions          -> util
+#   live     top's engine: its instance read as events come  -> kernel, read, stitch, util
 #   bufstat  ring-buffer memory (its own archive)            -> util
 #
 # Checked two ways: the #include lines of every lib/ file (a header belongs to the
@@ -21,7 +22,7 @@ cd "$ATAG_SRC" || exit 2
 
 # Which parts each part may use (itself included).
 RULES="util:util;read:util read;stitch:util read stitch;render:util read stitch render"
-RULES="$RULES;kernel:util kernel;bufstat:util bufstat"
+RULES="$RULES;kernel:util kernel;bufstat:util bufstat;live:util read stitch kernel live"
 
 # The part of a public header, by name; internal headers are in their part's folder.
 header_part() {
@@ -29,14 +30,15 @@ header_part() {
 	lib/*/*)	echo "$1" | cut -d/ -f2 ;;
 	include/atag-utils.h|include/atag-json.h|include/atag-map.h) echo util ;;
 	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-symbols.h|\
-	include/atag-event.h|include/atag-debuginfo.h) echo read ;;
+	include/atag-event.h|include/atag-debuginfo.h|include/atag-recording.h) echo read ;;
 	include/atag-stitch.h|include/atag-lifetime.h|include/atag-report.h|\
-	include/atag-counters.h) echo stitch ;;
-	include/atag-render.h) echo render ;;
+	include/atag-counters.h|include/atag-diff.h) echo stitch ;;
+	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
 	include/atag-record.h|include/atag-state.h|include/atag-session.h|\
 	include/atag-tracefs.h) echo kernel ;;
 	include/atag-bufstat.h) echo bufstat ;;
+	include/atag-live.h) echo live ;;
 	*) echo unknown ;;
 	esac
 }

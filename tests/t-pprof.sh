@@ -60,11 +60,10 @@ check_grep "notices of incomplete data as comments" "^incomplete: lost 3 events 
 pprof -top "$T_TMP/inuse.pb.gz" > "$T_TMP/top" 2>&1
 check_grep "the weight is the default sample type" "^Type: inuse_space$" "$T_TMP/top"
 
-# -traces: the call site is the leaf, then the stack from where it was allocated
+# -traces: the call site is the leaf (for its own frame: not repeated), then its callers
 pprof -traces "$T_TMP/alloc.pb.gz" 2>&1 |
 	awk '/^-----/ { if (++n == 2) exit; next } n == 1 { print $NF }' > "$T_TMP/trace"
-check_eq "-traces: leaf first" "$(cat "$T_TMP/trace")" "alloc_inode@fs/inode.c:261
-alloc_inode
+check_eq "-traces: leaf first, the call site once" "$(cat "$T_TMP/trace")" "alloc_inode@fs/inode.c:261
 new_inode
 do_sys_open"
 

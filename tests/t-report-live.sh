@@ -36,9 +36,8 @@ check_eq "the top buffer is as it was" "$(cat "$T/tracing_on" "$T/set_event" "$T
 
 # the independent count: stock trace-cmd's own decoding of the same file
 env $ATAG_TRACECMD_ENV trace-cmd report -N -i "$T_TMP/live.dat" > "$T_TMP/tc.txt" 2>/dev/null
-awk '$0 ~ / kmalloc: / && $0 !~ /ptr=\(nil\)/ {
-	for (i = 1; i <= NF; i++) if ($i ~ /^call_site=/) { sub(/^call_site=/, "", $i); n[$i]++ }
-     } END { for (c in n) print c, n[c] }' "$T_TMP/tc.txt" | sort > "$T_TMP/tc.count"
+# per call site the kmalloc events, less the inner events of nested allocations
+awk -f "$ATAG_SRC/tests/kmem-count.awk" "$T_TMP/tc.txt" | grep -v '^nested ' | sort > "$T_TMP/tc.count"
 frees=$(grep ' kfree: ' "$T_TMP/tc.txt" | grep -vc 'ptr=(nil)')
 allocs=$(awk '{ s += $2 } END { print s + 0 }' "$T_TMP/tc.count")
 if [ "$allocs" -lt 100 ]; then

@@ -10,8 +10,12 @@ json() { report -f json "$@" 2> "$T_TMP/json.err"; }
 # jq_eq NAME FILTER EXPECTED FILE: the filter's compact output is EXPECTED. FILTER and
 # EXPECTED may span lines: tabs and newlines are dropped from EXPECTED.
 jq_eq() { check_eq "$1" "$(jq -c "$2" "$4" 2>&1)" "$(printf '%s' "$3" | tr -d '\n\t')"; }
-# the call sites of a text report, by the last word of their rows
-sites() { awk '/CALL SITE/ { on = 1; next } on && NF { print $NF }' "$@"; }
+# the call sites of a text report, by their file:line (else the last word of their rows)
+sites() {
+	awk '/CALL SITE/ { on = 1; next } /^\[reused/ { on = 0 }
+	     on && NF { w = $NF; for (i = 1; i <= NF; i++) if ($i ~ /:[0-9]+$/) { w = $i; break }
+			print w }' "$@"
+}
 
 mkfixture -o "$T_TMP/lt.dat" "$D/lifetimes.txt" || fail "lifetimes fixture"
 json "$T_TMP/lt.dat" > "$T_TMP/lt.json"
@@ -32,12 +36,22 @@ counts='.allocs, .frees, .unmatched_frees, .partial_frees, .replaced, .live, .li
 jq_eq "foo_create counts" "[$foo | $counts]" '[3,2,1,0,0,1,128,256,256,160]' "$T_TMP/lt.json"
 jq_eq "bar_open: partial free, replaced, peak" "[$bar | $counts]" \
 	'[3,1,0,1,1,1,256,8192,8704,4096]' "$T_TMP/lt.json"
-jq_eq "lifetimes: count, exact min and max" "$foo | .lifetime_ns | [.count, .min, .max]" \
-	'[2,4000,7000]' "$T_TMP/lt.json"
+# a2 (2002 .. 9002 by task 100) spans task 100's capture of 3000 .. 3001: 1 ns out;
+# a1 is freed by task 200: raw, and counted as such
+jq_eq "lifetimes: count, exact min and max (capture time out)" \
+	"$foo | .lifetime_ns | [.count, .min, .max, .inflated, .observer_ns, .other_task]" \
+	'[2,4000,6999,1,1,1]' "$T_TMP/lt.json"
+json --raw-lifetimes "$T_TMP/lt.dat" > "$T_TMP/ltraw.json"
+jq_eq "--raw-lifetimes: as the timestamps say" "$foo | .lifetime_ns | [.count, .min, .max]" \
+	'[2,4000,7000]' "$T_TMP/ltraw.json"
+jq_eq "--raw-lifetimes: said" '.observer.lifetimes' '"raw"' "$T_TMP/ltraw.json"
 jq_eq "lifetime percentiles within 1% (nearest rank)" \
 	"$foo | .lifetime_ns | [(.p50 - 4000 | fabs) <= 40, (.p90 - 7000 | fabs) <= 70,
 		.p99 == 7000]" \
-	'[true,true,true]' "$T_TMP/lt.json"
+	'[true,true,true]' "$T_TMP/ltraw.json"
+jq_eq "the observer: captures per CPU (hit to stack, 1 ns each)" \
+	'[.files[0].observer[] | [.cpu, .stacks, .ns, .p50_ns]]' '[[0,2,2,1],[1,2,2,1]]' \
+	"$T_TMP/lt.json"
 jq_eq "the stack of each allocation, machinery frames dropped" \
 	"[$foo | .stacks[] | [.frames, .allocs, .live, .live_bytes]]" \
 	'[[["foo_create+0x10","foo_ioctl+0x20","__x64_sys_ioctl+0x30"],2,0,0],
@@ -169,15 +183,28 @@ check_grep "summary: complete" '^data +complete$' "$T_TMP/text"
 check_grep "table header" \
 	'^ALLOCS +FREES +UNMATCHED +LIVE +LIVE BYTES +PEAK LIVE +ALLOCATED +P50 +P90 +P99 +MAX +CALL SITE$' \
 	"$T_TMP/text"
-check_grep "sorted by live bytes: bar_open first" \
-	'^ +3 +1 +0 +1 +256 B +8.00 KiB +8.50 KiB .*bar_open drivers/bar.c:20 \[bar\]$' "$T_TMP/text"
+check_grep "sorted by live bytes: bar_open first, marked: reused while live" \
+	'^ +3 +1 +0 +1 +256 B +8.00 KiB +8.50 KiB .*bar_open drivers/bar.c:20 \[bar\]  \[reused while live 1x: untraced frees\]$' \
+	"$T_TMP/text"
+check_grep "the mark is explained" '^\[reused while live: untraced frees\]: the call site' "$T_TMP/text"
+check_grep "the observer's cost stated" '^  stacks: 4 captures took 4 ns \(CPU 0 2, median 1 ns; CPU 1 2, median 1 ns\)$' \
+	"$T_TMP/text"
+check_grep "which lifetimes it inflates" \
+	"^lifetimes +1 spanned stack captures of their task: taken out \(1 ns summed over them; --raw-lifetimes keeps it\); 1 ended by another task's free: raw, captures unknown$" \
+	"$T_TMP/text"
+report --raw-lifetimes "$T_TMP/lt.dat" > "$T_TMP/rawtext" 2>&1
+check_grep "--raw-lifetimes: the text says they are raw, and by how much" \
+	"^lifetimes +raw: 1 spanned stack captures of their task \\(1 ns summed over them; taken out without --raw-lifetimes\\); 1 ended by another task's free: raw, captures unknown$" \
+	"$T_TMP/rawtext"
+check_grep "a file without description: said" \
+	'^  - .*lt.dat: no recording description .*every task and every tag counted$' "$T_TMP/text"
 check_grep "FREES are matched frees, UNMATCHED the others" \
 	'^ +3 +2 +1 +1 +128 B .*foo_create mm/foo.c:10$' "$T_TMP/text"
-check_eq "row order" "$(sites "$T_TMP/text" | head -2 | tr '\n' ' ')" "[bar] mm/foo.c:10 "
+check_eq "row order" "$(sites "$T_TMP/text" | head -2 | tr '\n' ' ')" "drivers/bar.c:20 mm/foo.c:10 "
 report -s allocs -n 1 "$T_TMP/lt.dat" > "$T_TMP/n1" 2>&1
 check_grep "-n 1 says how many more" '^\.\.\. 1 more call sites' "$T_TMP/n1"
 report -s site "$T_TMP/lt.dat" 2>&1 | sites > "$T_TMP/site"
-check_eq "-s site sorts by name" "$(head -1 "$T_TMP/site")" "[bar]"
+check_eq "-s site sorts by name" "$(head -1 "$T_TMP/site")" "drivers/bar.c:20"
 report -s frees "$T_TMP/lt.dat" 2>&1 | sites > "$T_TMP/frees"
 check_eq "-s frees" "$(head -1 "$T_TMP/frees")" "mm/foo.c:10"
 report --stacks "$T_TMP/lt.dat" > "$T_TMP/stacks" 2>&1
@@ -187,6 +214,12 @@ check_grep "--stacks: frames" '^ +foo_ioctl\+0x20$' "$T_TMP/stacks"
 report --live "$T_TMP/lt.dat" > "$T_TMP/live" 2>&1
 check_grep "--live: oldest first with pid and comm" \
 	'^7.0 us +0xffff888000000300 +128 +100 +foo-daemon +foo_create mm/foo.c:10$' "$T_TMP/live"
+check_grep "--live: a live allocation of a call site reused while live is marked" \
+	'^1.5 us +0xffff888000002000 +256 +200 +bar-tool +bar_open drivers/bar.c:20 \[bar\]  \[reused while live 1x: untraced frees\]$' \
+	"$T_TMP/live"
+jq_eq "JSON: reused while live, per call site and live allocation" \
+	'[([.tags[] | [.function, .reused_while_live]] | sort), [.live[] | .reused_while_live]]' \
+	'[[["bar_open",true],["foo_create",false]],[false,true]]' "$T_TMP/lt.json"
 check_grep "--live: the stack under the row" '^ +do_sys_open\+0x50$' "$T_TMP/live"
 report --live --min-age 5us "$T_TMP/lt.dat" > "$T_TMP/age" 2>&1
 check_nogrep "--min-age drops younger ones" '0xffff888000002000' "$T_TMP/age"
@@ -369,6 +402,22 @@ jq_eq "kmem: the allocation's own -T stack" '.tags[0].stacks[0].frames' \
 	'["__kmalloc_noprof+0x23f","alloc_bprm+0x45","do_execveat_common+0x10"]' "$T_TMP/kmem.json"
 report "$T_TMP/kmem.dat" 2>/dev/null | grep -q 'alloc_bprm+0x45$'
 check_eq "kmem: text shows function+offset" "$?" 0
+# folded: functions; the call site is the leaf for its own frame (the allocator's
+# frame inside it left out), never repeated
+check_eq "kmem folded: functions, the call site once, as the leaf" \
+	"$(report -f folded "$T_TMP/kmem.dat" 2>&1)" "do_execveat_common;alloc_bprm+0x45 1024
+d_alloc+0x30 256"
+check_eq "--keep-offsets: the frames' offsets kept" \
+	"$(report -f folded --keep-offsets "$T_TMP/kmem.dat" 2>&1)" \
+	"do_execveat_common+0x10;alloc_bprm+0x45 1024
+d_alloc+0x30 256"
+# b2's stack S3 also serves the allocation at 8502 (task 200, bar_open): 2 x 256 bytes;
+# b1 (8192 bytes, a hit without a stack) alone under the bare call site
+check_eq "alloc_tag folded: the call site stands for the frame of its function" \
+	"$(report -f folded "$T_TMP/lt.dat" 2>&1)" "do_sys_open;bar_open@drivers/bar.c:20[bar] 512
+bar_open@drivers/bar.c:20[bar] 8192
+__x64_sys_ioctl;foo_ioctl;foo_create@mm/foo.c:10 128
+do_sys_open;bar_open;foo_create@mm/foo.c:10 128"
 
 # kmem call sites and frames in modules: named from the kallsyms [module] column
 cat > "$T_TMP/km.txt" <<'DESC'

@@ -51,6 +51,12 @@ vg "report, a truncated file" "$ATAG_CMD" report "$T_TMP/cut.dat"
 printf 'not a trace\n' > "$T_TMP/bad.dat"
 vg "report, not a trace.dat" "$ATAG_CMD" report "$T_TMP/bad.dat"
 vg "report, usage error" "$ATAG_CMD" report --nope
+vg "diff, text with stacks" "$ATAG_CMD" diff --stacks --all "$T_TMP/lt.dat" "$T_TMP/gen.dat"
+for f in json csv folded; do
+	vg "diff -f $f" "$ATAG_CMD" diff -f $f --per 3:4 "$T_TMP/gen.dat" "$T_TMP/lt.dat"
+done
+vg "report --diff, kmem" "$ATAG_CMD" report --diff "$T_TMP/kmem.dat" --per-second "$T_TMP/kmem.dat"
+vg "diff, a file that cannot be read" "$ATAG_CMD" diff "$T_TMP/lt.dat" "$T_TMP/bad.dat"
 
 cat > "$T_TMP/allocinfo" <<'AI'
 allocinfo - version: 2.0

@@ -26,6 +26,11 @@ void trace_alloc_tag_record(int argc, char **argv);
 void trace_alloc_tag_report(int argc, char **argv);
 void trace_alloc_tag_stat(int argc, char **argv);
 void trace_alloc_tag_reset(int argc, char **argv);
+void trace_alloc_tag_diff(int argc, char **argv);
+void trace_alloc_tag_top(int argc, char **argv);
+
+/* Whether a report's arguments ask for --diff (then trace_alloc_tag_diff() runs it). */
+bool atag_diff_asked(int argc, char **argv);
 
 /* Print "trace-cmd-alloc-tag <cmd>: <reason>" and the short usage, exit 2. */
 void __attribute__((noreturn, format(printf, 2, 3)))

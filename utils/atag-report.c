@@ -28,13 +28,28 @@ static const char usage[] =
 "  -i, --input FILE      trace.dat to read (repeatable; default ./trace.dat)\n"
 "  -B, --buffer NAME     instance buffer to read (default: the top buffer if it holds\n"
 "                        the events, otherwise the first instance that does)\n"
-"      --source SRC      alloc_tag, kmem or page (default: the first present, in that order)\n"
+"      --source SRC      only alloc_tag, kmem or page events (default: every source the\n"
+"                        file has, each in a section of its own)\n"
 "      --start TS        ignore events before TS (seconds as trace-cmd report prints\n"
 "                        them, e.g. 1284.788182, or nanoseconds with 'ns')\n"
 "      --end TS          ignore events after TS\n"
+"      --raw-stacks      keep the tracing machinery's frames at the top of stacks\n"
+"      --raw-lifetimes   keep the time stack captures took inside lifetimes (by default\n"
+"                        it is taken out where the same task allocated and freed)\n"
+"      --vmlinux PATH    kernel image with debug info: file:line for call sites and\n"
+"                        frames (default: the distribution's debug-info vmlinux of the\n"
+"                        trace's kernel release, when there); refused if not that kernel\n"
+"      --module-dir DIR  where the modules' .ko files are (repeatable)\n"
+"      --no-debuginfo    no debug information, even where the default paths have it\n"
+"\n"
+"tasks (a recording of trace-cmd-alloc-tag record tells its workload from its\n"
+"recorder; the recorder's processes are never counted, and counted apart):\n"
+"      --all-tasks       every task, not only the workload's process tree\n"
 "      --pid PID[,PID]   count only allocations made by these tasks\n"
 "      --comm GLOB       count only allocations by tasks whose comm matches (repeatable)\n"
-"      --raw-stacks      keep the tracing machinery's frames at the top of stacks\n"
+"      --exclude-pid PID[,PID]  never count these tasks\n"
+"      --exclude-comm GLOB      never count tasks whose comm matches (repeatable)\n"
+"      --all-tags        also the call sites the recording did not select\n"
 "\n"
 "views (text):\n"
 "  -s, --sort KEY        order of call sites: live_bytes (default), live, peak, bytes,\n"
@@ -52,16 +67,22 @@ static const char usage[] =
 "  -f, --format FMT      text (default), json, csv, folded or pprof\n"
 "      --weight W        folded and pprof default sample: alloc_space (default),\n"
 "                        alloc_objects, inuse_space or inuse_objects\n"
+"      --keep-offsets    folded and pprof frames as function+0xoff (default: functions)\n"
 "  -o, --output FILE     write to FILE instead of stdout\n"
 "      --no-progress     no progress bar (it is shown on a terminal for large files)\n"
+"      --diff BEFORE.dat compare with that baseline instead (diff --help has the options)\n"
 "  -h, --help            this help\n"
 "\n"
-"Lost events and truncated files are reported and the data flagged incomplete.\n";
+"Lost events, truncated files and allocations /proc/allocinfo counted but the trace\n"
+"does not show are reported and the data flagged incomplete. The text says per\n"
+"file what the recording was and what its stack captures cost, and marks call\n"
+"sites whose objects were reused while live (frees the kernel does not trace).\n";
 
 enum {
 	OPT_source = 256, OPT_start, OPT_end, OPT_pid, OPT_comm, OPT_raw_stacks, OPT_stacks,
 	OPT_live, OPT_min_age, OPT_hist, OPT_function, OPT_file, OPT_module, OPT_weight,
-	OPT_no_progress,
+	OPT_no_progress, OPT_all_tasks, OPT_exclude_pid, OPT_exclude_comm, OPT_all_tags,
+	OPT_raw_lifetimes, OPT_vmlinux, OPT_module_dir, OPT_no_debuginfo, OPT_keep_offsets,
 };
 
 struct report_params {
@@ -76,6 +97,10 @@ struct report_params {
 	bool				no_progress;
 	int				*pids;
 	const char			**comms;
+	int				*exclude_pids;
+	const char			**exclude_comms;
+	const char			**module_dirs;
+	unsigned int			nr_module_dirs;
 };
 
 /* @arr with room for one more element after its @nr of @size bytes. */
@@ -93,7 +118,8 @@ static void add_input(struct report_params *p, const char *path)
 	p->inputs[p->nr_inputs++] = path;
 }
 
-static void add_pids(struct report_params *p, const char *list)
+/* The pids of a comma-separated @list into *@pids of *@nr. */
+static void add_pids(const char *opt, int **pids, unsigned int *nr, const char *list)
 {
 	unsigned long long v;
 	char *copy = strdup(list), *tok, *save = NULL;
@@ -102,19 +128,17 @@ static void add_pids(struct report_params *p, const char *list)
 		die("out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (atag_parse_u64(tok, &v) || v > 0x7fffffff)
-			atag_usage_error(usage, "--pid: '%s' is not a pid", tok);
-		p->pids = grow(p->pids, p->opts.read.nr_pids, sizeof(*p->pids));
-		p->pids[p->opts.read.nr_pids++] = v;
+			atag_usage_error(usage, "%s: '%s' is not a pid", opt, tok);
+		*pids = grow(*pids, *nr, sizeof(**pids));
+		(*pids)[(*nr)++] = v;
 	}
 	free(copy);
-	p->opts.read.pids = p->pids;
 }
 
-static void add_comm(struct report_params *p, const char *glob)
+static void add_comm(const char ***comms, unsigned int *nr, const char *glob)
 {
-	p->comms = grow(p->comms, p->opts.read.nr_comms, sizeof(*p->comms));
-	p->comms[p->opts.read.nr_comms++] = glob;
-	p->opts.read.comms = p->comms;
+	*comms = grow(*comms, *nr, sizeof(**comms));
+	(*comms)[(*nr)++] = glob;
 }
 
 static uint64_t parse_ts(const char *opt, const char *arg)
@@ -147,7 +171,16 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		{ "end", required_argument, NULL, OPT_end },
 		{ "pid", required_argument, NULL, OPT_pid },
 		{ "comm", required_argument, NULL, OPT_comm },
+		{ "all-tasks", no_argument, NULL, OPT_all_tasks },
+		{ "exclude-pid", required_argument, NULL, OPT_exclude_pid },
+		{ "exclude-comm", required_argument, NULL, OPT_exclude_comm },
+		{ "all-tags", no_argument, NULL, OPT_all_tags },
 		{ "raw-stacks", no_argument, NULL, OPT_raw_stacks },
+		{ "raw-lifetimes", no_argument, NULL, OPT_raw_lifetimes },
+		{ "vmlinux", required_argument, NULL, OPT_vmlinux },
+		{ "module-dir", required_argument, NULL, OPT_module_dir },
+		{ "no-debuginfo", no_argument, NULL, OPT_no_debuginfo },
+		{ "keep-offsets", no_argument, NULL, OPT_keep_offsets },
 		{ "sort", required_argument, NULL, 's' },
 		{ "rows", required_argument, NULL, 'n' },
 		{ "stacks", no_argument, NULL, OPT_stacks },
@@ -190,9 +223,37 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 			p->opts.read.has_end = true;
 			p->opts.read.end = parse_ts("--end", optarg);
 			break;
-		case OPT_pid: add_pids(p, optarg); break;
-		case OPT_comm: add_comm(p, optarg); break;
+		case OPT_pid:
+			add_pids("--pid", &p->pids, &p->opts.read.nr_pids, optarg);
+			p->opts.read.pids = p->pids;
+			break;
+		case OPT_comm:
+			add_comm(&p->comms, &p->opts.read.nr_comms, optarg);
+			p->opts.read.comms = p->comms;
+			break;
+		case OPT_exclude_pid:
+			add_pids("--exclude-pid", &p->exclude_pids, &p->opts.read.nr_exclude_pids,
+				 optarg);
+			p->opts.read.exclude_pids = p->exclude_pids;
+			break;
+		case OPT_exclude_comm:
+			add_comm(&p->exclude_comms, &p->opts.read.nr_exclude_comms, optarg);
+			p->opts.read.exclude_comms = p->exclude_comms;
+			break;
+		case OPT_all_tasks: p->opts.read.all_tasks = true; break;
+		case OPT_all_tags: p->opts.all_tags = true; break;
 		case OPT_raw_stacks: p->opts.raw_stacks = true; break;
+		case OPT_raw_lifetimes: p->opts.raw_lifetimes = true; break;
+		case OPT_vmlinux: p->opts.vmlinux = optarg; break;
+		case OPT_module_dir:
+			p->module_dirs = grow(p->module_dirs, p->nr_module_dirs + 1,
+					      sizeof(*p->module_dirs));
+			p->module_dirs[p->nr_module_dirs++] = optarg;
+			p->module_dirs[p->nr_module_dirs] = NULL;
+			p->opts.module_dirs = p->module_dirs;
+			break;
+		case OPT_no_debuginfo: p->opts.no_debuginfo = true; break;
+		case OPT_keep_offsets: p->render.keep_offsets = true; break;
 		case 's':
 			if (!atag_report_sort_key_known(optarg))
 				atag_usage_error(usage, "--sort: unknown value '%s'", optarg);
@@ -238,6 +299,11 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		atag_usage_error(usage, "--end is before --start");
 	if (p->view.min_age && !p->render.live)
 		atag_usage_error(usage, "--min-age goes with --live");
+	if (p->opts.read.all_tasks && (p->opts.read.nr_pids || p->opts.read.nr_comms))
+		atag_usage_error(usage, "--all-tasks and --pid/--comm exclude each other");
+	if (p->opts.no_debuginfo && (p->opts.vmlinux || p->opts.module_dirs))
+		atag_usage_error(usage,
+				 "--no-debuginfo and --vmlinux/--module-dir exclude each other");
 }
 
 static void progress(void *ctx, const char *path, double done)
@@ -337,6 +403,9 @@ void trace_alloc_tag_report(int argc, char **argv)
 	};
 	int ret;
 
+	/* report --diff BEFORE.dat: the diff command's (utils/atag-diff.c) */
+	if (atag_diff_asked(argc, argv))
+		trace_alloc_tag_diff(argc, argv);
 	parse_args(argc, argv, &p);
 	p.render.width = term_width();
 	if (!strcmp(p.format, "text") && !p.rows_given)
@@ -347,5 +416,8 @@ void trace_alloc_tag_report(int argc, char **argv)
 	free(p.inputs);
 	free(p.pids);
 	free(p.comms);
+	free(p.exclude_pids);
+	free(p.exclude_comms);
+	free(p.module_dirs);
 	exit(ret);
 }

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The decoder every source shares: it resolves fields once per trace, dispatches
- * records by event id, reads fields with bounds checks, and decodes kernel stacks
- * itself. Whatever a message needs from the trace is resolved here, before it
- * goes to the sink: a hit's call-site strings (once per tag), the event a stack
- * names and the call site it gives. See atag-source.h.
+ * records by event id to the source that reads them (one decoder reads several
+ * sources of one trace), reads fields with bounds checks, and decodes kernel
+ * stacks itself. Whatever a message needs from the trace is resolved here, before
+ * it goes to the sink: a hit's call-site strings (once per tag), the event a
+ * stack names and the call site it gives, the task's class and the filter's
+ * decision. It also reads what no source does but the report needs: the
+ * recording's marker lines (ftrace:print) and the task events (sched_process_fork,
+ * exec, exit). See atag-source.h.
  */
 #include <endian.h>
 #include <errno.h>
@@ -12,25 +16,40 @@
 #include <string.h>
 
 #include "atag-map.h"
+#include "atag-recording.h"
 #include "atag-source.h"
 #include "atag-symbols.h"
 
 #define MAX_FRAMES	512
-#define MAX_EVENTS	16		/* events of one source */
-#define SLOT_OTHER	0xff
 
 enum { TASK_COUNTED = 1, TASK_FILTERED };
 
+/* events of all sources and the special ones: slot numbers below SLOT_OTHER */
+#define MAX_DISPATCH	128
+#define SLOT_OTHER	0xff
+
+/* Records no source reads that the decoder reads itself. */
+enum special {
+	S_NONE,
+	S_PRINT,	/* ftrace:print: a marker line? */
+	S_FORK,		/* sched:sched_process_fork */
+	S_EXEC,		/* sched:sched_process_exec */
+	S_EXIT,		/* sched:sched_process_exit */
+};
+
 /* What to do with a record of a given event id. */
 struct dispatch {
-	const struct atag_source_event	*ev;		/* NULL: not ours */
-	int				index;		/* in src->events */
+	const struct atag_source_event	*ev;		/* NULL: not a source's */
+	uint8_t				src;		/* the source's index */
+	uint8_t				special;	/* enum special */
+	int				index;		/* in the source's events */
 	bool				untagged;	/* made an ALLOC of tag 0 */
 	struct atag_field		f[ATAG_SOURCE_MAX_FIELDS];
 };
 
 struct atag_decoder {
-	const struct atag_source	*src;
+	const struct atag_source	*src[ATAG_DECODER_MAX_SOURCES];
+	unsigned int			nr_src;
 	struct tep_handle		*tep;
 	/*
 	 * Event id -> 1 + index into disp, SLOT_OTHER for another event of the
@@ -40,14 +59,14 @@ struct atag_decoder {
 	 */
 	uint8_t				*slot;
 	int				nr_ids;
-	struct dispatch			disp[MAX_EVENTS];
+	struct dispatch			disp[MAX_DISPATCH];
 	int				nr_disp;
 	int				stack_id;	/* ftrace:kernel_stack, or -1 */
 	struct atag_field		stack_size;
 	struct atag_field		stack_caller;
 	int				long_size;
 	bool				swap;		/* file endianness differs */
-	uint64_t			*counts;	/* per src->events index */
+	uint64_t			*counts[ATAG_DECODER_MAX_SOURCES];	/* per event */
 	uint64_t			stacks;
 	uint64_t			malformed;
 	struct atag_map			described;	/* tags whose call site went out */
@@ -55,6 +74,10 @@ struct atag_decoder {
 	bool				(*task_selected)(void *ctx, int pid);
 	void				*task_ctx;
 	struct atag_map			tasks;
+	/* or the scope and the recording's description */
+	struct atag_scope		*scope;
+	struct atag_recording		*rec;
+	uint64_t			markers;	/* marker lines read */
 	struct atag_frame_cache		*frames_seen;	/* frame address -> class */
 	const struct atag_modules	*modules;
 	uint64_t			frames[MAX_FRAMES];
@@ -87,7 +110,24 @@ static void field_of(const struct atag_decoder *d, struct tep_event *event, cons
 	f->native64 = f->size == 8 && !f->dynamic && !d->swap;
 }
 
-static int add_event(struct atag_decoder *d, const struct atag_source_event *se, int index)
+/* The dispatch entry of event @id, or NULL (another event, or none). */
+static inline struct dispatch *dispatch_of(const struct atag_decoder *d, int id)
+{
+	unsigned int s = d->slot[id];
+
+	return s && s != SLOT_OTHER ? (struct dispatch *)&d->disp[s - 1] : NULL;
+}
+
+static struct dispatch *new_dispatch(struct atag_decoder *d, int id)
+{
+	if (d->nr_disp >= MAX_DISPATCH)
+		return NULL;
+	d->slot[id] = d->nr_disp + 1;
+	return &d->disp[d->nr_disp++];
+}
+
+static int add_event(struct atag_decoder *d, unsigned int src, const struct atag_source_event *se,
+		     int index)
 {
 	struct tep_event *event = tep_find_event_by_name(d->tep, se->system, se->name);
 	struct dispatch *dp;
@@ -96,18 +136,56 @@ static int add_event(struct atag_decoder *d, const struct atag_source_event *se,
 	/* records name their event in 16 bits: an event of another id has none */
 	if (!event || event->id < 0 || event->id >= d->nr_ids)
 		return 0;
-	if (d->slot[event->id] && d->slot[event->id] != SLOT_OTHER)
-		dp = &d->disp[d->slot[event->id] - 1];
-	else if (d->nr_disp < MAX_EVENTS)
-		dp = &d->disp[d->nr_disp++];
-	else
+	dp = dispatch_of(d, event->id);
+	if (dp)
+		return 0;		/* an event two sources name: the first one's */
+	dp = new_dispatch(d, event->id);
+	if (!dp)
 		return -EINVAL;
-	d->slot[event->id] = dp - d->disp + 1;
 	dp->ev = se;
+	dp->src = src;
 	dp->index = index;
 	for (i = 0; se->fields[i]; i++)
 		field_of(d, event, se->fields[i], &dp->f[i]);
 	return 1;
+}
+
+/* The fields the decoder reads of a special event, in the order of enum special. */
+static const struct {
+	const char	*system;
+	const char	*name;
+	const char	*fields[4];
+} specials[] = {
+	[S_PRINT] = { "ftrace", "print", { "buf" } },
+	[S_FORK] = { "sched", "sched_process_fork",
+		     { "parent_pid", "child_pid", "child_comm" } },
+	[S_EXEC] = { "sched", "sched_process_exec", { "pid", "old_pid", "filename" } },
+	[S_EXIT] = { "sched", "sched_process_exit", { "pid" } },
+};
+
+static void add_special(struct atag_decoder *d, enum special k)
+{
+	struct tep_event *event = tep_find_event_by_name(d->tep, specials[k].system,
+							 specials[k].name);
+	struct tep_format_field *tf;
+	struct dispatch *dp;
+	int i;
+
+	if (!event || event->id < 0 || event->id >= d->nr_ids || dispatch_of(d, event->id))
+		return;
+	dp = new_dispatch(d, event->id);
+	if (!dp)
+		return;
+	dp->special = k;
+	for (i = 0; specials[k].fields[i]; i++) {
+		field_of(d, event, specials[k].fields[i], &dp->f[i]);
+		/* strings may be char[N] (older kernels) or buf[]: offset, size as they are */
+		tf = tep_find_field(event, specials[k].fields[i]);
+		if (tf && !dp->f[i].size && tf->offset >= 0) {
+			dp->f[i].offset = tf->offset;
+			dp->f[i].size = -1;	/* up to the end of the record */
+		}
+	}
 }
 
 static int max_event_id(struct tep_handle *tep)
@@ -132,37 +210,50 @@ static void mark_events(struct atag_decoder *d)
 			d->slot[events[i]->id] = SLOT_OTHER;
 }
 
-struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct tep_handle *tep)
+struct atag_decoder *atag_decoder_alloc_sources(const struct atag_source *const *srcs,
+						unsigned int nr, struct tep_handle *tep)
 {
 	struct atag_decoder *d = calloc(1, sizeof(*d));
 	struct tep_event *stack;
+	unsigned int k;
 	int i, n = 0, ret;
 
 	if (!d)
 		return NULL;
-	d->src = src;
+	if (!nr || nr > ATAG_DECODER_MAX_SOURCES) {
+		errno = nr ? E2BIG : ENOENT;
+		goto fail;
+	}
 	d->tep = tep;
 	d->nr_ids = max_event_id(tep) + 1;
 	d->long_size = tep_get_long_size(tep);
 	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	d->slot = calloc(d->nr_ids, sizeof(*d->slot));
-	for (i = 0; src->events[i].name; i++)
-		;
-	d->counts = calloc(i + 1, sizeof(*d->counts));
 	d->frames_seen = atag_frame_cache_alloc(tep);
-	if (!d->slot || !d->counts || !d->frames_seen)
+	if (!d->slot || !d->frames_seen)
 		goto fail;
 	mark_events(d);
-	for (i = 0; src->events[i].name; i++) {
-		ret = add_event(d, &src->events[i], i);
-		if (ret < 0)
+	for (k = 0; k < nr; k++) {
+		d->src[k] = srcs[k];
+		for (i = 0; srcs[k]->events[i].name; i++)
+			;
+		d->counts[k] = calloc(i + 1, sizeof(*d->counts[k]));
+		if (!d->counts[k])
 			goto fail;
-		n += ret;
+		d->nr_src++;
+		for (i = 0; srcs[k]->events[i].name; i++) {
+			ret = add_event(d, k, &srcs[k]->events[i], i);
+			if (ret < 0)
+				goto fail;
+			n += ret;
+		}
 	}
 	if (!n) {
 		errno = ENOENT;
 		goto fail;
 	}
+	for (k = S_PRINT; k <= S_EXIT; k++)
+		add_special(d, k);
 	d->stack_id = -1;
 	stack = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
 	if (stack) {
@@ -176,14 +267,21 @@ fail:
 	return NULL;
 }
 
+struct atag_decoder *atag_decoder_alloc(const struct atag_source *src, struct tep_handle *tep)
+{
+	return atag_decoder_alloc_sources(&src, 1, tep);
+}
+
 void atag_decoder_free(struct atag_decoder *d)
 {
 	int err = errno;
+	unsigned int k;
 
 	if (!d)
 		return;
 	free(d->slot);
-	free(d->counts);
+	for (k = 0; k < d->nr_src; k++)
+		free(d->counts[k]);
 	atag_map_free(&d->described);
 	atag_map_free(&d->tasks);
 	atag_frame_cache_free(d->frames_seen);
@@ -196,9 +294,30 @@ struct tep_handle *atag_decoder_tep(const struct atag_decoder *d)
 	return d->tep;
 }
 
+unsigned int atag_decoder_nr_sources(const struct atag_decoder *d)
+{
+	return d->nr_src;
+}
+
+const struct atag_source *atag_decoder_source(const struct atag_decoder *d, unsigned int src)
+{
+	return src < d->nr_src ? d->src[src] : NULL;
+}
+
+uint64_t atag_decoder_source_count(const struct atag_decoder *d, unsigned int src,
+				   int event_index)
+{
+	return src < d->nr_src ? d->counts[src][event_index] : 0;
+}
+
 uint64_t atag_decoder_count(const struct atag_decoder *d, int event_index)
 {
-	return d->counts[event_index];
+	return atag_decoder_source_count(d, 0, event_index);
+}
+
+uint64_t atag_decoder_markers(const struct atag_decoder *d)
+{
+	return d->markers;
 }
 
 uint64_t atag_decoder_stack_count(const struct atag_decoder *d)
@@ -211,11 +330,20 @@ uint64_t atag_decoder_malformed(const struct atag_decoder *d)
 	return d->malformed;
 }
 
+bool atag_decoder_source_has_event(const struct atag_decoder *d, unsigned int src,
+				   int event_index)
+{
+	const struct atag_source_event *se;
+
+	if (src >= d->nr_src)
+		return false;
+	se = &d->src[src]->events[event_index];
+	return tep_find_event_by_name(d->tep, se->system, se->name) != NULL;
+}
+
 bool atag_decoder_has_event(const struct atag_decoder *d, int event_index)
 {
-	const struct atag_source_event *se = &d->src->events[event_index];
-
-	return tep_find_event_by_name(d->tep, se->system, se->name) != NULL;
+	return atag_decoder_source_has_event(d, 0, event_index);
 }
 
 bool atag_decoder_has_stacks(const struct atag_decoder *d)
@@ -238,6 +366,13 @@ void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void 
 {
 	d->task_selected = selected;
 	d->task_ctx = ctx;
+}
+
+void atag_decoder_set_scope(struct atag_decoder *d, struct atag_scope *scope,
+			    struct atag_recording *rec)
+{
+	d->scope = scope;
+	d->rec = rec;
 }
 
 /* Whether the filter leaves out task @pid, asked once per pid. */
@@ -266,16 +401,22 @@ unsigned int atag_decoder_page_size(const struct atag_decoder *d)
 	return ps > 0 ? ps : 4096;
 }
 
-bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **function,
-			   uint64_t *offset, const char **module)
+bool atag_decoder_name_source_tag(struct atag_decoder *d, unsigned int src, uint64_t tag,
+				  const char **function, uint64_t *offset, const char **module)
 {
 	*function = NULL;
 	*module = NULL;
 	*offset = 0;
-	if (!d->src->name_tag)
+	if (src >= d->nr_src || !d->src[src]->name_tag)
 		return false;
-	d->src->name_tag(d, tag, function, offset, module);
+	d->src[src]->name_tag(d, tag, function, offset, module);
 	return *function != NULL;
+}
+
+bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **function,
+			   uint64_t *offset, const char **module)
+{
+	return atag_decoder_name_source_tag(d, 0, tag, function, offset, module);
 }
 
 uint64_t atag_source_stack_call_site(struct atag_decoder *d, const uint64_t *frames,
@@ -346,14 +487,30 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
  */
 static bool site_wanted(const struct atag_decoder *d, int type)
 {
-	return type < 0 || type >= d->nr_ids ||
-	       (d->slot[type] && d->slot[type] != SLOT_OTHER && d->disp[d->slot[type] - 1].untagged);
+	const struct dispatch *dp = type >= 0 && type < d->nr_ids ? dispatch_of(d, type) : NULL;
+
+	return type < 0 || type >= d->nr_ids || (dp && dp->untagged);
+}
+
+/* The source whose stack_site names the call site of a stack for event @type, or NULL. */
+static const struct atag_source *site_source(const struct atag_decoder *d, int type)
+{
+	const struct dispatch *dp = type >= 0 && type < d->nr_ids ? dispatch_of(d, type) : NULL;
+	unsigned int k;
+
+	if (dp && dp->ev)
+		return d->src[dp->src]->stack_site ? d->src[dp->src] : NULL;
+	for (k = 0; k < d->nr_src; k++)
+		if (d->src[k]->stack_site)
+			return d->src[k];
+	return NULL;
 }
 
 static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec, int pid)
 {
 	const char *p = (const char *)rec->data + d->stack_caller.offset;
+	const struct atag_source *src;
 	uint64_t size = MAX_FRAMES, v;
 	struct atag_kstack ks;
 	unsigned int nr, i;
@@ -383,10 +540,11 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 	/* older kernels end the array with -1 */
 	ks.cpu = rec->cpu;
 	ks.pid = pid;
+	ks.ts = rec->ts;
 	ks.type = atag_stack_event(d->frames_seen, d->frames, i);
 	ks.site = 0;
-	if (d->src->stack_site && site_wanted(d, ks.type))
-		ks.site = d->src->stack_site(d, d->frames, i);
+	if (site_wanted(d, ks.type) && (src = site_source(d, ks.type)))
+		ks.site = src->stack_site(d, d->frames, i);
 	ks.frames = d->frames;
 	ks.nr = i;
 	return sink->stack(sink->ctx, &ks);
@@ -397,7 +555,7 @@ static void describe(struct atag_decoder *d, const struct dispatch *dp,
 		     const struct tep_record *rec, struct atag_event *ev)
 {
 	if (atag_map_find(&d->described, ev->tag) ||
-	    d->src->hit_site(dp->f, rec, &ev->function, &ev->file, &ev->module)) {
+	    d->src[dp->src]->hit_site(dp->f, rec, &ev->function, &ev->file, &ev->module)) {
 		ev->function = ev->file = ev->module = NULL;
 		return;
 	}
@@ -405,11 +563,110 @@ static void describe(struct atag_decoder *d, const struct dispatch *dp,
 	atag_map_get(&d->described, ev->tag, 1, NULL);
 }
 
+/* A string field: __data_loc, char[N] or a buf[] running to the end of the record. */
+static const char *string_field(const struct atag_field *f, const struct tep_record *rec,
+				size_t *len)
+{
+	const char *s;
+
+	if (f->dynamic) {
+		s = atag_field_string(f, rec);
+		*len = s ? strlen(s) : 0;
+		return s;
+	}
+	if (!f->size || f->offset >= rec->size)
+		return NULL;
+	s = (const char *)rec->data + f->offset;
+	*len = f->size > 0 && f->offset + f->size <= rec->size ? (size_t)f->size :
+	       (size_t)(rec->size - f->offset);
+	*len = strnlen(s, *len);
+	return s;
+}
+
+/* A marker line: into the description; the scope learns the tasks it names. */
+static void on_print(struct atag_decoder *d, const struct dispatch *dp,
+		     const struct tep_record *rec, struct atag_event *ev)
+{
+	const struct atag_recording *r = d->rec;
+	enum atag_marker m;
+	const char *text;
+	size_t len;
+
+	text = string_field(&dp->f[0], rec, &len);
+	if (!text || !d->rec)
+		return;
+	m = atag_recording_line(d->rec, text, len, rec->ts);
+	if (m == ATAG_MARKER_NONE)
+		return;
+	d->markers++;
+	if (!d->scope || !atag_recording_labelled(r))
+		return;
+	switch (m) {
+	case ATAG_MARKER_RECORD:
+		atag_scope_set_labelled(d->scope, false);
+		atag_scope_name(d->scope, r->record_pid, ATAG_TASK_RECORDER, NULL);
+		break;
+	case ATAG_MARKER_RECORDER:
+		atag_scope_name(d->scope, r->recorders[r->nr_recorders - 1].pid,
+				ATAG_TASK_RECORDER, r->recorders[r->nr_recorders - 1].comm);
+		break;
+	case ATAG_MARKER_WORKLOAD:
+		atag_scope_set_labelled(d->scope, true);
+		atag_scope_name(d->scope, r->workloads[r->nr_workloads - 1].pid,
+				ATAG_TASK_WORKLOAD, r->workloads[r->nr_workloads - 1].comm);
+		break;
+	case ATAG_MARKER_COUNTERS_START:
+	case ATAG_MARKER_COUNTERS_END:
+		ev->kind = ATAG_EV_WINDOW;
+		ev->ptr = m == ATAG_MARKER_COUNTERS_START;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The task events: who forked whom, who exec'd, who exited. */
+static void on_task_event(struct atag_decoder *d, const struct dispatch *dp,
+			  const struct tep_record *rec)
+{
+	uint64_t a = 0, b = 0;
+	const char *s, *base;
+	char comm[16];
+	size_t len;
+
+	if (!d->scope || atag_field_read(d, &dp->f[0], rec, &a))
+		return;
+	switch (dp->special) {
+	case S_FORK:
+		if (atag_field_read(d, &dp->f[1], rec, &b))
+			return;
+		s = string_field(&dp->f[2], rec, &len);
+		snprintf(comm, sizeof(comm), "%.*s", s ? (int)len : 0, s ? s : "");
+		atag_scope_fork(d->scope, (int32_t)a, (int32_t)b, s ? comm : NULL);
+		break;
+	case S_EXEC:
+		/* the comm becomes the file's base name (TASK_COMM_LEN - 1 bytes) */
+		s = string_field(&dp->f[2], rec, &len);
+		if (!s)
+			return;
+		snprintf(comm, sizeof(comm), "%.*s", (int)len, s);
+		base = strrchr(comm, '/');
+		atag_scope_rename(d->scope, (int32_t)a, base ? base + 1 : comm);
+		break;
+	case S_EXIT:
+		atag_scope_exit(d->scope, (int32_t)a);
+		break;
+	default:
+		break;
+	}
+}
+
 int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec)
 {
 	struct atag_event ev;
 	struct dispatch *dp;
+	bool selected;
 	uint16_t type;
 	int32_t pid;
 	int ret;
@@ -441,24 +698,37 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	ev.tag = ev.ptr = ev.bytes = 0;
 	ev.stack_follows = false;
 	ev.filtered = false;
+	ev.src = 0;
+	ev.task = ATAG_TASK_ANY;
 	ev.function = ev.file = ev.module = NULL;
 	ev.line = -1;
-	dp = d->slot[type] != SLOT_OTHER ? &d->disp[d->slot[type] - 1] : NULL;
-	if (dp) {
-		d->counts[dp->index]++;
+	dp = dispatch_of(d, type);
+	if (dp && dp->ev) {
+		d->counts[dp->src][dp->index]++;
+		ev.src = dp->src;
 		ret = dp->ev->decode(d, dp->f, rec, &ev);
 		if (ret < 0) {
 			d->malformed++;
 			ev.kind = ATAG_EV_OTHER;
 		} else if (ret > 0) {
 			ev.kind = ATAG_EV_OTHER;
-		} else if (ev.kind == ATAG_EV_HIT && d->src->hit_site) {
+		} else if (ev.kind == ATAG_EV_HIT && d->src[dp->src]->hit_site) {
 			describe(d, dp, rec, &ev);
 		} else if (ev.kind == ATAG_EV_ALLOC && !ev.tag) {
 			dp->untagged = true;
 		}
-		if (d->task_selected && (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_FREE))
-			ev.filtered = filtered(d, pid);
+		if (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_FREE) {
+			if (d->scope && atag_scope_filters(d->scope)) {
+				ev.task = atag_scope_task(d->scope, pid, &selected);
+				ev.filtered = !selected;
+			} else if (d->task_selected) {
+				ev.filtered = filtered(d, pid);
+			}
+		}
+	} else if (dp && dp->special == S_PRINT) {
+		on_print(d, dp, rec, &ev);
+	} else if (dp && dp->special) {
+		on_task_event(d, dp, rec);
 	}
 	return sink->event(sink->ctx, &ev);
 }

@@ -1,27 +1,35 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The reader: choosing the source and the buffer of a trace.dat, then walking its
- * records into a sink (time window, lost events, progress, the task filter).
- * See atag-read.h.
+ * The reader: choosing the sources and the buffer of a trace.dat, reading the
+ * recording's description ahead, then walking its records into a sink (time
+ * window, lost events, progress, the task scope). See atag-read.h.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <event-parse.h>
+
 #include "atag-read.h"
+#include "atag-recording.h"
 #include "atag-source.h"
 #include "atag-trace.h"
 #include "atag-utils.h"
 
 #define PROBE_RECORDS		4096
 #define PROGRESS_EVERY		(1 << 18)
+#define PRESCAN_QUIET		(1 << 20)	/* records without a marker line that end it */
 
 struct atag_reader {
 	struct atag_read_opts		opts;
 	struct atag_trace		*trace;
-	const struct atag_source	*src;
+	const struct atag_source	*src[ATAG_DECODER_MAX_SOURCES];
+	unsigned int			nr_src;
 	struct atag_decoder		*dec;
+	struct atag_recording		*recording;
+	struct atag_scope		*scope;
+	uint64_t			prescanned;
 	int				buffer;
 	int				*also;		/* other buffers with the events */
 	unsigned int			nr_also;
@@ -37,11 +45,13 @@ struct atag_reader {
 
 /* ------------------------------------------------------------ choosing */
 
-static const struct atag_source *pick_source(struct atag_reader *rd, char *err, size_t errlen)
+/* The sources to read: the one asked for, else every one the file has events of. */
+static bool pick_sources(struct atag_reader *rd, char *err, size_t errlen)
 {
 	struct tep_handle *tep = atag_trace_tep(rd->trace);
 	const struct atag_source *src;
 	char names[128];
+	int i;
 
 	if (rd->opts.source) {
 		src = atag_source_find(rd->opts.source);
@@ -51,33 +61,38 @@ static const struct atag_source *pick_source(struct atag_reader *rd, char *err, 
 		else if (!atag_source_nr_present(src, tep))
 			snprintf(err, errlen, "has no %s events (%s)", src->name, src->description);
 		else
-			return src;
-		return NULL;
+			rd->src[rd->nr_src++] = src;
+		return rd->nr_src;
 	}
-	src = atag_source_detect(tep);
-	if (!src)
+	for (i = 0; atag_sources[i] && rd->nr_src < ATAG_DECODER_MAX_SOURCES; i++)
+		if (atag_source_nr_present(atag_sources[i], tep))
+			rd->src[rd->nr_src++] = atag_sources[i];
+	if (!rd->nr_src)
 		snprintf(err, errlen, "has no allocation events: record alloc_tag:* or kmem:* "
 			 "(trace-cmd-alloc-tag record)");
-	return src;
+	return rd->nr_src;
 }
 
-static int event_ids(const struct atag_source *src, struct tep_handle *tep, int *ids)
+static int event_ids(const struct atag_reader *rd, struct tep_handle *tep, int *ids, int max)
 {
 	const struct atag_source_event *e;
 	struct tep_event *ev;
+	unsigned int k;
 	int n = 0;
 
-	for (e = src->events; e->name; e++) {
-		ev = tep_find_event_by_name(tep, e->system, e->name);
-		if (ev)
-			ids[n++] = ev->id;
+	for (k = 0; k < rd->nr_src; k++) {
+		for (e = rd->src[k]->events; e->name && n < max; e++) {
+			ev = tep_find_event_by_name(tep, e->system, e->name);
+			if (ev)
+				ids[n++] = ev->id;
+		}
 	}
 	return n;
 }
 
 static int pick_buffer(struct atag_reader *rd, char *err, size_t errlen)
 {
-	int ids[16], n, i, chosen = -1, *also;
+	int ids[64], n, i, chosen = -1, *also;
 
 	if (rd->opts.buffer) {
 		chosen = atag_trace_find_buffer(rd->trace, rd->opts.buffer);
@@ -86,7 +101,7 @@ static int pick_buffer(struct atag_reader *rd, char *err, size_t errlen)
 			return -ENOENT;
 		}
 	}
-	n = event_ids(rd->src, atag_trace_tep(rd->trace), ids);
+	n = event_ids(rd, atag_trace_tep(rd->trace), ids, 64);
 	for (i = 0; i < atag_trace_nr_buffers(rd->trace); i++) {
 		if (i == chosen || !atag_trace_buffer_has(rd->trace, i, ids, n, PROBE_RECORDS))
 			continue;
@@ -104,23 +119,117 @@ static int pick_buffer(struct atag_reader *rd, char *err, size_t errlen)
 	return 0;
 }
 
-/* ------------------------------------------------------------ the task filter */
+/* ------------------------------------------------------------ the description */
 
-/* The task filter, asked by the decoder once per pid. */
-static bool task_selected(void *ctx, int pid)
+/* The comm the file saved, for the scope's comm globs. */
+static const char *saved_comm(void *ctx, int pid)
 {
-	struct atag_reader *rd = ctx;
-	const char *comm;
-	unsigned int i;
+	return atag_trace_comm(ctx, pid);
+}
 
-	for (i = 0; i < rd->opts.nr_pids; i++)
-		if (rd->opts.pids[i] == pid)
-			return true;
-	comm = rd->opts.nr_comms ? atag_trace_comm(rd->trace, pid) : NULL;
-	for (i = 0; comm && i < rd->opts.nr_comms; i++)
-		if (atag_glob_match(rd->opts.comms[i], comm))
-			return true;
-	return false;
+struct prescan {
+	struct tep_handle	*tep;
+	int			print_id;
+	int			buf_offset;
+	struct atag_recording	*r;
+	uint64_t		records;
+	uint64_t		last_marker;	/* record count at the last marker line */
+	bool			done;
+};
+
+static int prescan_cb(const struct tep_record *rec, void *data)
+{
+	struct prescan *ps = data;
+	enum atag_marker m;
+	const char *text;
+	size_t len;
+
+	if (ps->done)
+		return 1;
+	ps->records++;
+	if (rec->size > ps->buf_offset &&
+	    tep_data_type(ps->tep, (struct tep_record *)rec) == ps->print_id) {
+		text = (const char *)rec->data + ps->buf_offset;
+		len = strnlen(text, rec->size - ps->buf_offset);
+		m = atag_recording_line(ps->r, text, len, rec->ts);
+		if (m != ATAG_MARKER_NONE)
+			ps->last_marker = ps->records;
+		if (m == ATAG_MARKER_END)
+			ps->done = true;
+	}
+	if (ps->records - ps->last_marker >= PRESCAN_QUIET)
+		ps->done = true;
+	return ps->done;
+}
+
+/*
+ * Read the description at the head of the buffer (atag-read.h) and tell the scope
+ * who the tasks it names are. A walk of the file's own pages may stop early; one
+ * through libtracecmd may not (it would lose records of the run after), so that
+ * one reads the file opened anew.
+ */
+static int prescan(struct atag_reader *rd)
+{
+	struct tep_handle *tep = atag_trace_tep(rd->trace);
+	struct tep_event *print = tep_find_event_by_name(tep, "ftrace", "print");
+	struct prescan ps = { .tep = tep };
+	struct tep_format_field *f;
+	struct atag_trace *t = rd->trace;
+	const struct atag_recording *r;
+	char err[256];
+	unsigned int i;
+	int ret = 0;
+
+	f = print ? tep_find_field(print, "buf") : NULL;
+	if (!f || f->offset < 0)
+		return 0;
+	ps.print_id = print->id;
+	ps.buf_offset = f->offset;
+	ps.r = atag_recording_alloc();
+	if (!ps.r)
+		return -ENOMEM;
+	if (!atag_trace_direct(rd->trace, rd->buffer) &&
+	    atag_trace_open(atag_trace_path(rd->trace), &t, err, sizeof(err)))
+		t = NULL;
+	if (t) {
+		ps.tep = atag_trace_tep(t);
+		atag_trace_iterate(t, rd->buffer, prescan_cb, &ps);
+	}
+	if (t && t != rd->trace)
+		atag_trace_close(t);
+	rd->prescanned = ps.records;
+	r = ps.r;
+	if (atag_recording_labelled(r)) {
+		atag_scope_set_labelled(rd->scope, r->nr_workloads);
+		ret = atag_scope_name(rd->scope, r->record_pid, ATAG_TASK_RECORDER, NULL);
+		for (i = 0; !ret && i < r->nr_recorders; i++)
+			ret = atag_scope_name(rd->scope, r->recorders[i].pid, ATAG_TASK_RECORDER,
+					      r->recorders[i].comm);
+		for (i = 0; !ret && i < r->nr_workloads; i++)
+			ret = atag_scope_name(rd->scope, r->workloads[i].pid, ATAG_TASK_WORKLOAD,
+					      r->workloads[i].comm);
+	}
+	atag_recording_free(ps.r);
+	return ret;
+}
+
+static int make_scope(struct atag_reader *rd)
+{
+	const struct atag_read_opts *o = &rd->opts;
+	struct atag_scope_opts so = {
+		.pids = o->pids, .nr_pids = o->nr_pids, .comms = o->comms,
+		.nr_comms = o->nr_comms, .exclude_pids = o->exclude_pids,
+		.nr_exclude_pids = o->nr_exclude_pids, .exclude_comms = o->exclude_comms,
+		.nr_exclude_comms = o->nr_exclude_comms, .all_tasks = o->all_tasks,
+		.comm = saved_comm, .comm_ctx = rd->trace,
+	};
+
+	rd->scope = atag_scope_alloc(&so);
+	rd->recording = atag_recording_alloc();
+	if (!rd->scope || !rd->recording)
+		return -ENOMEM;
+	atag_decoder_set_scope(rd->dec, rd->scope, rd->recording);
+	return 0;
 }
 
 int atag_reader_open(const char *path, const struct atag_read_opts *opts,
@@ -138,20 +247,21 @@ int atag_reader_open(const char *path, const struct atag_read_opts *opts,
 	ret = atag_trace_open(path, &rd->trace, err, errlen);
 	if (ret)
 		goto fail;
-	rd->src = pick_source(rd, err, errlen);
-	if (!rd->src) {
+	if (!pick_sources(rd, err, errlen)) {
 		ret = -ENOENT;
 		goto fail;
 	}
-	rd->dec = atag_decoder_alloc(rd->src, atag_trace_tep(rd->trace));
+	rd->dec = atag_decoder_alloc_sources(rd->src, rd->nr_src, atag_trace_tep(rd->trace));
 	if (!rd->dec) {
 		ret = -ENOMEM;
 		goto fail;
 	}
 	atag_decoder_set_modules(rd->dec, atag_trace_modules(rd->trace));
-	if (rd->opts.nr_pids || rd->opts.nr_comms)
-		atag_decoder_set_task_filter(rd->dec, task_selected, rd);
 	ret = pick_buffer(rd, err, errlen);
+	if (!ret)
+		ret = make_scope(rd);
+	if (!ret)
+		ret = prescan(rd);
 	if (ret)
 		goto fail;
 	*reader = rd;
@@ -168,6 +278,8 @@ void atag_reader_close(struct atag_reader *rd)
 	if (!rd)
 		return;
 	atag_decoder_free(rd->dec);
+	atag_recording_free(rd->recording);
+	atag_scope_free(rd->scope);
 	atag_trace_close(rd->trace);
 	free(rd->also);
 	free(rd->missed);
@@ -287,9 +399,43 @@ const char *atag_reader_path(const struct atag_reader *rd)
 	return atag_trace_path(rd->trace);
 }
 
+unsigned int atag_reader_nr_sources(const struct atag_reader *rd)
+{
+	return rd->nr_src;
+}
+
+const struct atag_source *atag_reader_source_at(const struct atag_reader *rd, unsigned int i)
+{
+	return i < rd->nr_src ? rd->src[i] : NULL;
+}
+
 const struct atag_source *atag_reader_source(const struct atag_reader *rd)
 {
-	return rd->src;
+	return rd->src[0];
+}
+
+const struct atag_recording *atag_reader_recording(const struct atag_reader *rd)
+{
+	return rd->recording;
+}
+
+struct atag_recording *atag_reader_take_recording(struct atag_reader *rd)
+{
+	struct atag_recording *r = rd->recording;
+
+	rd->recording = NULL;
+	atag_decoder_set_scope(rd->dec, rd->scope, NULL);
+	return r;
+}
+
+const struct atag_scope *atag_reader_scope(const struct atag_reader *rd)
+{
+	return rd->scope;
+}
+
+uint64_t atag_reader_prescanned(const struct atag_reader *rd)
+{
+	return rd->prescanned;
 }
 
 const char *atag_reader_buffer(const struct atag_reader *rd)

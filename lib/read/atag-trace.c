@@ -490,6 +490,11 @@ struct tep_handle *atag_trace_tep(const struct atag_trace *t)
 	return t->td->tep;
 }
 
+const char *atag_trace_uname(const struct atag_trace *t)
+{
+	return t->td->uname;
+}
+
 const char *atag_trace_comm(const struct atag_trace *t, int pid)
 {
 	struct tep_handle *tep = t->td->tep;

@@ -527,6 +527,21 @@ static int v6_table(struct parse *ps, struct src *s, struct atag_buffer_layout *
 	return ret;
 }
 
+/* The UNAME option: a string of at most 1 KiB, up to its first NUL; the first one kept. */
+static void read_uname(struct parse *ps, struct src *s, uint64_t size)
+{
+	char *u;
+
+	if (ps->td->uname || !size || size > 1024)
+		return;
+	u = rd_blob(s, size);
+	if (!u) {
+		s->bad = false;		/* the caller checked the option fits */
+		return;
+	}
+	ps->td->uname = u;
+}
+
 /* v6: options { u16 id, u32 size, data } up to id 0; BUFFER: u64 table offset, name */
 static int v6_options(struct parse *ps, struct src *s, uint64_t cpus, uint64_t **tables)
 {
@@ -556,6 +571,8 @@ static int v6_options(struct parse *ps, struct src *s, uint64_t cpus, uint64_t *
 				return -ENOMEM;
 			t[ps->td->nr_buffers - 1] = off;
 			*tables = t;
+		} else if (id == OPT_UNAME) {
+			read_uname(ps, s, size);
 		} else if (id == OPT_CPUCOUNT) {
 			/* libtracecmd then sizes the tables its own way: leave it to it */
 			if (size != 4 || rd_num(s, 4) != cpus)
@@ -734,6 +751,9 @@ static int v7_options(struct parse *ps, struct src *o, uint64_t *sections, uint6
 		case OPT_KALLSYMS: case OPT_PRINTK: case OPT_CMDLINES:
 			if (size >= 8)
 				sections[id - OPT_HEADER_INFO] = rd_num(o, 8);
+			break;
+		case OPT_UNAME:
+			read_uname(ps, o, size);
 			break;
 		case OPT_CPUCOUNT:
 			break;
@@ -1007,6 +1027,7 @@ void atag_tracedat_close(struct atag_tracedat *td)
 		free(td->buf[i].cpus);
 	}
 	free(td->buf);
+	free(td->uname);
 	if (td->tep)
 		tep_free(td->tep);
 	atag_modules_free(td->kallsyms);

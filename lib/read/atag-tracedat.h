@@ -62,6 +62,7 @@ struct atag_tracedat {
 	 * converts, a latency trace, an option it does not know), or NULL.
 	 */
 	const char		*convert;
+	char			*uname;		/* the UNAME option's text, or NULL */
 	/* decompression contexts, made once and reused for every section and chunk */
 	void			*zstd;
 	void			*zlib;

@@ -10,6 +10,7 @@
  * is "0x" hex as in a frame, every other number decimal; times are nanoseconds.
  * A live allocation's stack is its frames, innermost first, joined with ';'
  * (kernel symbol names hold no ';'); empty when it has none.
+ * source is the tag's source (alloc_tag, kmem, page), the last column.
  * A cell holding ',', '"', CR or LF is quoted, its quotes doubled.
  */
 #include <errno.h>
@@ -27,10 +28,10 @@
 static const char site_header[] =
 	"tag,function,file,line,module,offset,allocs,frees,unmatched_frees,partial_frees,"
 	"replaced,live,live_bytes,peak_live_bytes,bytes_alloced,bytes_freed,lifetime_count,"
-	"lifetime_min_ns,lifetime_p50_ns,lifetime_p90_ns,lifetime_p99_ns,lifetime_max_ns";
+	"lifetime_min_ns,lifetime_p50_ns,lifetime_p90_ns,lifetime_p99_ns,lifetime_max_ns,source";
 
 static const char live_header[] =
-	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack";
+	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack,source";
 
 /* One cell: the @n strings joined with @sep, quoted if they need it; n = 0 is empty. */
 static void put_cell(FILE *f, char *const *strs, unsigned int n, char sep)
@@ -97,6 +98,7 @@ static void site_row(FILE *f, const struct atag_report_tag *t)
 		fprintf(f, "0x%llx", (unsigned long long)t->offset);
 	atag_render_counters_csv(f, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
 	put_lifetime(f, &t->lifetimes);
+	fprintf(f, ",%s", t->source);
 	fputs(CSV_EOL, f);
 }
 
@@ -109,6 +111,7 @@ static void live_row(FILE *f, const struct atag_report_live *l)
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", l->alloc_ts, l->age_ns);
 	if (l->stack)
 		put_cell(f, l->stack->frames, l->stack->nr_frames, ';');
+	fprintf(f, ",%s", l->tag->source);
 	fputs(CSV_EOL, f);
 }
 

@@ -4,14 +4,17 @@
  * (Documentation/trace-cmd-alloc-tag-report.1.txt):
  *
  *   { "complete", "totals": {...}, "tags": [ {..., "lifetime_ns": {...},
- *     "stacks": [...]} ], "live": [...], "files": [...], "notices": [...] }
+ *     "stacks": [...]} ], "live": [...], "files": [...], "notices": [...],
+ *     "remarks": [...], "sources": [...], "observer": {...}, "completeness" }
  *
  * Pointers are "0x..." strings; numbers are exact integers; unknowns are null.
  * Compact, with a call site or a live allocation a line (lib/util/atag-json.c writes it).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "atag-json.h"
+#include "atag-recording.h"
 #include "atag-render.h"
 #include "atag-render-counters.h"
 #include "atag-report.h"
@@ -26,7 +29,8 @@ static void ns(struct atag_json *w, const char *key, const struct atag_lifetime 
 		atag_json_null(w, key);
 }
 
-static void lifetimes(struct atag_json *w, const struct atag_lifetime *lt)
+static void lifetimes(struct atag_json *w, const struct atag_lifetime *lt,
+		      const struct atag_inflation *in)
 {
 	static const struct { const char *name; double pct; } pcts[] = {
 		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 },
@@ -39,6 +43,9 @@ static void lifetimes(struct atag_json *w, const struct atag_lifetime *lt)
 	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
 		ns(w, pcts[i].name, lt, lt->count ? atag_lifetime_percentile(lt, pcts[i].pct) : 0);
 	ns(w, "max", lt, lt->max);
+	atag_json_uint(w, "inflated", in->lifetimes);
+	atag_json_uint(w, "observer_ns", in->ns);
+	atag_json_uint(w, "other_task", in->other_task);
 	atag_json_close(w);
 }
 
@@ -62,6 +69,8 @@ static void stacks(struct atag_json *w, const struct atag_report_tag *t)
 		s = t->stacks[i];
 		atag_json_open_object(w, NULL);
 		strings(w, "frames", s->frames, s->nr_frames);
+		if (s->lines)
+			strings(w, "frame_lines", s->lines, s->nr_frames);
 		atag_render_counters_json(w, &s->counts, atag_counter_fields, ATAG_COUNTERS_STACK);
 		atag_json_close(w);
 	}
@@ -85,8 +94,11 @@ static void tag(struct atag_json *w, const struct atag_report_tag *t)
 		atag_json_null(w, "offset");
 	atag_render_counters_json(w, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
 	atag_json_uint(w, "live_maybe_freed", atag_counters_live_maybe_freed(&t->counts));
-	lifetimes(w, &t->lifetimes);
+	lifetimes(w, &t->lifetimes, &t->inflation);
 	stacks(w, t);
+	atag_json_str(w, "source", t->source);
+	atag_json_uint(w, "nested", t->nested);
+	atag_json_bool(w, "reused_while_live", t->counts.replaced != 0);
 	atag_json_close(w);
 }
 
@@ -107,8 +119,100 @@ static void live(struct atag_json *w, const struct atag_report *r,
 		strings(w, "frames", l->stack->frames, l->stack->nr_frames);
 	else
 		strings(w, "frames", NULL, 0);
+	if (l->stack && l->stack->lines)
+		strings(w, "frame_lines", l->stack->lines, l->stack->nr_frames);
+	atag_json_str(w, "source", l->tag->source);
+	atag_json_bool(w, "reused_while_live", l->tag->counts.replaced != 0);
 	atag_json_close(w);
 }
+
+static void tasks(struct atag_json *w, const char *key, const struct atag_marker_task *t,
+		  unsigned int n)
+{
+	unsigned int i;
+
+	atag_json_open_array(w, key);
+	for (i = 0; i < n; i++) {
+		atag_json_open_object(w, NULL);
+		atag_json_int(w, "pid", t[i].pid);
+		atag_json_str(w, "comm", t[i].comm);
+		atag_json_close(w);
+	}
+	atag_json_close(w);
+}
+
+static void marker_tags(struct atag_json *w, const char *key, const struct atag_marker_tag *t,
+			unsigned int n)
+{
+	unsigned int i;
+
+	atag_json_open_array(w, key);
+	for (i = 0; i < n; i++) {
+		atag_json_open_object(w, NULL);
+		atag_json_str(w, "function", t[i].function);
+		atag_json_str(w, "file", t[i].file);
+		atag_json_int(w, "line", t[i].line);
+		atag_json_str(w, "module", t[i].module);
+		atag_json_close(w);
+	}
+	atag_json_close(w);
+}
+
+/* The recording's description, or null. */
+static void recording(struct atag_json *w, const struct atag_report_file *rf)
+{
+	const struct atag_recording *rec = rf->recording;
+
+	if (!rec) {
+		atag_json_null(w, "recording");
+		return;
+	}
+	atag_json_open_object(w, "recording");
+	atag_json_int(w, "record_pid", rec->record_pid);
+	atag_json_str(w, "source", rec->source);
+	atag_json_bool(w, "stacks", rec->stacks);
+	tasks(w, "recorders", rec->recorders, rec->nr_recorders);
+	tasks(w, "workloads", rec->workloads, rec->nr_workloads);
+	atag_json_open_object(w, "tasks");
+	atag_json_uint(w, "workload", rf->tasks[ATAG_TASK_WORKLOAD]);
+	atag_json_uint(w, "recorder", rf->tasks[ATAG_TASK_RECORDER]);
+	atag_json_close(w);
+	atag_json_bool(w, "select_all", rec->select_all);
+	marker_tags(w, "selected", rec->selected, rec->nr_selected);
+	marker_tags(w, "also_traced", rec->also_traced, rec->nr_also_traced);
+	if (rf->window) {
+		atag_json_open_object(w, "counters_window");
+		atag_json_uint(w, "start_ts", rf->window_open);
+		atag_json_uint(w, "end_ts", rf->window_close);
+		atag_json_close(w);
+	} else {
+		atag_json_null(w, "counters_window");
+	}
+	atag_json_str(w, "end", rec->end_reason);
+	atag_json_close(w);
+}
+
+/* What the stack captures of each CPU cost. */
+static void observer_cpus(struct atag_json *w, const struct atag_report_file *rf)
+{
+	const struct atag_report_cpu *c;
+	unsigned int i;
+
+	atag_json_open_array(w, "observer");
+	for (i = 0; i < rf->nr_cpus; i++) {
+		c = &rf->cpus[i];
+		atag_json_open_object(w, NULL);
+		atag_json_int(w, "cpu", c->cpu);
+		atag_json_uint(w, "stacks", c->stacks);
+		atag_json_uint(w, "ns", c->ns);
+		atag_json_uint(w, "p50_ns", atag_lifetime_percentile(&c->cost, 50));
+		atag_json_uint(w, "p99_ns", atag_lifetime_percentile(&c->cost, 99));
+		atag_json_uint(w, "max_ns", c->cost.max);
+		atag_json_close(w);
+	}
+	atag_json_close(w);
+}
+
 
 static void file(struct atag_json *w, const struct atag_report_file *rf)
 {
@@ -117,6 +221,10 @@ static void file(struct atag_json *w, const struct atag_report_file *rf)
 	atag_json_open_object(w, NULL);
 	atag_json_str(w, "path", rf->path);
 	atag_json_str(w, "source", rf->source);
+	atag_json_open_array(w, "sources");
+	for (i = 0; i < rf->nr_sources; i++)
+		atag_json_str(w, NULL, rf->sources[i]);
+	atag_json_close(w);
 	atag_json_str(w, "buffer", rf->buffer);
 	strings(w, "also_in_buffers", rf->also, rf->nr_also);
 	atag_json_open_object(w, "events");
@@ -127,8 +235,111 @@ static void file(struct atag_json *w, const struct atag_report_file *rf)
 	atag_json_uint(w, "first_ts", rf->first_ts);
 	atag_json_uint(w, "last_ts", rf->last_ts);
 	atag_json_bool(w, "truncated", rf->truncated);
+	recording(w, rf);
+	observer_cpus(w, rf);
 	atag_json_close(w);
 }
+
+static const char *const task_keys[ATAG_TASK_NR] = {
+	[ATAG_TASK_ANY] = "filtered", [ATAG_TASK_WORKLOAD] = "workload",
+	[ATAG_TASK_RECORDER] = "recorder", [ATAG_TASK_OTHER] = "other",
+};
+
+static void sources(struct atag_json *w, const struct atag_report *r)
+{
+	const struct atag_report_source *src;
+	unsigned int i, k;
+	uint64_t nested;
+	size_t j;
+
+	atag_json_open_array(w, "sources");
+	for (i = 0; i < r->nr_sources; i++) {
+		src = &r->sources[i];
+		for (j = 0, nested = 0; j < r->nr_selected; j++)
+			if (!strcmp(r->tags[j]->source, src->name))
+				nested += r->tags[j]->nested;
+		atag_json_break(w);
+		atag_json_open_object(w, NULL);
+		atag_json_str(w, "source", src->name);
+		atag_json_open_object(w, "totals");
+		atag_render_counters_json(w, &src->totals, atag_total_fields, ~0u);
+		atag_json_close(w);
+		atag_json_uint(w, "nested", nested);
+		atag_json_open_object(w, "excluded");
+		for (k = 0; k < ATAG_TASK_NR; k++) {
+			atag_json_open_object(w, task_keys[k]);
+			atag_render_counters_json(w, &src->excluded[k], atag_counter_fields,
+						  ATAG_COUNTERS_STACK);
+			atag_json_close(w);
+		}
+		atag_json_close(w);
+		atag_json_uint(w, "hidden_tags", src->hidden_tags);
+		atag_json_uint(w, "hidden_events", src->hidden_events);
+		atag_json_open_object(w, "lifetimes");
+		atag_json_uint(w, "inflated", src->inflation.lifetimes);
+		atag_json_uint(w, "observer_ns", src->inflation.ns);
+		atag_json_uint(w, "other_task", src->inflation.other_task);
+		atag_json_close(w);
+		atag_json_close(w);
+	}
+	atag_json_close(w);
+}
+
+static void observer(struct atag_json *w, const struct atag_report *r)
+{
+	uint64_t stacks = 0, ns = 0;
+	unsigned int i, c;
+
+	for (i = 0; i < r->nr_files; i++) {
+		for (c = 0; c < r->files[i].nr_cpus; c++) {
+			stacks += r->files[i].cpus[c].stacks;
+			ns += r->files[i].cpus[c].ns;
+		}
+	}
+	atag_json_open_object(w, "observer");
+	atag_json_str(w, "lifetimes", r->raw_lifetimes ? "raw" : "corrected");
+	atag_json_uint(w, "stacks", stacks);
+	atag_json_uint(w, "ns", ns);
+	atag_json_close(w);
+}
+
+static void completeness(struct atag_json *w, const struct atag_report *r)
+{
+	const struct atag_report_completeness *c;
+	unsigned int i, ok = 0;
+
+	if (!r->nr_completeness) {
+		atag_json_null(w, "completeness");
+		return;
+	}
+	for (i = 0; i < r->nr_completeness; i++)
+		ok += r->completeness[i].complete;
+	atag_json_open_object(w, "completeness");
+	atag_json_uint(w, "complete", ok);
+	atag_json_uint(w, "incomplete", r->nr_completeness - ok);
+	atag_json_open_array(w, "tags");
+	for (i = 0; i < r->nr_completeness; i++) {
+		c = &r->completeness[i];
+		atag_json_break(w);
+		atag_json_open_object(w, NULL);
+		atag_json_str(w, "file", r->files[c->file].path);
+		atag_json_str(w, "function", c->function);
+		atag_json_str(w, "source_file", c->source_file);
+		atag_json_int(w, "line", c->line);
+		atag_json_str(w, "module", c->module);
+		atag_json_bool(w, "complete", c->complete);
+		atag_json_int(w, "counted_calls", c->counted_calls);
+		atag_json_int(w, "counted_bytes", c->counted_bytes);
+		atag_json_int(w, "traced_calls", c->traced_calls);
+		atag_json_int(w, "traced_bytes", c->traced_bytes);
+		atag_json_int(w, "missing_calls", c->missing_calls);
+		atag_json_int(w, "missing_bytes", c->missing_bytes);
+		atag_json_close(w);
+	}
+	atag_json_close(w);
+	atag_json_close(w);
+}
+
 
 /* How many of @nr rows a list shows: all, or the -n limit. */
 static size_t rows(const struct atag_render_opts *o, size_t nr)
@@ -169,6 +380,12 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 	strings(&w, "notices", r->notices, r->nr_notices);
 	atag_json_break(&w);
 	strings(&w, "remarks", r->remarks, r->nr_remarks);
+	atag_json_break(&w);
+	sources(&w, r);
+	atag_json_break(&w);
+	observer(&w, r);
+	atag_json_break(&w);
+	completeness(&w, r);
 	atag_json_close(&w);
 	return atag_json_finish(&w);
 }

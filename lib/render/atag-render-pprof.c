@@ -9,16 +9,19 @@
  *    chosen weight (alloc_space unless told), period_type space/bytes with
  *    period 1 (every allocation traced, none sampled, as Go's MemProfileRate=1).
  *  - One sample per (call site, stack) of atag_render_for_each_sample() with the
- *    four values; location_id leaf first: the call site, then the stack's frames
- *    from frame 0 (where the allocation was made) outwards. A module's call site
+ *    four values; location_id leaf first: the call site, then the stack's
+ *    callers: the frames past the stack's own frame of the call site (which the
+ *    call site stands for; the allocator's frames inside it are left out), or
+ *    every frame when the stack does not show the call site. A module's call site
  *    carries the string label module=<name> (for -tagfocus).
  *  - The call site is a location of its own, one per tag, whose function is
  *    named as atag_render_site_frame() writes it ("func@file:line[module]",
  *    so `pprof -top` ranks call sites), system_name the bare function, filename
  *    the source file, and whose line is the call site's line.
- *  - A stack frame "func+0xoff" is one location per distinct frame string, with
- *    one line whose function is "func" (so pprof merges the offsets of a
- *    function); an unsymbolised "0x<addr>" frame also gets that address.
+ *  - A stack frame "func+0xoff" is one location per function (and source line,
+ *    with debug information: the function's filename and the line are set), with
+ *    one line whose function is "func"; with keep_offsets one per distinct frame
+ *    string. An unsymbolised "0x<addr>" frame is one location with that address.
  *  - No mappings: everything is symbolised already.
  *  - duration_nanos spans the first to the last event of the files; time_nanos
  *    stays 0, as trace timestamps are not wall-clock time in general.
@@ -69,7 +72,8 @@ struct pprof {
 	size_t			cap_samples;
 	size_t			cap_comments;
 	GHashTable		*strings;	/* string (owned by string_table) -> index */
-	GHashTable		*frames;	/* frame (the report's) -> location id */
+	GHashTable		*frames;	/* frame key (owned) -> location id */
+	bool			keep_offsets;
 	struct atag_map		functions;	/* name << 32 | filename -> function id */
 	uint64_t		*sites;		/* per tag index: location id, 0 for none yet */
 	const struct atag_report *r;
@@ -179,23 +183,45 @@ static uint64_t new_location(struct pprof *p, uint64_t function_id, long line, u
 	return l->loc.id;
 }
 
-static uint64_t frame_location(struct pprof *p, const char *frame)
+/* "file:line" into @file (malloc'ed) and the line; 0 when there is none. */
+static long split_line(const char *fl, char **file)
 {
+	const char *colon = fl ? strrchr(fl, ':') : NULL;
+
+	*file = colon ? strndup(fl, colon - fl) : NULL;
+	return *file ? strtol(colon + 1, NULL, 10) : 0;
+}
+
+/* The location of frame @frame (with source line @fl "file:line", or NULL). */
+static uint64_t frame_location(struct pprof *p, const char *frame, const char *fl)
+{
+	char *name, *key, *file = NULL;
 	uint64_t id, addr = 0;
 	gpointer found;
-	char *name;
+	long line;
 
-	if (g_hash_table_lookup_extended(p->frames, frame, NULL, &found))
-		return GPOINTER_TO_SIZE(found);
 	name = strndup(frame, strcspn(frame, "+"));
 	if (!name)
 		return 0;
+	if (p->keep_offsets || !strncmp(frame, "0x", 2))
+		key = g_strdup(frame);
+	else
+		key = g_strdup_printf("%s\x1f%s", name, fl ? fl : "");
+	if (g_hash_table_lookup_extended(p->frames, key, NULL, &found)) {
+		g_free(key);
+		free(name);
+		return GPOINTER_TO_SIZE(found);
+	}
 	if (!strncmp(frame, "0x", 2) && !strchr(frame, '+'))
 		addr = strtoull(frame, NULL, 16);
-	id = new_location(p, function_id(p, name, name, NULL), 0, addr);
+	line = split_line(fl, &file);
+	id = new_location(p, function_id(p, name, name, file), line, addr);
 	free(name);
+	free(file);
 	if (id)
-		g_hash_table_insert(p->frames, (char *)frame, GSIZE_TO_POINTER(id));
+		g_hash_table_insert(p->frames, key, GSIZE_TO_POINTER(id));
+	else
+		g_free(key);
 	return id;
 }
 
@@ -215,11 +241,12 @@ static uint64_t site_location(struct pprof *p, size_t tag_idx)
 
 static int add_sample(void *ctx, const struct atag_render_sample *s)
 {
-	unsigned int i, nr = 1 + (s->stack ? s->stack->nr_frames : 0);
+	int at = atag_render_site_index(s), k;
+	unsigned int i, first = at >= 0 ? (unsigned int)at + 1 : 0;
+	unsigned int nr = 1 + (s->stack ? s->stack->nr_frames - first : 0);
 	struct pprof *p = ctx;
 	Pprof__Profile *pr = &p->prof;
 	struct pp_sample *ps;
-	int k;
 
 	if (grow(&pr->sample, pr->n_sample, &p->cap_samples, sizeof(ps)))
 		return -ENOMEM;
@@ -229,8 +256,11 @@ static int add_sample(void *ctx, const struct atag_render_sample *s)
 	pprof__sample__init(&ps->s);
 	pr->sample[pr->n_sample++] = &ps->s;
 	ps->ids[0] = site_location(p, s->tag_idx);
-	for (i = 1; i < nr; i++)
-		ps->ids[i] = frame_location(p, s->stack->frames[i - 1]);
+	for (i = 1; i < nr; i++) {
+		k = first + i - 1;
+		ps->ids[i] = frame_location(p, s->stack->frames[k],
+					    s->stack->lines ? s->stack->lines[k] : NULL);
+	}
 	for (i = 0; i < nr; i++)
 		if (!ps->ids[i])
 			return -ENOMEM;
@@ -381,7 +411,7 @@ static void pprof_free(struct pprof *p)
  * @r: the finished report
  * @o: options: weight (the default sample type: alloc_space unless told,
  *     alloc_objects, inuse_space, inuse_objects), limit (how many call sites,
- *     0 for all); NULL for defaults
+ *     0 for all), keep_offsets; NULL for defaults
  * @f: where to write (binary)
  *
  * The layout is described at the top of lib/render/atag-render-pprof.c.
@@ -399,7 +429,8 @@ int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts
 		return weight;
 	pprof__profile__init(&p.prof);
 	p.strings = g_hash_table_new(g_str_hash, g_str_equal);
-	p.frames = g_hash_table_new(g_str_hash, g_str_equal);
+	p.frames = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	p.keep_offsets = o && o->keep_offsets;
 	p.sites = calloc(r->nr_tags ? r->nr_tags : 1, sizeof(*p.sites));
 	ret = p.sites ? profile_header(&p, weight) : -ENOMEM;
 	if (!ret)

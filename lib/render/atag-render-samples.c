@@ -8,6 +8,7 @@
  * of the tag's totals: its allocations without a stack (the empty stack, or
  * none recorded). So the samples of a tag always add up to the tag's totals.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -162,5 +163,75 @@ char *atag_render_site_frame(const struct atag_report_tag *t, char *buf, size_t 
 	snprintf(buf, len, "%s%s%s%s%s%s%s", t->function ? t->function : name,
 		 t->function && t->file ? "@" : "", t->function && t->file ? t->file : "",
 		 where, t->module ? "[" : "", t->module ? t->module : "", t->module ? "]" : "");
+	return buf;
+}
+
+/**
+ * atag_render_site_index - where a sample's stack reaches its call site
+ * @s: the sample
+ *
+ * The innermost frame of the stack that is the call site: the frame at the
+ * call site's address (function and offset, for sources whose tags are code
+ * addresses), or the innermost frame in the call site's function (alloc_tag).
+ * The frames inside it (the allocator's) are not the call site's callers.
+ *
+ * Returns its index, or -1 when the stack does not show the call site.
+ */
+int atag_render_site_index(const struct atag_render_sample *s)
+{
+	const struct atag_report_tag *t = s->tag;
+	char want[512];
+	unsigned int i;
+	size_t n;
+
+	if (!s->stack || !t->function)
+		return -1;
+	if (t->offset >= 0)
+		n = snprintf(want, sizeof(want), "%s+0x%llx", t->function,
+			     (unsigned long long)t->offset);
+	else
+		n = snprintf(want, sizeof(want), "%s+", t->function);
+	if (n >= sizeof(want))
+		return -1;
+	for (i = 0; i < s->stack->nr_frames; i++) {
+		const char *f = s->stack->frames[i];
+
+		if (!strncmp(f, want, n) && (t->offset < 0 || !f[n] || f[n] == ' '))
+			return i;
+	}
+	return -1;
+}
+
+/**
+ * atag_render_frame_name - a frame as folded and pprof name it
+ * @frame: the report's frame ("function+0xoff", "function+0xoff [module]", "0x<addr>")
+ * @keep_offsets: the frame as it is
+ * @buf: where to write
+ * @len: size of @buf
+ *
+ * The function, and "[module]" after it for a module's ("function[module]"):
+ * the offsets of one function are one frame.
+ *
+ * Returns @buf.
+ */
+char *atag_render_frame_name(const char *frame, bool keep_offsets, char *buf, size_t len)
+{
+	size_t n = strlen(frame), end = n, i;
+	const char *mod = NULL;
+
+	/* " [module]" at the end, then "+0x<hex>" before it */
+	if (n > 3 && frame[n - 1] == ']') {
+		mod = strstr(frame, " [");
+		while (mod && strstr(mod + 2, " ["))
+			mod = strstr(mod + 2, " [");
+		if (mod)
+			end = mod - frame;
+	}
+	for (i = end; i > 2 && isxdigit((unsigned char)frame[i - 1]); i--)
+		;
+	if (keep_offsets || i == end || i < 3 || strncmp(frame + i - 3, "+0x", 3))
+		snprintf(buf, len, "%s", frame);
+	else
+		snprintf(buf, len, "%.*s%s", (int)(i - 3), frame, mod ? mod + 1 : "");
 	return buf;
 }

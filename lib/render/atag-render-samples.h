@@ -6,6 +6,7 @@
 #ifndef _ATAG_RENDER_SAMPLES_H
 #define _ATAG_RENDER_SAMPLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,5 +61,19 @@ int atag_render_for_each_sample(const struct atag_report *r, long limit,
  * appended for a module's tag. Returns @buf.
  */
 char *atag_render_site_frame(const struct atag_report_tag *t, char *buf, size_t len) __hidden;
+
+/*
+ * Where the stack of @s shows its call site: the index of that frame; the frames
+ * before it (inside it: the allocator's) are left out, the call site is the leaf
+ * and the frames after it its callers. -1: the stack does not show it (then the
+ * call site is a leaf of its own, after every frame).
+ */
+int atag_render_site_index(const struct atag_render_sample *s) __hidden;
+
+/*
+ * A frame as folded and pprof write it: "function" ("function[module]"), the
+ * offsets of a function one frame; the frame as it is with @keep_offsets.
+ */
+char *atag_render_frame_name(const char *frame, bool keep_offsets, char *buf, size_t len) __hidden;
 
 #endif /* _ATAG_RENDER_SAMPLES_H */

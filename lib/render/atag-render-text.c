@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The text rendering of a report: a summary, the call sites as an aligned table,
- * and on request each call site's stacks, the live allocations (the leak-suspect
- * view) and log2 lifetime histograms drawn as bars.
+ * The text rendering of a report: what was read of each file (with the
+ * recording's description and what its stack captures cost), then per source a
+ * summary, the call sites as an aligned table, and on request each call site's
+ * stacks, the live allocations (the leak-suspect view) and log2 lifetime
+ * histograms drawn as bars. With one source its section has no heading.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-recording.h"
 #include "atag-render.h"
 #include "atag-render-counters.h"
 #include "atag-report.h"
 #include "atag-utils.h"
+
+/* What marks a call site whose objects were reused while live, and what it means. */
+#define REUSED_MARK	"  [reused while live %llux: untraced frees]"
+#define REUSED_LEGEND	"[reused while live: untraced frees]: the call site's objects were " \
+			"allocated again at an address\n  still live here: some of its frees are " \
+			"not traced (bulk or RCU frees, or lost events).\n  The objects reused " \
+			"have no lifetime, and its live ones may be gone already.\n"
 
 #define MAX_COLS	16
 #define SITE_LEN	512
@@ -103,13 +113,70 @@ static void more(FILE *f, size_t shown, size_t all, const char *what)
 
 /* ------------------------------------------------------------ summary */
 
+static void summary_recording(const struct atag_report_file *rf, FILE *f)
+{
+	const struct atag_recording *rec = rf->recording;
+	unsigned int i, forked;
+
+	fprintf(f, "  recording: by pid %d (%s%s)", rec->record_pid,
+		rec->source ? rec->source : "?", rec->stacks ? ", stacks" : ", no stacks");
+	if (rec->nr_workloads) {
+		forked = rf->tasks[ATAG_TASK_WORKLOAD] > rec->nr_workloads ?
+			 rf->tasks[ATAG_TASK_WORKLOAD] - rec->nr_workloads : 0;
+		fprintf(f, "; workload");
+		for (i = 0; i < rec->nr_workloads && i < 4; i++)
+			fprintf(f, "%s %s (pid %d)", i ? "," : "",
+				rec->workloads[i].comm ? rec->workloads[i].comm : "?",
+				rec->workloads[i].pid);
+		if (rec->nr_workloads > 4)
+			fprintf(f, " and %u more", rec->nr_workloads - 4);
+		fprintf(f, ", %u %s forked from it", forked, forked == 1 ? "task" : "tasks");
+	} else {
+		fprintf(f, "; no workload: every task");
+	}
+	fprintf(f, "; %u recorder %s", rf->tasks[ATAG_TASK_RECORDER],
+		rf->tasks[ATAG_TASK_RECORDER] == 1 ? "process" : "processes");
+	fprintf(f, "; ended: %s\n", rec->end_reason ? rec->end_reason : "(no end line)");
+	if (rec->select_all)
+		fprintf(f, "  selected: every call site");
+	else
+		fprintf(f, "  selected: %u call %s", rec->nr_selected,
+			rec->nr_selected == 1 ? "site" : "sites");
+	if (rec->nr_also_traced)
+		fprintf(f, "; %u other %s already traced", rec->nr_also_traced,
+			rec->nr_also_traced == 1 ? "call site was" : "call sites were");
+	fputc('\n', f);
+}
+
+static void summary_observer(const struct atag_report_file *rf, FILE *f)
+{
+	uint64_t stacks = 0, ns = 0;
+	unsigned int i;
+	char a[32], b[32];
+
+	for (i = 0; i < rf->nr_cpus; i++) {
+		stacks += rf->cpus[i].stacks;
+		ns += rf->cpus[i].ns;
+	}
+	fprintf(f, "  stacks: %llu captures took %s", (unsigned long long)stacks,
+		atag_format_duration(a, sizeof(a), ns));
+	for (i = 0; i < rf->nr_cpus; i++)
+		fprintf(f, "%sCPU %d %llu, median %s", i ? "; " : " (",
+			rf->cpus[i].cpu, (unsigned long long)rf->cpus[i].stacks,
+			atag_format_duration(b, sizeof(b),
+					     atag_lifetime_percentile(&rf->cpus[i].cost, 50)));
+	fprintf(f, ")\n");
+}
+
 static void summary_file(const struct atag_report_file *rf, FILE *f)
 {
 	unsigned int i;
 	char a[32];
 
-	fprintf(f, "%s: %s events, buffer %s", rf->path, rf->source,
-		rf->buffer[0] ? rf->buffer : "top");
+	fprintf(f, "%s: ", rf->path);
+	for (i = 0; i < rf->nr_sources; i++)
+		fprintf(f, "%s%s", i ? ", " : "", rf->sources[i]);
+	fprintf(f, " events, buffer %s", rf->buffer[0] ? rf->buffer : "top");
 	for (i = 0; i < rf->nr_also; i++)
 		fprintf(f, "%s%s", i ? ", " : " (also in buffer ",
 			rf->also[i][0] ? rf->also[i] : "top");
@@ -126,6 +193,10 @@ static void summary_file(const struct atag_report_file *rf, FILE *f)
 			(unsigned long long)rf->last_ts / 1000000000,
 			(unsigned long long)rf->last_ts % 1000000000 / 1000,
 			atag_format_duration(a, sizeof(a), rf->last_ts - rf->first_ts));
+	if (rf->recording)
+		summary_recording(rf, f);
+	if (rf->nr_cpus)
+		summary_observer(rf, f);
 }
 
 /* ------------------------------------------------------------ split and migrated pages */
@@ -136,13 +207,14 @@ static void summary_file(const struct atag_report_file *rf, FILE *f)
  * atag_counters_live_maybe_freed()). Said wherever live allocations are counted
  * or listed, so that their remnants are not taken for leaks.
  */
-static void doubt_summary(const struct atag_report *r, FILE *f)
+static void doubt_summary(const struct atag_report *r, const char *source, FILE *f)
 {
 	uint64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < r->nr_selected; i++)
-		n += atag_counters_live_maybe_freed(&r->tags[i]->counts);
+		if (r->tags[i]->source == source)
+			n += atag_counters_live_maybe_freed(&r->tags[i]->counts);
 	if (n)
 		fprintf(f, "              up to %llu of them may be freed already: split or "
 			"migrated pages (see below)\n", (unsigned long long)n);
@@ -152,7 +224,7 @@ static void doubt_summary(const struct atag_report *r, FILE *f)
  * A line for each of @tags[0 .. @n) with unmatched or partial frees: after the call
  * sites, all of them; after the live view (@live), those with live allocations.
  */
-static void doubts(struct atag_report_tag * const *tags, size_t n, bool live, FILE *f)
+static void doubts(const struct atag_report_tag * const *tags, size_t n, bool live, FILE *f)
 {
 	const struct atag_counters *c;
 	char site[SITE_LEN];
@@ -185,14 +257,84 @@ static void doubts(struct atag_report_tag * const *tags, size_t n, bool live, FI
 	}
 }
 
-static void summary(const struct atag_report *r, FILE *f)
+/* A line of allocations left out: "N allocs (B), M live (B)". */
+static void excluded_counts(const struct atag_counters *c, FILE *f)
 {
-	const struct atag_totals *t = &r->totals;
 	char a[32], b[32];
-	unsigned int i;
 
-	for (i = 0; i < r->nr_files; i++)
-		summary_file(&r->files[i], f);
+	fprintf(f, "%llu %s (%s), %llu live (%s)", (unsigned long long)c->allocs,
+		c->allocs == 1 ? "allocation" : "allocations",
+		atag_format_size(a, sizeof(a), c->bytes_alloced), (unsigned long long)c->live,
+		atag_format_size(b, sizeof(b), c->live_bytes));
+}
+
+static void summary_excluded(const struct atag_report_source *src, FILE *f)
+{
+	static const struct {
+		enum atag_task	task;
+		const char	*head;
+		const char	*tail;
+	} lines[] = {
+		{ ATAG_TASK_RECORDER, "recorder", ": the recording's own processes, never counted" },
+		{ ATAG_TASK_OTHER, "other tasks", ": not counted (--all-tasks counts them)" },
+		{ ATAG_TASK_WORKLOAD, "workload", " of workload tasks the task filter leaves out" },
+		{ ATAG_TASK_ANY, "other tasks", ": left out by the task filter" },
+	};
+	const struct atag_counters *c;
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		c = &src->excluded[lines[i].task];
+		if (!c->allocs)
+			continue;
+		fprintf(f, "%-14s", lines[i].head);
+		excluded_counts(c, f);
+		fprintf(f, "%s\n", lines[i].tail);
+	}
+}
+
+static void summary_lifetimes(const struct atag_report *r, const struct atag_report_source *src,
+			      FILE *f)
+{
+	const struct atag_inflation *in = &src->inflation;
+	char a[32];
+
+	if (!in->lifetimes && !in->other_task)
+		return;
+	fprintf(f, "lifetimes     ");
+	if (in->lifetimes && r->raw_lifetimes)
+		fprintf(f, "raw: %llu spanned stack captures of their task (%s summed over "
+			"them; taken out without --raw-lifetimes)",
+			(unsigned long long)in->lifetimes, atag_format_duration(a, sizeof(a), in->ns));
+	else if (in->lifetimes)
+		fprintf(f, "%llu spanned stack captures of their task: taken out (%s summed "
+			"over them; --raw-lifetimes keeps it)", (unsigned long long)in->lifetimes,
+			atag_format_duration(a, sizeof(a), in->ns));
+	if (in->other_task)
+		fprintf(f, "%s%llu ended by another task's free: raw, captures unknown",
+			in->lifetimes ? "; " : "", (unsigned long long)in->other_task);
+	fputc('\n', f);
+}
+
+static uint64_t nested_of(const struct atag_report *r, const char *source)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_selected; i++)
+		if (r->tags[i]->source == source)
+			n += r->tags[i]->nested;
+	return n;
+}
+
+/* The counts of one source's section. */
+static void summary_source(const struct atag_report *r, const struct atag_report_source *src,
+			   FILE *f)
+{
+	const struct atag_totals *t = &src->totals;
+	char a[32], b[32];
+	uint64_t nested;
+
 	fprintf(f, "\nallocs        %llu (%s)\n", (unsigned long long)t->allocs,
 		atag_format_size(a, sizeof(a), t->bytes_alloced));
 	fprintf(f, "frees         %llu (%s): matched %llu, unmatched %llu, partial %llu\n",
@@ -201,12 +343,57 @@ static void summary(const struct atag_report *r, FILE *f)
 		(unsigned long long)t->partial_frees);
 	fprintf(f, "replaced      %llu (allocated again while live: free missed)\n",
 		(unsigned long long)t->replaced);
+	nested = nested_of(r, src->name);
+	if (nested)
+		fprintf(f, "nested        %llu inner allocation %s counted once, under "
+			"the caller's call site\n", (unsigned long long)nested,
+			nested == 1 ? "event" : "events");
 	fprintf(f, "live at end   %llu (%s)\n", (unsigned long long)t->live,
 		atag_format_size(a, sizeof(a), t->live_bytes));
-	doubt_summary(r, f);
-	if (r->nr_selected < r->nr_tags)
-		fprintf(f, "call sites    %zu of %zu selected by the filters\n", r->nr_selected,
-			r->nr_tags);
+	doubt_summary(r, src->name, f);
+	if (src->nr_selected < src->nr_tags)
+		fprintf(f, "call sites    %zu of %zu selected by the filters\n", src->nr_selected,
+			src->nr_tags);
+	summary_excluded(src, f);
+	if (src->hidden_tags)
+		fprintf(f, "other tags    %llu events of %zu call %s the recording did not select: "
+			"hidden (--all-tags shows them)\n", (unsigned long long)src->hidden_events,
+			src->hidden_tags, src->hidden_tags == 1 ? "site" : "sites");
+	summary_lifetimes(r, src, f);
+}
+
+static void summary_completeness(const struct atag_report *r, FILE *f)
+{
+	int64_t calls = 0, bytes = 0;
+	unsigned int i, ok = 0;
+	char a[32];
+
+	if (!r->nr_completeness)
+		return;
+	for (i = 0; i < r->nr_completeness; i++) {
+		if (r->completeness[i].complete) {
+			ok++;
+			continue;
+		}
+		calls += r->completeness[i].missing_calls < 0 ? -r->completeness[i].missing_calls :
+			 r->completeness[i].missing_calls;
+		bytes += r->completeness[i].missing_bytes < 0 ? -r->completeness[i].missing_bytes :
+			 r->completeness[i].missing_bytes;
+	}
+	if (ok == r->nr_completeness)
+		fprintf(f, "completeness  complete: %u %s as /proc/allocinfo counted\n", ok,
+			ok == 1 ? "tag" : "tags");
+	else
+		fprintf(f, "completeness  %u of %u tags as /proc/allocinfo counted; the trace "
+			"misses %lld calls (%s) of the others\n", ok, r->nr_completeness,
+			(long long)calls, atag_format_size(a, sizeof(a), bytes));
+}
+
+static void summary_data(const struct atag_report *r, FILE *f)
+{
+	unsigned int i;
+
+	summary_completeness(r, f);
 	fprintf(f, "data          %s\n", r->complete ? "complete" :
 		"INCOMPLETE: the numbers undercount");
 	for (i = 0; i < r->nr_notices; i++)
@@ -234,14 +421,28 @@ static void site_row(struct table *tb, const struct atag_report_tag *t)
 	row[n++] = dur_cell(&t->lifetimes, 90);
 	row[n++] = dur_cell(&t->lifetimes, 99);
 	row[n++] = dur_cell(&t->lifetimes, 101);
-	row[n] = strdup(atag_report_site(t, site, sizeof(site)));
+	atag_report_site(t, site, sizeof(site));
+	row[n] = t->counts.replaced ? fmt("%s" REUSED_MARK, site,
+					  (unsigned long long)t->counts.replaced) : strdup(site);
 	table_add(tb, row);
+}
+
+/* The frames of a stack, with their source lines when known. */
+static void print_frames(const struct atag_report_stack *s, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_frames; i++) {
+		if (s->lines && s->lines[i])
+			fprintf(f, "          %s  %s\n", s->frames[i], s->lines[i]);
+		else
+			fprintf(f, "          %s\n", s->frames[i]);
+	}
 }
 
 static void print_stacks(const struct atag_report_tag *t, FILE *f)
 {
 	const struct atag_report_stack *s;
-	unsigned int i;
 	size_t k;
 
 	for (k = 0; k < t->nr_stacks; k++) {
@@ -253,50 +454,63 @@ static void print_stacks(const struct atag_report_tag *t, FILE *f)
 			(unsigned long long)s->counts.allocs, (unsigned long long)s->counts.live);
 		if (!s->nr_frames)
 			fprintf(f, "          (no stack recorded)\n");
-		for (i = 0; i < s->nr_frames; i++)
-			fprintf(f, "          %s\n", s->frames[i]);
+		print_frames(s, f);
 	}
 }
 
-static void sites(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
+/* What one source's section shows: its selected call sites, its live allocations. */
+struct section {
+	const struct atag_report_source	*src;
+	const struct atag_report_tag	**tags;
+	size_t				nr_tags;
+	const struct atag_report_live	**live;
+	size_t				nr_live;
+};
+
+static void sites(const struct section *sec, const struct atag_render_opts *o, FILE *f)
 {
 	static const char * const head[SITE_COLS] = {
 		"ALLOCS", "FREES", "UNMATCHED", "LIVE", "LIVE BYTES", "PEAK LIVE", "ALLOCATED",
 		"P50", "P90", "P99", "MAX", "CALL SITE",
 	};
 	struct table tb = { .cols = SITE_COLS, .left = 1u << (SITE_COLS - 1) };
-	size_t i, n = nr_rows(o, r->nr_selected);
+	size_t i, n = nr_rows(o, sec->nr_tags);
 	char *row[SITE_COLS];
+	bool reused = false;
 	int c;
 
 	for (c = 0; c < tb.cols; c++)
 		row[c] = strdup(head[c]);
 	table_add(&tb, row);
-	for (i = 0; i < n; i++)
-		site_row(&tb, r->tags[i]);
+	for (i = 0; i < n; i++) {
+		site_row(&tb, sec->tags[i]);
+		reused |= sec->tags[i]->counts.replaced != 0;
+	}
 	fputc('\n', f);
 	for (i = 0; i < (size_t)tb.rows; i++) {
 		table_row(&tb, i, f);
 		if (o->stacks && i > 0)
-			print_stacks(r->tags[i - 1], f);
+			print_stacks(sec->tags[i - 1], f);
 	}
 	if (!n)
 		fprintf(f, "(no call site)\n");
-	more(f, n, r->nr_selected, "call sites");
+	more(f, n, sec->nr_tags, "call sites");
+	if (reused)
+		fprintf(f, "%s", REUSED_LEGEND);
 	table_free(&tb);
-	doubts(r->tags, n, false, f);
+	doubts(sec->tags, n, false, f);
 }
 
 /* ------------------------------------------------------------ live allocations */
 
-static void live(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
+static void live(const struct section *sec, const struct atag_render_opts *o, FILE *f)
 {
 	static const char * const head[] = { "AGE", "PTR", "BYTES", "PID", "COMM", "CALL SITE" };
 	struct table tb = { .cols = 6, .left = 1u << 4 | 1u << 5 };
 	const struct atag_report_live *l;
-	size_t i, n = nr_rows(o, r->nr_live);
+	size_t i, n = nr_rows(o, sec->nr_live);
 	char site[SITE_LEN], a[32], *row[6];
-	unsigned int k;
+	bool reused = false;
 	int c;
 
 	fprintf(f, "\nlive at the end of the trace, oldest first:\n");
@@ -304,43 +518,50 @@ static void live(const struct atag_report *r, const struct atag_render_opts *o, 
 		row[c] = strdup(head[c]);
 	table_add(&tb, row);
 	for (i = 0; i < n; i++) {
-		l = &r->live[i];
+		l = sec->live[i];
 		row[0] = strdup(atag_format_duration(a, sizeof(a), l->age_ns));
 		row[1] = fmt("0x%llx", (unsigned long long)l->ptr);
 		row[2] = fmt("%llu", (unsigned long long)l->bytes);
 		row[3] = fmt("%d", l->pid);
 		row[4] = strdup(l->comm ? l->comm : "<...>");
-		row[5] = strdup(atag_report_site(l->tag, site, sizeof(site)));
+		atag_report_site(l->tag, site, sizeof(site));
+		/* its call site's frees are not all traced: it may be long gone */
+		row[5] = l->tag->counts.replaced ?
+			 fmt("%s" REUSED_MARK, site, (unsigned long long)l->tag->counts.replaced) :
+			 strdup(site);
+		reused |= l->tag->counts.replaced != 0;
 		table_add(&tb, row);
 	}
 	for (i = 0; i < (size_t)tb.rows; i++) {
 		table_row(&tb, i, f);
-		l = i ? &r->live[i - 1] : NULL;
-		for (k = 0; l && l->stack && k < l->stack->nr_frames; k++)
-			fprintf(f, "          %s\n", l->stack->frames[k]);
+		l = i ? sec->live[i - 1] : NULL;
+		if (l && l->stack)
+			print_frames(l->stack, f);
 	}
 	if (!n)
 		fprintf(f, "(none)\n");
-	more(f, n, r->nr_live, "live allocations");
+	more(f, n, sec->nr_live, "live allocations");
+	if (reused)
+		fprintf(f, "%s", REUSED_LEGEND);
 	table_free(&tb);
-	doubts(r->tags, r->nr_selected, true, f);
+	doubts(sec->tags, sec->nr_tags, true, f);
 }
 
 /* ------------------------------------------------------------ histograms */
 
-static void hist(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
+static void hist(const struct section *sec, const struct atag_render_opts *o, FILE *f)
 {
 	const struct atag_report_tag *t;
 	char site[SITE_LEN], lo[32], hi[32];
 	uint64_t c, max;
-	size_t i, n = nr_rows(o, r->nr_selected);
+	size_t i, n = nr_rows(o, sec->nr_tags);
 	int e, first, last, bar = o->width > 60 ? o->width - 40 : 30;
 
 	if (bar > 128)
 		bar = 128;
 
 	for (i = 0; i < n; i++) {
-		t = r->tags[i];
+		t = sec->tags[i];
 		fprintf(f, "\n%s: %llu lifetimes\n", atag_report_site(t, site, sizeof(site)),
 			(unsigned long long)t->lifetimes.count);
 		if (!t->lifetimes.count)
@@ -364,18 +585,76 @@ static void hist(const struct atag_report *r, const struct atag_render_opts *o, 
 	}
 	if (!n)
 		fprintf(f, "\n(no call site)\n");
-	more(f, n, r->nr_selected, "call sites");
+	more(f, n, sec->nr_tags, "call sites");
+}
+
+/* The selected call sites and live allocations of source @src ("": of all). */
+static int section_of(const struct atag_report *r, const struct atag_report_source *src,
+		      struct section *sec)
+{
+	size_t i;
+
+	memset(sec, 0, sizeof(*sec));
+	sec->src = src;
+	sec->tags = calloc(r->nr_selected + 1, sizeof(*sec->tags));
+	sec->live = calloc(r->nr_live + 1, sizeof(*sec->live));
+	if (!sec->tags || !sec->live)
+		return -1;
+	for (i = 0; i < r->nr_selected; i++)
+		if (!*src->name || !strcmp(r->tags[i]->source, src->name))
+			sec->tags[sec->nr_tags++] = r->tags[i];
+	for (i = 0; i < r->nr_live; i++)
+		if (!*src->name || !strcmp(r->live[i].tag->source, src->name))
+			sec->live[sec->nr_live++] = &r->live[i];
+	return 0;
+}
+
+static void section_render(const struct atag_report *r, const struct section *sec,
+			   const struct atag_render_opts *o, FILE *f)
+{
+	if (o->summary)
+		summary_source(r, sec->src, f);
+	if (o->summary && r->nr_sources < 2)
+		summary_data(r, f);
+	if (o->sites)
+		sites(sec, o, f);
+	if (o->hist)
+		hist(sec, o, f);
+	if (o->live)
+		live(sec, o, f);
 }
 
 int atag_render_text(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
-	if (o->summary)
-		summary(r, f);
-	if (o->sites)
-		sites(r, o, f);
-	if (o->hist)
-		hist(r, o, f);
-	if (o->live)
-		live(r, o, f);
-	return ferror(f) ? -1 : 0;
+	struct section sec;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; o->summary && i < r->nr_files; i++)
+		summary_file(&r->files[i], f);
+	if (r->nr_sources < 2) {
+		struct atag_report_source none = { .name = "", .totals = r->totals };
+
+		ret = section_of(r, r->nr_sources ? &r->sources[0] : &none, &sec);
+		if (!ret)
+			section_render(r, &sec, o, f);
+		free(sec.tags);
+		free(sec.live);
+		return ret || ferror(f) ? -1 : 0;
+	}
+	/* several sources: what holds for all, then a section each */
+	if (o->summary) {
+		fputc('\n', f);
+		summary_data(r, f);
+	}
+	for (i = 0; !ret && i < r->nr_sources; i++) {
+		ret = section_of(r, &r->sources[i], &sec);
+		if (!ret) {
+			fprintf(f, "\n== %s ==\n", r->sources[i].name);
+			section_render(r, &sec, o, f);
+		}
+		free(sec.tags);
+		free(sec.live);
+	}
+	return ret || ferror(f) ? -1 : 0;
 }

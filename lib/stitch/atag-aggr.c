@@ -190,14 +190,62 @@ int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l)
 	return 0;
 }
 
-int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts,
-			uint64_t bytes)
+void atag_aggr_note_unalloc(struct atag_aggr *aggr, const struct atag_live *l, uint64_t before,
+			    uint64_t after)
+{
+	struct atag_counters *c = &aggr->tags[l->tag_idx].counts;
+
+	atag_counters_unalloc(&aggr->stacks[l->stats_idx].counts, l->bytes);
+	atag_counters_unalloc(c, l->bytes);
+	/* unchanged since: nothing else reached it; else the peak was not this one's alone */
+	if (c->peak_live_bytes == after)
+		c->peak_live_bytes = before > c->live_bytes ? before : c->live_bytes;
+}
+
+int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t lifetime,
+			uint64_t bytes, enum atag_observed how, uint64_t observed)
 {
 	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
 
 	atag_counters_free(&aggr->stacks[l->stats_idx].counts, l->bytes, bytes);
 	atag_counters_free(&t->counts, l->bytes, bytes);
-	return atag_lifetime_add(&t->lifetimes, ts >= l->ts ? ts - l->ts : 0);
+	if (how == ATAG_OBS_INFLATED) {
+		t->inflation.lifetimes++;
+		t->inflation.ns += observed;
+	} else if (how == ATAG_OBS_OTHER_TASK) {
+		t->inflation.other_task++;
+	}
+	return atag_lifetime_add(&t->lifetimes, lifetime);
+}
+
+void atag_aggr_note_window(struct atag_aggr *aggr, uint32_t tag_idx, bool alloc, uint64_t bytes)
+{
+	struct atag_window *w = &aggr->tags[tag_idx].window;
+
+	if (alloc) {
+		w->allocs++;
+		w->bytes_alloced += bytes;
+	} else {
+		w->frees++;
+		w->bytes_freed += bytes;
+	}
+}
+
+void atag_aggr_note_event(struct atag_aggr *aggr, uint32_t tag_idx)
+{
+	aggr->tags[tag_idx].events++;
+}
+
+void atag_aggr_move_event(struct atag_aggr *aggr, uint32_t from, uint32_t to)
+{
+	if (aggr->tags[from].events)
+		aggr->tags[from].events--;
+	aggr->tags[to].events++;
+}
+
+void atag_aggr_note_nested(struct atag_aggr *aggr, uint32_t tag_idx)
+{
+	aggr->tags[tag_idx].nested++;
 }
 
 void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l)

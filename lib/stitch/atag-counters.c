@@ -36,6 +36,21 @@ void atag_totals_add(struct atag_totals *t, const struct atag_counters *c)
 	t->bytes_freed += c->bytes_freed;
 }
 
+void atag_inflation_add(struct atag_inflation *to, const struct atag_inflation *from)
+{
+	to->lifetimes += from->lifetimes;
+	to->ns += from->ns;
+	to->other_task += from->other_task;
+}
+
+void atag_window_add(struct atag_window *to, const struct atag_window *from)
+{
+	to->allocs += from->allocs;
+	to->frees += from->frees;
+	to->bytes_alloced += from->bytes_alloced;
+	to->bytes_freed += from->bytes_freed;
+}
+
 #define COUNTER(field, is_bytes) \
 	{ #field, offsetof(struct atag_counters, field), is_bytes }
 

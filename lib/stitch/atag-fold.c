@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Folding the aggregates of one file into the report: call sites that can be
- * compared across files, their stacks as symbolised frames, and the live
- * allocations. See atag-fold.h.
+ * compared across files, their stacks as symbolised frames (with source lines
+ * when debug information is given), the live allocations, and per source what
+ * the scope and the recording's selection left out. See atag-fold.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,8 +12,10 @@
 
 #include <glib.h>
 
+#include "atag-debuginfo.h"
 #include "atag-fold.h"
 #include "atag-read.h"
+#include "atag-recording.h"
 #include "atag-run.h"
 #include "atag-source.h"
 #include "atag-symbols.h"
@@ -41,14 +44,46 @@ void atag_fold_free(struct atag_fold *fold)
 	free(fold);
 }
 
+struct atag_report_source *atag_fold_source(struct atag_report *r, const char *name)
+{
+	struct atag_report_source *s;
+	unsigned int i, at, rank, k;
+
+	for (i = 0; i < r->nr_sources; i++)
+		if (!strcmp(r->sources[i].name, name))
+			return &r->sources[i];
+	s = realloc(r->sources, (r->nr_sources + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	r->sources = s;
+	/* keep the registry's order */
+	for (rank = 0; atag_sources[rank] && strcmp(atag_sources[rank]->name, name); rank++)
+		;
+	for (at = 0; at < r->nr_sources; at++) {
+		for (k = 0; atag_sources[k] && strcmp(atag_sources[k]->name, s[at].name); k++)
+			;
+		if (k > rank)
+			break;
+	}
+	memmove(&s[at + 1], &s[at], (r->nr_sources - at) * sizeof(*s));
+	memset(&s[at], 0, sizeof(*s));
+	s[at].name = atag_source_find(name) ? atag_source_find(name)->name : "?";
+	r->nr_sources++;
+	return &s[at];
+}
+
 /* One file being folded in. */
 struct file_fold {
 	struct atag_fold		*fold;
 	struct atag_report		*r;
 	const struct atag_run		*run;
 	struct atag_reader		*rd;
-	bool				raw_stacks;
-	struct atag_report_tag		**tags;		/* by the file's tag index */
+	const struct atag_report_opts	*opts;
+	struct atag_debuginfo		*di;
+	const struct atag_recording	*rec;		/* NULL: no description */
+	unsigned int			src;		/* the source being folded */
+	const char			*src_name;
+	struct atag_report_tag		**tags;		/* by the source's tag index */
 	GHashTable			*by_pair;	/* tag_idx << 32 | stack_id -> stack */
 };
 
@@ -58,29 +93,55 @@ static char *dup_or_null(const char *s)
 }
 
 /* The identity of a call site across files. */
-static char *tag_key(const struct atag_tag_stats *t, const char *function, long long offset,
-		     const char *module)
+static char *tag_key(const char *source, const struct atag_tag_stats *t, const char *function,
+		     const char *file, long line, long long offset, const char *module)
 {
 	if (!function)
-		return g_strdup_printf("0x%llx", (unsigned long long)t->tag);
-	return g_strdup_printf("%s\x1f%s\x1f%ld\x1f%s\x1f%lld", function, t->file ? t->file : "",
-			       t->line, module ? module : "", offset);
+		return g_strdup_printf("%s\x1f" "0x%llx", source, (unsigned long long)t->tag);
+	return g_strdup_printf("%s\x1f%s\x1f%s\x1f%ld\x1f%s\x1f%lld", source, function,
+			       file ? file : "", line, module ? module : "", offset);
+}
+
+/* The source line of code at @addr (a return address: the call before it), or -1. */
+static int code_line(struct file_fold *ff, uint64_t addr, const char **file)
+{
+	struct atag_trace *trace = atag_reader_trace(ff->rd);
+	const char *function, *module;
+	uint64_t offset;
+	int line;
+
+	if (!ff->di)
+		return -1;
+	function = atag_function_of(atag_trace_tep(trace), atag_trace_modules(trace), addr,
+				    &offset, &module);
+	if (!function || atag_debuginfo_line(ff->di, module, function, offset, addr, true, file,
+					     &line))
+		return -1;
+	return line;
 }
 
 static struct atag_report_tag *report_tag(struct file_fold *ff, const struct atag_tag_stats *t)
 {
-	const char *function = t->function, *module = t->module;
+	const char *function = t->function, *module = t->module, *file = t->file;
 	struct atag_fold *fold = ff->fold;
 	struct atag_report_tag *rt, **tags;
 	struct atag_report *r = ff->r;
 	long long offset = -1;
+	long line = t->line;
 	uint64_t off = 0;
+	int dl;
 	char *key;
 
-	if (!function && t->tag && atag_decoder_name_tag(atag_reader_decoder(ff->rd), t->tag,
-							 &function, &off, &module))
+	if (!function && t->tag &&
+	    atag_decoder_name_source_tag(atag_reader_decoder(ff->rd), ff->src, t->tag, &function,
+					 &off, &module)) {
 		offset = off;
-	key = tag_key(t, function, offset, module);
+		/* a code address: its line from debug information, as the call it returns from */
+		dl = file ? -1 : code_line(ff, t->tag, &file);
+		if (dl >= 0)
+			line = dl;
+	}
+	key = tag_key(ff->src_name, t, function, file, line, offset, module);
 	rt = g_hash_table_lookup(fold->tag_by_key, key);
 	if (rt) {
 		g_free(key);
@@ -97,10 +158,11 @@ static struct atag_report_tag *report_tag(struct file_fold *ff, const struct ata
 	if (!rt)
 		goto nomem;
 	rt->tag = t->tag;
+	rt->source = ff->src_name;
 	rt->function = dup_or_null(function);
-	rt->file = dup_or_null(t->file);
+	rt->file = dup_or_null(file);
 	rt->module = dup_or_null(module);
-	rt->line = t->line;
+	rt->line = line;
 	rt->offset = offset;
 	rt->selected = true;
 	r->tags[r->nr_tags++] = rt;
@@ -114,19 +176,25 @@ nomem:
 static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
 {
 	atag_counters_add(&rt->counts, &t->counts);
+	atag_inflation_add(&rt->inflation, &t->inflation);
+	rt->nested += t->nested;
 	return atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
 }
 
 /* The frames of stack @stack_id as the report shows them ("function+0xoff"). */
-static char **symbolize_frames(struct file_fold *ff, uint32_t stack_id, unsigned int *nr)
+static char **symbolize_frames(struct file_fold *ff, uint32_t stack_id, unsigned int *nr,
+			       char ***lines)
 {
 	struct atag_trace *trace = atag_reader_trace(ff->rd);
 	const uint64_t *frames;
 	unsigned int n, skip, i;
 	char buf[256], **out;
+	const char *file;
+	int line;
 
+	*lines = NULL;
 	frames = atag_stacks_get(ff->run->stacks, stack_id, &n);
-	skip = ff->raw_stacks ? 0 :
+	skip = ff->opts->raw_stacks ? 0 :
 	       atag_stack_skip(atag_decoder_frames(atag_reader_decoder(ff->rd)), frames, n);
 	*nr = n - skip;
 	if (!*nr)
@@ -135,7 +203,24 @@ static char **symbolize_frames(struct file_fold *ff, uint32_t stack_id, unsigned
 	for (i = 0; out && i < *nr; i++)
 		out[i] = strdup(atag_symbolize(atag_trace_tep(trace), atag_trace_modules(trace),
 					       frames[skip + i], buf, sizeof(buf)));
+	if (!out || !ff->di)
+		return out;
+	*lines = calloc(*nr, sizeof(**lines));
+	for (i = 0; *lines && i < *nr; i++) {
+		line = code_line(ff, frames[skip + i], &file);
+		if (line >= 0 && asprintf(&(*lines)[i], "%s:%d", file, line) < 0)
+			(*lines)[i] = NULL;
+	}
 	return out;
+}
+
+static void free_strings(char **s, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < n; i++)
+		free(s[i]);
+	free(s);
 }
 
 static bool same_frames(const struct atag_report_stack *s, char **frames, unsigned int nr)
@@ -152,16 +237,19 @@ static bool same_frames(const struct atag_report_stack *s, char **frames, unsign
 
 /* The stack of @rt with these frames (taking them), added on first sight. */
 static struct atag_report_stack *report_stack(struct atag_report_tag *rt, char **frames,
-					      unsigned int nr)
+					      char **lines, unsigned int nr)
 {
 	struct atag_report_stack *s, **p;
 	size_t i;
 
 	for (i = 0; i < rt->nr_stacks; i++) {
 		if (same_frames(rt->stacks[i], frames, nr)) {
-			for (; nr; nr--)
-				free(frames[nr - 1]);
-			free(frames);
+			free_strings(frames, nr);
+			if (!rt->stacks[i]->lines) {
+				rt->stacks[i]->lines = lines;
+				return rt->stacks[i];
+			}
+			free_strings(lines, nr);
 			return rt->stacks[i];
 		}
 	}
@@ -173,18 +261,18 @@ static struct atag_report_stack *report_stack(struct atag_report_tag *rt, char *
 	}
 	rt->stacks = p;
 	s->frames = frames;
+	s->lines = lines;
 	s->nr_frames = nr;
 	rt->stacks[rt->nr_stacks++] = s;
 	return s;
 }
 
-static int fold_stacks(struct file_fold *ff)
+static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 {
 	const struct atag_stack_stats *s;
 	struct atag_report_stack *rs;
-	struct atag_aggr *aggr = ff->run->aggr;
+	char **frames, **lines;
 	unsigned int nr;
-	char **frames;
 	uint64_t key;
 	size_t i;
 
@@ -192,8 +280,8 @@ static int fold_stacks(struct file_fold *ff)
 		s = atag_aggr_stack(aggr, i);
 		if (!ff->tags[s->tag_idx] || !s->counts.allocs)
 			continue;
-		frames = symbolize_frames(ff, s->stack_id, &nr);
-		rs = report_stack(ff->tags[s->tag_idx], frames, nr);
+		frames = symbolize_frames(ff, s->stack_id, &nr, &lines);
+		rs = report_stack(ff->tags[s->tag_idx], frames, lines, nr);
 		if (!rs)
 			return -ENOMEM;
 		atag_counters_add(&rs->counts, &s->counts);
@@ -203,6 +291,13 @@ static int fold_stacks(struct file_fold *ff)
 	return 0;
 }
 
+static const char *live_comm(struct file_fold *ff, int pid)
+{
+	const char *comm = atag_trace_comm(atag_reader_trace(ff->rd), pid);
+
+	return comm ? comm : atag_scope_comm(atag_reader_scope(ff->rd), pid);
+}
+
 static int add_live(struct file_fold *ff, const struct atag_live *l)
 {
 	uint64_t key = (uint64_t)l->tag_idx << 32 | l->stack_id;
@@ -210,7 +305,7 @@ static int add_live(struct file_fold *ff, const struct atag_live *l)
 	struct atag_report *r = ff->r;
 	struct atag_report_live *lv;
 
-	if (!l->counted || !ff->tags[l->tag_idx])
+	if (!l->counted || l->src != ff->src || !ff->tags[l->tag_idx])
 		return 0;
 	if (r->nr_live == ff->fold->cap_live) {
 		ff->fold->cap_live = ff->fold->cap_live ? ff->fold->cap_live * 2 : 256;
@@ -225,7 +320,7 @@ static int add_live(struct file_fold *ff, const struct atag_live *l)
 	lv->stack = g_hash_table_lookup(ff->by_pair, &key);
 	lv->bytes = l->bytes;
 	lv->pid = l->pid;
-	lv->comm = dup_or_null(atag_trace_comm(atag_reader_trace(ff->rd), l->pid));
+	lv->comm = dup_or_null(live_comm(ff, l->pid));
 	lv->alloc_ts = l->ts;
 	lv->age_ns = last_ts > l->ts ? last_ts - l->ts : 0;
 	lv->file = r->nr_files - 1;
@@ -244,34 +339,72 @@ static gboolean u64_equal(gconstpointer a, gconstpointer b)
 	return *(const uint64_t *)a == *(const uint64_t *)b;
 }
 
-int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct atag_run *run,
-		   struct atag_reader *rd, bool raw_stacks)
+/* Whether the recording selected tag @t (a file without description: every tag). */
+static bool recorded(const struct file_fold *ff, const struct atag_tag_stats *t)
 {
-	struct file_fold ff = { .fold = fold, .r = r, .run = run, .rd = rd,
-				.raw_stacks = raw_stacks };
-	size_t i, n = atag_aggr_nr_tags(run->aggr), iter = 0;
-	const struct atag_tag_stats *t;
-	const struct atag_live *l;
-	int ret = -ENOMEM;
+	if (!ff->rec || ff->opts->all_tags)
+		return true;
+	return atag_recording_selects(ff->rec, t->function, t->file, t->line, t->module);
+}
 
-	ff.tags = calloc(n + 1, sizeof(*ff.tags));
-	ff.by_pair = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL);
-	if (!ff.tags)
+/* The tags, stacks and live allocations of source ff->src of the run. */
+static int fold_source(struct file_fold *ff)
+{
+	struct atag_aggr *aggr = ff->run->aggr[ff->src];
+	size_t i, n = atag_aggr_nr_tags(aggr), iter = 0;
+	const struct atag_tag_stats *t;
+	struct atag_report_source *sec;
+	const struct atag_live *l;
+	int k, ret = -ENOMEM;
+
+	sec = atag_fold_source(ff->r, ff->src_name);
+	ff->tags = calloc(n + 1, sizeof(*ff->tags));
+	ff->by_pair = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL);
+	if (!sec || !ff->tags)
 		goto out;
+	for (k = 0; k < ATAG_TASK_NR; k++)
+		atag_counters_add(&sec->excluded[k],
+				  atag_stitch_excluded(ff->run->st, ff->src, k));
 	for (i = 0; i < n; i++) {
-		t = atag_aggr_tag(run->aggr, i);
+		t = atag_aggr_tag(aggr, i);
+		if (!recorded(ff, t)) {
+			sec->hidden_tags++;
+			sec->hidden_events += t->events;
+			continue;
+		}
 		/* a tag seen only in hits, with nothing allocated or freed, is not a row */
 		if (!t->counts.allocs && !t->counts.unmatched_frees && !t->counts.frees)
 			continue;
-		ff.tags[i] = report_tag(&ff, t);
-		if (!ff.tags[i] || fold_tag(ff.tags[i], t))
+		ff->tags[i] = report_tag(ff, t);
+		if (!ff->tags[i] || fold_tag(ff->tags[i], t))
 			goto out;
 	}
-	ret = fold_stacks(&ff);
-	while (!ret && (l = atag_stitch_live_next(run->st, &iter)))
-		ret = add_live(&ff, l);
+	ret = fold_stacks(ff, aggr);
+	while (!ret && (l = atag_stitch_live_next(ff->run->st, &iter)))
+		ret = add_live(ff, l);
 out:
-	free(ff.tags);
-	g_hash_table_destroy(ff.by_pair);
+	free(ff->tags);
+	ff->tags = NULL;
+	if (ff->by_pair)
+		g_hash_table_destroy(ff->by_pair);
+	ff->by_pair = NULL;
+	return ret;
+}
+
+int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct atag_run *run,
+		   struct atag_reader *rd, const struct atag_report_opts *opts,
+		   struct atag_debuginfo *di)
+{
+	struct file_fold ff = { .fold = fold, .r = r, .run = run, .rd = rd, .opts = opts,
+				.di = di };
+	int ret = 0;
+
+	/* the report's file holds the description now (atag-report.c took it over) */
+	if (r->nr_files && atag_recording_labelled(r->files[r->nr_files - 1].recording))
+		ff.rec = r->files[r->nr_files - 1].recording;
+	for (ff.src = 0; !ret && ff.src < run->nr_src; ff.src++) {
+		ff.src_name = atag_reader_source_at(rd, ff.src)->name;
+		ret = fold_source(&ff);
+	}
 	return ret;
 }

@@ -19,6 +19,7 @@
 
 struct atag_reader;
 struct atag_run;
+struct atag_debuginfo;
 
 /* The index of the call sites folded so far, by their identity across files. */
 struct atag_fold;
@@ -29,11 +30,18 @@ void atag_fold_free(struct atag_fold *fold) __hidden;
 /*
  * Fold the aggregates and the live allocations of @run, read by @rd, into @r,
  * whose last file is @rd's: tags merge with the call sites of earlier files by
- * identity (function, file, line, module, offset; the tag pointer when no call
- * site is known), a tag's stacks by their symbolised frames (without the
- * tracing machinery's unless @raw_stacks). Returns 0 or -ENOMEM.
+ * identity (source, function, file, line, module, offset; the tag pointer when
+ * no call site is known), a tag's stacks by their symbolised frames (without the
+ * tracing machinery's unless opts->raw_stacks). Tags the file's recording did
+ * not select are left out (unless opts->all_tags) and counted in their source's
+ * hidden_tags and hidden_events. With @di, call sites without a file and
+ * frames get "file:line" from the debug information. Returns 0 or -ENOMEM.
  */
 int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct atag_run *run,
-		   struct atag_reader *rd, bool raw_stacks) __hidden;
+		   struct atag_reader *rd, const struct atag_report_opts *opts,
+		   struct atag_debuginfo *di) __hidden;
+
+/* The section of source @name in @r, added (in the registry's order) on first sight. */
+struct atag_report_source *atag_fold_source(struct atag_report *r, const char *name) __hidden;
 
 #endif /* _ATAG_FOLD_H */

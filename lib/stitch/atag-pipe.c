@@ -63,6 +63,8 @@ enum {
 #define F_LINE		0x40
 #define F_FRAMES	0x80	/* a stack: its frames follow */
 #define F_KEEP		0x100	/* ... and both sides keep them as stack nr_kept */
+#define F_TASK_SHIFT	9	/* 2 bits: enum atag_task */
+_Static_assert(ATAG_TASK_NR <= 4, "a task class fits in two bits of msg.flags");
 
 struct msg {
 	uint32_t	size;		/* of the whole message, a multiple of 8 */
@@ -72,11 +74,13 @@ struct msg {
 	int32_t		type;
 	int32_t		cpu;
 	int32_t		pid;
-	uint32_t	nr;		/* a stack: frames, or the id of a kept stack */
-	uint64_t	ts;		/* a stack: its call site */
+	uint32_t	nr;		/* a stack: frames, or the id of a kept stack;
+					   an event: its source */
+	uint64_t	ts;
 	/*
 	 * then an event's tag, ptr, bytes, line (u64 each, those flagged) and
-	 * "function\0file\0module\0" with F_SITE; a stack's frames with F_FRAMES
+	 * "function\0file\0module\0" with F_SITE; a stack's call site (u64), then
+	 * its frames with F_FRAMES
 	 */
 };
 
@@ -321,7 +325,8 @@ static int put_event(void *ctx, const struct atag_event *ev)
 	}
 	flags = (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
 		(created ? F_SITE : 0) | (ev->tag ? F_TAG : 0) | (ev->ptr ? F_PTR : 0) |
-		(ev->bytes ? F_BYTES : 0) | (ev->line != -1 ? F_LINE : 0);
+		(ev->bytes ? F_BYTES : 0) | (ev->line != -1 ? F_LINE : 0) |
+		(ev->task & 3) << F_TASK_SHIFT;
 	extra = 8 * __builtin_popcount(flags & (F_TAG | F_PTR | F_BYTES | F_LINE));
 	m = put(p, M_EVENT, extra + lf + lfi + lm, &err);
 	if (!m)
@@ -331,6 +336,7 @@ static int put_event(void *ctx, const struct atag_event *ev)
 	m->type = ev->type;
 	m->cpu = ev->cpu;
 	m->pid = ev->pid;
+	m->nr = ev->src;
 	m->ts = ev->ts;
 	o = (uint64_t *)(m + 1);
 	if (flags & F_TAG)
@@ -398,25 +404,28 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 {
 	struct atag_pipe *p = ctx;
 	bool keep_it = false;
+	uint64_t *o;
 	int64_t id;
 	struct msg *m;
 	int err;
 
 	id = stopped(p) ? -1 : sent_stack(p, ks, &keep_it);
-	m = put(p, M_STACK, id >= 0 ? 0 : ks->nr * sizeof(*ks->frames), &err);
+	m = put(p, M_STACK, 8 + (id >= 0 ? 0 : ks->nr * sizeof(*ks->frames)), &err);
 	if (!m)
 		return err;
 	m->cpu = ks->cpu;
 	m->pid = ks->pid;
 	m->type = ks->type;
-	m->ts = ks->site;
+	m->ts = ks->ts;
+	o = (uint64_t *)(m + 1);
+	*o++ = ks->site;
 	if (id >= 0) {
 		m->flags = 0;
 		m->nr = id;
 	} else {
 		m->flags = F_FRAMES | (keep_it ? F_KEEP : 0);
 		m->nr = ks->nr;
-		memcpy(m + 1, ks->frames, ks->nr * sizeof(*ks->frames));
+		memcpy(o, ks->frames, ks->nr * sizeof(*ks->frames));
 	}
 	commit(p, m);
 	return 0;
@@ -465,11 +474,12 @@ static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_s
 
 	switch (m->kind) {
 	case M_STACK:
+		o = (const uint64_t *)(m + 1);
 		ks = (struct atag_kstack){
-			.cpu = m->cpu, .pid = m->pid, .type = m->type, .site = m->ts,
+			.cpu = m->cpu, .pid = m->pid, .ts = m->ts, .type = m->type, .site = o[0],
 		};
 		if (m->flags & F_FRAMES) {
-			ks.frames = (const uint64_t *)(m + 1);
+			ks.frames = o + 1;
 			ks.nr = m->nr;
 			/* the producer kept them: so must we, or ids go wrong */
 			if ((m->flags & F_KEEP) && !keep(k, ks.frames, ks.nr))
@@ -486,7 +496,8 @@ static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_s
 		ev = (struct atag_event){
 			.kind = m->ev_kind, .type = m->type, .cpu = m->cpu, .pid = m->pid,
 			.ts = m->ts, .stack_follows = m->flags & F_STACK_FOLLOWS,
-			.filtered = m->flags & F_FILTERED, .line = -1,
+			.filtered = m->flags & F_FILTERED, .line = -1, .src = m->nr,
+			.task = m->flags >> F_TASK_SHIFT & 3,
 		};
 		if (m->flags & F_TAG)
 			ev.tag = *o++;

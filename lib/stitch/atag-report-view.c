@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atag-report.h"
+#include "atag-source.h"
 #include "atag-utils.h"
 
 enum key_kind {
@@ -93,15 +94,33 @@ static int cmp_site(const struct atag_report_tag *a, const struct atag_report_ta
 	return strcmp(atag_report_site(a, x, sizeof(x)), atag_report_site(b, y, sizeof(y)));
 }
 
+/* The place of source @name in the registry. */
+static int source_rank(const char *name)
+{
+	int i;
+
+	for (i = 0; atag_sources[i]; i++)
+		if (!strcmp(atag_sources[i]->name, name))
+			return i;
+	return i;
+}
+
 static int cmp_tags(const void *pa, const void *pb, void *arg)
 {
 	const struct atag_report_tag *a = *(const struct atag_report_tag * const *)pa;
 	const struct atag_report_tag *b = *(const struct atag_report_tag * const *)pb;
 	const struct sort_key *key = arg;
 	uint64_t va, vb;
+	int ra, rb;
 
 	if (a->selected != b->selected)
 		return a->selected ? -1 : 1;
+	if (a->source != b->source) {
+		ra = source_rank(a->source);
+		rb = source_rank(b->source);
+		if (ra != rb)
+			return ra < rb ? -1 : 1;
+	}
 	if (key->kind != K_SITE) {
 		va = key_value(key, a);
 		vb = key_value(key, b);
@@ -158,6 +177,8 @@ static bool tag_selected(const struct atag_report_tag *t, const struct atag_repo
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view)
 {
 	static const struct atag_report_view none = { 0 };
+	struct atag_report_source *src;
+	unsigned int k;
 	size_t i, n;
 	int key;
 
@@ -169,12 +190,28 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 
 	memset(&r->totals, 0, sizeof(r->totals));
 	r->nr_selected = 0;
+	for (k = 0; k < r->nr_sources; k++) {
+		memset(&r->sources[k].totals, 0, sizeof(r->sources[k].totals));
+		memset(&r->sources[k].inflation, 0, sizeof(r->sources[k].inflation));
+		r->sources[k].nr_tags = r->sources[k].nr_selected = 0;
+	}
 	for (i = 0; i < r->nr_tags; i++) {
+		src = NULL;
+		for (k = 0; k < r->nr_sources && !src; k++)
+			if (!strcmp(r->sources[k].name, r->tags[i]->source))
+				src = &r->sources[k];
+		if (src)
+			src->nr_tags++;
 		r->tags[i]->selected = tag_selected(r->tags[i], view);
 		if (!r->tags[i]->selected)
 			continue;
 		r->nr_selected++;
 		atag_totals_add(&r->totals, &r->tags[i]->counts);
+		if (src) {
+			src->nr_selected++;
+			atag_totals_add(&src->totals, &r->tags[i]->counts);
+			atag_inflation_add(&src->inflation, &r->tags[i]->inflation);
+		}
 		if (r->tags[i]->nr_stacks > 1)
 			qsort(r->tags[i]->stacks, r->tags[i]->nr_stacks,
 			      sizeof(*r->tags[i]->stacks), cmp_stacks);

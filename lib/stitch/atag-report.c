@@ -2,7 +2,9 @@
 /*
  * The report of trace.dat files: it owns what the renderers read, adds a file
  * (read and stitched by atag-run.c, folded in by atag-fold.c) and says what was
- * read of each file and what is missing. See atag-report.h.
+ * read of each file and what is missing: lost events, the recording's
+ * description, what the observer cost, and the counters' view of completeness.
+ * See atag-report.h.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,17 +14,28 @@
 
 #include <glib.h>
 
+#include "atag-debuginfo.h"
 #include "atag-fold.h"
 #include "atag-read.h"
+#include "atag-recording.h"
 #include "atag-report.h"
 #include "atag-run.h"
 #include "atag-source.h"
+#include "atag-symbols.h"
 #include "atag-trace.h"
 #include "atag-utils.h"
+
+/* An opened vmlinux, kept for the files that use it. */
+struct debuginfo {
+	char			*key;		/* the path given, or "release:" RELEASE */
+	struct atag_debuginfo	*di;		/* NULL: none there */
+};
 
 struct report_priv {
 	struct atag_report_opts	opts;
 	struct atag_fold	*fold;
+	struct debuginfo	*di;
+	unsigned int		nr_di;
 };
 
 /* ------------------------------------------------------------ notices */
@@ -85,6 +98,7 @@ struct atag_report *atag_report_alloc(const struct atag_report_opts *opts)
 	}
 	r->priv = p;
 	r->complete = true;
+	r->raw_lifetimes = p->opts.raw_lifetimes;
 	return r;
 }
 
@@ -92,9 +106,13 @@ static void stack_free(struct atag_report_stack *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nr_frames; i++)
+	for (i = 0; i < s->nr_frames; i++) {
 		free(s->frames[i]);
+		if (s->lines)
+			free(s->lines[i]);
+	}
 	free(s->frames);
+	free(s->lines);
 	free(s);
 }
 
@@ -124,6 +142,18 @@ static void file_free(struct atag_report_file *f)
 	for (i = 0; i < f->nr_counts; i++)
 		free(f->counts[i].event);
 	free(f->counts);
+	free(f->sources);
+	atag_recording_free(f->recording);
+	for (i = 0; i < f->nr_cpus; i++)
+		atag_lifetime_free(&f->cpus[i].cost);
+	free(f->cpus);
+}
+
+static void completeness_free(struct atag_report_completeness *c)
+{
+	free(c->function);
+	free(c->source_file);
+	free(c->module);
 }
 
 void atag_report_free(struct atag_report *r)
@@ -150,8 +180,18 @@ void atag_report_free(struct atag_report *r)
 	for (i = 0; i < r->nr_remarks; i++)
 		free(r->remarks[i]);
 	free(r->remarks);
-	if (p)
+	free(r->sources);
+	for (i = 0; i < r->nr_completeness; i++)
+		completeness_free(&r->completeness[i]);
+	free(r->completeness);
+	if (p) {
 		atag_fold_free(p->fold);
+		for (i = 0; i < p->nr_di; i++) {
+			free(p->di[i].key);
+			atag_debuginfo_close(p->di[i].di);
+		}
+		free(p->di);
+	}
 	free(p);
 	free(r);
 }
@@ -171,9 +211,12 @@ static struct atag_report_file *new_file(struct atag_report *r, const struct ata
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(atag_reader_path(rd));
 	f->source = atag_reader_source(rd)->name;
+	f->sources = calloc(atag_reader_nr_sources(rd), sizeof(*f->sources));
+	for (i = 0; f->sources && i < atag_reader_nr_sources(rd); i++)
+		f->sources[f->nr_sources++] = atag_reader_source_at(rd, i)->name;
 	f->buffer = strdup(atag_reader_buffer(rd));
 	f->also = calloc(atag_reader_nr_also(rd) + 1, sizeof(*f->also));
-	if (!f->path || !f->buffer || !f->also) {
+	if (!f->path || !f->buffer || !f->also || !f->sources) {
 		file_free(&r->files[--r->nr_files]);
 		return NULL;
 	}
@@ -182,29 +225,34 @@ static struct atag_report_file *new_file(struct atag_report *r, const struct ata
 	return f;
 }
 
-/* How many records of each event of the source, and of kernel_stack, were read. */
+/* How many records of each event of the sources, and of kernel_stack, were read. */
 static void note_counts(struct atag_report_file *f, const struct atag_reader *rd,
 			const struct atag_stitcher *st)
 {
-	const struct atag_source *src = atag_reader_source(rd);
 	const struct atag_decoder *dec = atag_reader_decoder(rd);
 	const struct atag_read_stats *stats = atag_reader_stats(rd);
-	int i, n;
+	const struct atag_source *src;
+	unsigned int k;
+	int i, n = 0;
 
 	f->records = stats->records;
 	f->first_ts = stats->first_ts;
 	f->last_ts = stats->last_ts;
-	for (n = 0; src->events[n].name; n++)
-		;
+	for (k = 0; k < atag_reader_nr_sources(rd); k++)
+		for (src = atag_reader_source_at(rd, k), i = 0; src->events[i].name; i++)
+			n++;
 	f->counts = calloc(n + 1, sizeof(*f->counts));
 	if (!f->counts)
 		return;
-	for (i = 0; i < n; i++) {
-		if (!atag_decoder_has_event(dec, i))
-			continue;
-		f->counts[f->nr_counts].event = g_strdup_printf("%s:%s", src->events[i].system,
-								 src->events[i].name);
-		f->counts[f->nr_counts++].count = atag_decoder_count(dec, i);
+	for (k = 0; k < atag_reader_nr_sources(rd); k++) {
+		src = atag_reader_source_at(rd, k);
+		for (i = 0; src->events[i].name; i++) {
+			if (!atag_decoder_source_has_event(dec, k, i))
+				continue;
+			f->counts[f->nr_counts].event = g_strdup_printf("%s:%s", src->events[i].system,
+									 src->events[i].name);
+			f->counts[f->nr_counts++].count = atag_decoder_source_count(dec, k, i);
+		}
 	}
 	if (atag_decoder_has_stacks(dec)) {
 		f->counts[f->nr_counts].event = strdup("ftrace:kernel_stack");
@@ -254,28 +302,379 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 		remark(r, "%s: buffer %s holds no records to read", f->path, b);
 }
 
+/* ------------------------------------------------------------ the recording */
+
+static const char *task_name(enum atag_task t)
+{
+	static const char *const names[ATAG_TASK_NR] = {
+		[ATAG_TASK_ANY] = "any", [ATAG_TASK_WORKLOAD] = "workload",
+		[ATAG_TASK_RECORDER] = "recorder", [ATAG_TASK_OTHER] = "other",
+	};
+
+	return names[t];
+}
+
+/* The recording's description, the tasks it told apart, the counters window. */
+static void note_recording(struct atag_report *r, struct atag_report_file *f,
+			   struct atag_reader *rd, const struct atag_stitcher *st)
+{
+	const struct atag_scope *scope = atag_reader_scope(rd);
+	struct atag_recording *rec = atag_reader_take_recording(rd);
+	int k;
+
+	for (k = 0; k < ATAG_TASK_NR; k++)
+		f->tasks[k] = atag_scope_count(scope, k);
+	f->window = atag_stitch_window(st, &f->window_open, &f->window_close);
+	if (rec && rec->newer)
+		remark(r, "%s: its description is of version %d, newer than this report reads "
+		       "(v%d): reported as a file without one", f->path, rec->newer,
+		       ATAG_MARKER_VERSION);
+	if (!atag_recording_labelled(rec)) {
+		atag_recording_free(rec);
+		if (!f->records)
+			return;
+		remark(r, "%s: no recording description (the marker lines of "
+		       "trace-cmd-alloc-tag record): every task and every tag counted", f->path);
+		return;
+	}
+	f->recording = rec;
+	if (rec->malformed)
+		remark(r, "%s: %u marker lines malformed (ignored)", f->path, rec->malformed);
+	if (!rec->end_reason)
+		remark(r, "%s: the recording has no end line: it was cut short (killed?)",
+		       f->path);
+	(void)task_name;
+}
+
+/* What the stack captures of each CPU cost. */
+static int note_observer(struct atag_report_file *f, const struct atag_stitcher *st)
+{
+	const struct atag_captures *c;
+	struct atag_report_cpu *cpu;
+	int i;
+
+	for (i = 0; i < atag_stitch_nr_cpus(st); i++) {
+		c = atag_stitch_captures(st, i);
+		if (!c)
+			continue;
+		cpu = realloc(f->cpus, (f->nr_cpus + 1) * sizeof(*cpu));
+		if (!cpu)
+			return -ENOMEM;
+		f->cpus = cpu;
+		cpu = &f->cpus[f->nr_cpus++];
+		memset(cpu, 0, sizeof(*cpu));
+		cpu->cpu = i;
+		cpu->stacks = c->stacks;
+		cpu->ns = c->ns;
+		if (atag_lifetime_merge(&cpu->cost, &c->cost))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static bool same_tag(const struct atag_marker_tag *a, const struct atag_marker_tag *b)
+{
+	return a->line == b->line && same_str(a->function, b->function) &&
+	       same_str(a->file, b->file) && same_str(a->module, b->module);
+}
+
+/* The events of the trace's alloc_tag tags named @t inside the window. */
+static void traced_in_window(const struct atag_run *run, const struct atag_reader *rd,
+			     const struct atag_marker_tag *m, struct atag_window *w)
+{
+	const struct atag_tag_stats *t;
+	struct atag_marker_tag as;
+	unsigned int k;
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	for (k = 0; k < run->nr_src; k++) {
+		if (strcmp(atag_reader_source_at(rd, k)->name, "alloc_tag"))
+			continue;
+		for (i = 0; i < atag_aggr_nr_tags(run->aggr[k]); i++) {
+			t = atag_aggr_tag(run->aggr[k], i);
+			as = (struct atag_marker_tag){ .module = t->module, .file = t->file,
+						       .line = t->line, .function = t->function };
+			if (t->function && same_tag(&as, m))
+				atag_window_add(w, &t->window);
+		}
+	}
+}
+
+/*
+ * Per tag with "counters start" and "end" lines: the counters' deltas against the
+ * events inside the window; a difference is a notice (events were missed).
+ */
+static int note_completeness(struct atag_report *r, struct atag_report_file *f,
+			     const struct atag_reader *rd, const struct atag_run *run)
+{
+	const struct atag_recording *rec = f->recording;
+	const struct atag_marker_counters *e, *b;
+	struct atag_report_completeness *c;
+	struct atag_window w;
+	unsigned int i, j;
+	char what[512];
+
+	if (!rec || !rec->nr_counters_end)
+		return 0;
+	if (!f->window) {
+		remark(r, "%s: the counters lines do not frame a window: no completeness check",
+		       f->path);
+		return 0;
+	}
+	for (i = 0; i < rec->nr_counters_end; i++) {
+		e = &rec->counters_end[i];
+		for (j = 0, b = NULL; j < rec->nr_counters_start && !b; j++)
+			if (same_tag(&rec->counters_start[j].tag, &e->tag))
+				b = &rec->counters_start[j];
+		if (!b)
+			continue;
+		c = realloc(r->completeness, (r->nr_completeness + 1) * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		r->completeness = c;
+		c = &c[r->nr_completeness++];
+		memset(c, 0, sizeof(*c));
+		c->file = r->nr_files - 1;
+		c->function = e->tag.function ? strdup(e->tag.function) : NULL;
+		c->source_file = e->tag.file ? strdup(e->tag.file) : NULL;
+		c->module = e->tag.module ? strdup(e->tag.module) : NULL;
+		c->line = e->tag.line;
+		c->counted_calls = (int64_t)(e->calls - b->calls);
+		c->counted_bytes = (int64_t)(e->bytes - b->bytes);
+		traced_in_window(run, rd, &e->tag, &w);
+		c->traced_calls = (int64_t)(w.allocs - w.frees);
+		c->traced_bytes = (int64_t)(w.bytes_alloced - w.bytes_freed);
+		c->missing_calls = c->counted_calls - c->traced_calls;
+		c->missing_bytes = c->counted_bytes - c->traced_bytes;
+		c->complete = !c->missing_calls && !c->missing_bytes;
+		if (c->complete)
+			continue;
+		snprintf(what, sizeof(what), "%s %s:%ld%s%s%s", c->function ? c->function : "?",
+			 c->source_file ? c->source_file : "?", c->line, c->module ? " [" : "",
+			 c->module ? c->module : "", c->module ? "]" : "");
+		if (c->missing_calls >= 0 && c->missing_bytes >= 0)
+			notice(r, "%s: %s: the trace misses %lld allocations (%lld bytes) that "
+			       "/proc/allocinfo counted", f->path, what,
+			       (long long)c->missing_calls, (long long)c->missing_bytes);
+		else if (c->missing_calls <= 0 && c->missing_bytes <= 0)
+			notice(r, "%s: %s: the trace misses %lld frees (%lld bytes) that "
+			       "/proc/allocinfo counted", f->path, what,
+			       -(long long)c->missing_calls, -(long long)c->missing_bytes);
+		else
+			notice(r, "%s: %s: the trace and /proc/allocinfo differ by %lld calls and "
+			       "%lld bytes", f->path, what, (long long)c->missing_calls,
+			       (long long)c->missing_bytes);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ debug information */
+
+#define MISMATCH_SAMPLE	64
+
+struct sample {
+	struct tep_handle		*tep;
+	const struct atag_modules	*mods;
+	const char			**names;
+	uint64_t			*addrs;
+	unsigned int			n;
+};
+
+/* The built-in function at @addr joins the sample (once), with its start. */
+static void sample_add(struct sample *sm, uint64_t addr)
+{
+	const char *fn, *mod;
+	unsigned int k;
+	uint64_t off;
+
+	fn = atag_function_of(sm->tep, sm->mods, addr, &off, &mod);
+	if (!fn || mod)
+		return;
+	for (k = 0; k < sm->n; k++)
+		if (!strcmp(sm->names[k], fn))
+			return;
+	sm->names[sm->n] = fn;
+	sm->addrs[sm->n++] = addr - off;
+}
+
+/* Up to MISMATCH_SAMPLE distinct built-in functions of the run's call sites and frames. */
+static unsigned int sample_functions(const struct atag_run *run, struct atag_reader *rd,
+				     const char **names, uint64_t *addrs)
+{
+	struct atag_trace *trace = atag_reader_trace(rd);
+	struct sample sm = { .tep = atag_trace_tep(trace), .mods = atag_trace_modules(trace),
+			     .names = names, .addrs = addrs };
+	const struct atag_tag_stats *t;
+	const uint64_t *frames;
+	unsigned int k, j, nr;
+	size_t i, id;
+
+	for (k = 0; k < run->nr_src; k++) {
+		for (i = 0; sm.n < MISMATCH_SAMPLE && i < atag_aggr_nr_tags(run->aggr[k]); i++) {
+			t = atag_aggr_tag(run->aggr[k], i);
+			if (!t->function && t->tag)
+				sample_add(&sm, t->tag);
+		}
+	}
+	for (id = 1; sm.n < MISMATCH_SAMPLE && id < atag_stacks_count(run->stacks); id++) {
+		frames = atag_stacks_get(run->stacks, id, &nr);
+		for (j = 0; sm.n < MISMATCH_SAMPLE && j < nr; j++)
+			sample_add(&sm, frames[j]);
+	}
+	return sm.n;
+}
+
+/* Whether a source of the run names its call sites by code address (kmem, page). */
+static bool needs_lines(const struct atag_run *run, struct atag_reader *rd)
+{
+	unsigned int k;
+
+	for (k = 0; k < run->nr_src; k++)
+		if (atag_reader_source_at(rd, k)->name_tag && atag_aggr_nr_tags(run->aggr[k]))
+			return true;
+	return false;
+}
+
+/* The kernel release of the trace: the third word of its uname, or NULL. */
+static char *trace_release(struct atag_reader *rd)
+{
+	const char *u = atag_trace_uname(atag_reader_trace(rd));
+	char sys[64], host[256], rel[256];
+
+	if (!u || sscanf(u, "%63s %255s %255s", sys, host, rel) != 3)
+		return NULL;
+	return strdup(rel);
+}
+
+/*
+ * The debug information for the file of @rd: the vmlinux given, else the
+ * distribution's for its kernel release, when there (*@di NULL: none). Fails
+ * (with @err) when the vmlinux given cannot be read, or is not the traced kernel.
+ */
+static int debuginfo_for(struct atag_report *r, struct atag_reader *rd, const struct atag_run *run,
+			 struct atag_debuginfo **di, char *err, size_t errlen)
+{
+	struct report_priv *p = r->priv;
+	struct atag_debuginfo_opts o = { .vmlinux = p->opts.vmlinux,
+					 .module_dirs = p->opts.module_dirs };
+	const char *names[MISMATCH_SAMPLE];
+	uint64_t addrs[MISMATCH_SAMPLE], link, text;
+	struct debuginfo *d;
+	char *release, *key;
+	unsigned int i, n, bad, known = 0, first = 0;
+
+	*di = NULL;
+	if (p->opts.no_debuginfo)
+		return 0;
+	release = trace_release(rd);
+	o.release = release;
+	key = NULL;
+	if (o.vmlinux)
+		key = strdup(o.vmlinux);
+	else if (release && asprintf(&key, "release:%s", release) < 0)
+		key = NULL;
+	if (!key) {
+		free(release);
+		return 0;
+	}
+	for (i = 0; i < p->nr_di && strcmp(p->di[i].key, key); i++)
+		;
+	if (i == p->nr_di) {
+		d = realloc(p->di, (p->nr_di + 1) * sizeof(*d));
+		if (!d) {
+			free(key);
+			free(release);
+			return -ENOMEM;
+		}
+		p->di = d;
+		d = &p->di[p->nr_di++];
+		d->key = key;
+		d->di = atag_debuginfo_open(&o, err, errlen);
+		if (!d->di && o.vmlinux) {
+			free(release);
+			p->nr_di--;
+			free(key);
+			return -EINVAL;
+		}
+		if (!d->di && needs_lines(run, rd))
+			remark(r, "%s: no debug information for kernel %s: call sites and frames "
+			       "as function+offset (--vmlinux gives file:line)",
+			       atag_reader_path(rd), release);
+	} else {
+		free(key);
+	}
+	free(release);
+	d = &p->di[i];
+	if (!d->di)
+		return 0;
+	/* the traced kernel's, or refused: its functions at the same distances */
+	n = sample_functions(run, rd, names, addrs);
+	bad = atag_debuginfo_mismatch(d->di, names, addrs, n);
+	for (i = 0; i < n; i++)
+		if (!atag_debuginfo_symbol(d->di, NULL, names[i], &link) && !known++)
+			first = i;
+	if (bad) {
+		snprintf(err, errlen, "%s is not the kernel this trace was recorded on: %u of "
+			 "the %u functions it and the trace share sit elsewhere",
+			 atag_debuginfo_path(d->di), bad, known);
+		return -EINVAL;
+	}
+	if (known && !atag_debuginfo_symbol(d->di, NULL, names[first], &link) &&
+	    (!atag_debuginfo_symbol(d->di, NULL, "_text", &text) ||
+	     !atag_debuginfo_symbol(d->di, NULL, "_stext", &text)))
+		atag_debuginfo_set_kernel_base(d->di, addrs[first] - (link - text));
+	*di = d->di;
+	return 0;
+}
+
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen)
 {
 	struct report_priv *p = r->priv;
 	struct atag_run run = { 0 };
 	struct atag_report_file *f;
+	struct atag_debuginfo *di;
 	struct atag_reader *rd;
+	unsigned int nr_notices = r->nr_notices, nr_remarks = r->nr_remarks;
+	unsigned int nr_completeness = r->nr_completeness;
+	bool complete = r->complete;
 	int ret;
 
 	ret = atag_reader_open(path, &p->opts.read, &rd, err, errlen);
 	if (ret)
 		return ret;
 	f = new_file(r, rd);
-	ret = f ? atag_run_stitch(&run, rd) : -ENOMEM;
+	ret = f ? atag_run_stitch(&run, rd, p->opts.raw_lifetimes) : -ENOMEM;
 	if (!ret) {
 		note_counts(f, rd, run.st);
 		note_losses(r, f, rd);
-		ret = atag_fold_file(p->fold, r, &run, rd, p->opts.raw_stacks);
+		note_recording(r, f, rd, run.st);
+		ret = note_observer(f, run.st);
 	}
+	if (!ret)
+		ret = debuginfo_for(r, rd, &run, &di, err, errlen);
+	if (!ret)
+		ret = atag_fold_file(p->fold, r, &run, rd, &p->opts, di);
+	if (!ret)
+		ret = note_completeness(r, f, rd, &run);
 	atag_run_free(&run);
 	atag_reader_close(rd);
 	if (ret) {
-		snprintf(err, errlen, "out of memory");
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		/* what this file added to the lists goes: its reason is the error */
+		while (r->nr_notices > nr_notices)
+			free(r->notices[--r->nr_notices]);
+		while (r->nr_remarks > nr_remarks)
+			free(r->remarks[--r->nr_remarks]);
+		while (r->nr_completeness > nr_completeness)
+			completeness_free(&r->completeness[--r->nr_completeness]);
+		r->complete = complete;
 		if (f)
 			file_free(&r->files[--r->nr_files]);
 		return atag_err(ret);

@@ -94,19 +94,31 @@ static bool run_threaded(struct stitching *s, struct atag_reader *rd, int *err)
 	return true;
 }
 
-int atag_run_stitch(struct atag_run *run, struct atag_reader *rd)
+int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw)
 {
+	unsigned int k, nr = atag_reader_nr_sources(rd);
 	struct stitching s = { 0 };
 	int ret;
 
 	memset(run, 0, sizeof(*run));
-	run->aggr = atag_aggr_alloc();
+	if (nr > ATAG_STITCH_MAX_SOURCES)
+		nr = ATAG_STITCH_MAX_SOURCES;
+	for (k = 0; k < nr; k++) {
+		run->aggr[k] = atag_aggr_alloc();
+		if (!run->aggr[k])
+			return -ENOMEM;
+		run->nr_src++;
+	}
 	run->stacks = atag_stacks_alloc();
-	if (!run->aggr || !run->stacks)
+	if (!run->stacks)
 		return -ENOMEM;
-	run->st = atag_stitcher_alloc(run->aggr, run->stacks);
+	run->st = atag_stitcher_alloc(run->aggr[0], run->stacks);
 	if (!run->st)
 		return -ENOMEM;
+	for (k = 1; k < nr; k++)
+		if (atag_stitcher_add_source(run->st, run->aggr[k]) < 0)
+			return -ENOMEM;
+	atag_stitcher_raw_lifetimes(run->st, raw);
 	atag_stitch_sink(run->st, &s.out);
 	if (!use_thread(rd) || !run_threaded(&s, rd, &ret))
 		ret = atag_reader_run(rd, &s.out);
@@ -118,8 +130,11 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd)
 
 void atag_run_free(struct atag_run *run)
 {
+	unsigned int k;
+
 	atag_stitcher_free(run->st);
 	atag_stacks_free(run->stacks);
-	atag_aggr_free(run->aggr);
+	for (k = 0; k < ATAG_STITCH_MAX_SOURCES; k++)
+		atag_aggr_free(run->aggr[k]);
 	memset(run, 0, sizeof(*run));
 }

@@ -45,18 +45,22 @@
 
 struct atag_reader;
 
-/* What stitching one file made: owned by the run, read after atag_run_stitch(). */
+/*
+ * What stitching one file made: owned by the run, read after atag_run_stitch().
+ * One aggregate per source the reader reads, in its order.
+ */
 struct atag_run {
-	struct atag_aggr	*aggr;
+	struct atag_aggr	*aggr[ATAG_STITCH_MAX_SOURCES];
+	unsigned int		nr_src;
 	struct atag_stacks	*stacks;
 	struct atag_stitcher	*st;
 };
 
 /*
- * Read everything @rd reads into a new stitcher, and finish it. Returns 0 or
- * -ENOMEM; free @run with atag_run_free() either way.
+ * Read everything @rd reads into a new stitcher (raw lifetimes if @raw), and
+ * finish it. Returns 0 or -ENOMEM; free @run with atag_run_free() either way.
  */
-int atag_run_stitch(struct atag_run *run, struct atag_reader *rd) __hidden;
+int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw) __hidden;
 void atag_run_free(struct atag_run *run) __hidden;
 
 #endif /* _ATAG_RUN_H */

@@ -10,6 +10,15 @@
  * event type the stitcher counts how often a stack did or did not follow; a type
  * that has never been followed by one (trace-cmd record -R stacktrace on one
  * event only) stops being pushed, so it cannot steal another event's stack.
+ *
+ * The observer. Each stack's capture cost (from the record before it on its CPU,
+ * of the same task, to the stack) adds to its CPU's figures and to its task's
+ * running total; a live record keeps its task's total of when it was made, so a
+ * free by the same task knows how much capture time its lifetime spans.
+ *
+ * Per task the stitcher also remembers its last allocation or free event: an
+ * allocation at a live address that is that task's last allocation, on the same
+ * CPU, is the outer event of a nested allocation.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +32,8 @@
 #define STACKLESS_AFTER		4	/* follow-ups without a stack before a type is stackless */
 #define LAST_NONE		-1
 #define LAST_STACK		-2
+#define NO_PEAK			UINT64_MAX
+#define ITER_SRC_SHIFT		56
 
 enum wait_kind {
 	W_OTHER,	/* the stack is not wanted: consume it */
@@ -34,15 +45,19 @@ struct waiter {
 	int32_t		pid;
 	int32_t		type;
 	uint8_t		kind;
+	uint8_t		src;
 	uint32_t	tag_idx;
 	uint32_t	slot;
 	uint64_t	seq;		/* W_ALLOC: the allocation's number (atag_live.seq) */
 };
 
 struct cpu_state {
-	struct waiter	w[WAIT_DEPTH];
-	int		n;
-	int		last_type;
+	struct waiter		w[WAIT_DEPTH];
+	int			n;
+	int			last_type;
+	int32_t			last_pid;
+	uint64_t		last_ts;	/* of the record before: a capture starts there */
+	struct atag_captures	captures;
 };
 
 struct type_learn {
@@ -50,8 +65,31 @@ struct type_learn {
 	uint32_t	others;
 };
 
-struct atag_stitcher {
+/* What each source has of its own: addresses and tags of one are not another's. */
+struct source {
 	struct atag_aggr	*aggr;
+	struct atag_map		live_index;	/* ptr -> slot */
+	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id */
+	struct atag_counters	excluded[ATAG_TASK_NR];
+};
+
+/* What the stitcher remembers of a task. */
+struct task {
+	uint64_t	observed;	/* its capture time so far */
+	/* its last allocation or free event: an allocation (of slot, its seq) or not */
+	uint64_t	last_seq;
+	uint32_t	last_slot;
+	int32_t		last_cpu;
+	uint8_t		last_alloc;
+	uint8_t		last_src;
+	/* the peak of that allocation's tag before and after it was counted, or NO_PEAK */
+	uint64_t	peak_before;
+	uint64_t	peak_after;
+};
+
+struct atag_stitcher {
+	struct source		src[ATAG_STITCH_MAX_SOURCES];
+	int			nr_src;
 	struct atag_stacks	*stacks;
 	struct cpu_state	*cpus;
 	int			nr_cpus;
@@ -64,8 +102,14 @@ struct atag_stitcher {
 	uint32_t		*free_slots;
 	size_t			nr_free;
 	size_t			cap_free;
-	struct atag_map		live_index;	/* ptr -> slot */
-	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id */
+	struct atag_map		task_index;	/* pid -> index into tasks */
+	struct task		*tasks;
+	size_t			nr_tasks;
+	size_t			cap_tasks;
+	bool			raw;		/* raw lifetimes */
+	uint8_t			window;		/* 0: not opened, 1: open, 2: closed */
+	uint64_t		window_open;
+	uint64_t		window_close;
 	uint64_t		orphans;
 };
 
@@ -75,27 +119,78 @@ struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_st
 
 	if (!st)
 		return NULL;
-	st->aggr = aggr;
+	st->src[0].aggr = aggr;
+	st->nr_src = 1;
 	st->stacks = stacks;
 	return st;
 }
 
+int atag_stitcher_add_source(struct atag_stitcher *st, struct atag_aggr *aggr)
+{
+	if (st->nr_src == ATAG_STITCH_MAX_SOURCES)
+		return -E2BIG;
+	st->src[st->nr_src].aggr = aggr;
+	return st->nr_src++;
+}
+
+void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw)
+{
+	st->raw = raw;
+}
+
 void atag_stitcher_free(struct atag_stitcher *st)
 {
+	int i;
+
 	if (!st)
 		return;
+	for (i = 0; i < st->nr_cpus; i++)
+		atag_lifetime_free(&st->cpus[i].captures.cost);
+	for (i = 0; i < st->nr_src; i++) {
+		atag_map_free(&st->src[i].live_index);
+		atag_map_free(&st->src[i].hit_cache);
+	}
 	free(st->cpus);
 	free(st->types);
 	free(st->live);
 	free(st->free_slots);
-	atag_map_free(&st->live_index);
-	atag_map_free(&st->hit_cache);
+	atag_map_free(&st->task_index);
+	free(st->tasks);
 	free(st);
 }
 
 uint64_t atag_stitch_orphan_stacks(const struct atag_stitcher *st)
 {
 	return st->orphans;
+}
+
+int atag_stitch_nr_cpus(const struct atag_stitcher *st)
+{
+	return st->nr_cpus;
+}
+
+const struct atag_captures *atag_stitch_captures(const struct atag_stitcher *st, int cpu)
+{
+	if (cpu < 0 || cpu >= st->nr_cpus || !st->cpus[cpu].captures.stacks)
+		return NULL;
+	return &st->cpus[cpu].captures;
+}
+
+const struct atag_counters *atag_stitch_excluded(const struct atag_stitcher *st, int src,
+						 int task)
+{
+	static const struct atag_counters none;
+
+	if (src < 0 || src >= st->nr_src || task < 0 || task >= ATAG_TASK_NR)
+		return &none;
+	return &st->src[src].excluded[task];
+}
+
+bool atag_stitch_window(const struct atag_stitcher *st, uint64_t *open, uint64_t *close)
+{
+	*open = st->window_open;
+	*close = st->window_close;
+	return st->window == 2;
 }
 
 /* ------------------------------------------------------------ per-CPU and per-type state */
@@ -114,7 +209,7 @@ static struct cpu_state *cpu_state_grow(struct atag_stitcher *st, int cpu)
 	if (!p)
 		return NULL;
 	for (i = st->nr_cpus; i < n; i++) {
-		p[i].n = 0;
+		memset(&p[i], 0, sizeof(p[i]));
 		p[i].last_type = LAST_NONE;
 	}
 	st->cpus = p;
@@ -175,6 +270,43 @@ static inline void learn(struct atag_stitcher *st, struct cpu_state *cs, bool st
 		t->others++;
 }
 
+/* ------------------------------------------------------------ tasks */
+
+static struct task *task_find(struct atag_stitcher *st, int pid)
+{
+	uint64_t *idx = atag_map_find(&st->task_index, (uint32_t)pid);
+
+	return idx ? &st->tasks[*idx] : NULL;
+}
+
+/* The task @pid, added on first sight; NULL on ENOMEM. Valid until the next one is added. */
+static struct task *task_get(struct atag_stitcher *st, int pid)
+{
+	struct task *t;
+	uint64_t *idx;
+	bool created;
+	size_t cap;
+
+	idx = atag_map_get(&st->task_index, (uint32_t)pid, st->nr_tasks, &created);
+	if (!idx)
+		return NULL;
+	if (!created)
+		return &st->tasks[*idx];
+	if (st->nr_tasks == st->cap_tasks) {
+		cap = st->cap_tasks ? st->cap_tasks * 2 : 256;
+		t = realloc(st->tasks, cap * sizeof(*t));
+		if (!t) {
+			atag_map_remove(&st->task_index, (uint32_t)pid, NULL);
+			return NULL;
+		}
+		st->tasks = t;
+		st->cap_tasks = cap;
+	}
+	t = &st->tasks[st->nr_tasks++];
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
 /* ------------------------------------------------------------ live records */
 
 static struct atag_live *slot_alloc(struct atag_stitcher *st, uint32_t *slot)
@@ -215,24 +347,44 @@ static int slot_release(struct atag_stitcher *st, uint32_t slot)
 }
 
 /*
- * The allocation's tag and stack are final: it enters the aggregates. @site is
- * the call site its stack gave, for an allocation of tag 0 (0: none).
+ * The allocation's tag and stack are final: it enters the aggregates (or, left
+ * out by the task filter, its task class's count). @site is the call site its
+ * stack gave, for an allocation of tag 0 (0: none).
  */
 static int commit(struct atag_stitcher *st, struct atag_live *l, uint64_t site)
 {
+	struct source *s = &st->src[l->src];
+	uint32_t slot = l - st->live;
+	uint64_t before;
+	struct task *t;
 	int64_t idx;
+	int ret;
 
 	l->pending = 0;
-	if (site && !atag_aggr_tag(st->aggr, l->tag_idx)->tag) {
-		idx = atag_aggr_tag_index(st->aggr, site);
+	if (site && !atag_aggr_tag(s->aggr, l->tag_idx)->tag) {
+		idx = atag_aggr_tag_index(s->aggr, site);
 		if (idx < 0)
 			return idx;
+		/* the event was counted under tag 0 until its stack named the call site */
+		atag_aggr_move_event(s->aggr, l->tag_idx, idx);
 		l->tag_idx = idx;
 	}
-	return l->counted ? atag_aggr_note_alloc(st->aggr, l) : 0;
+	if (!l->counted) {
+		atag_counters_alloc(&s->excluded[l->task], l->bytes);
+		return 0;
+	}
+	before = atag_aggr_tag(s->aggr, l->tag_idx)->counts.peak_live_bytes;
+	ret = atag_aggr_note_alloc(s->aggr, l);
+	/* the task's last allocation may turn out an inner event: keep what it did to the peak */
+	t = task_find(st, l->pid);
+	if (!ret && t && t->last_alloc && t->last_slot == slot && t->last_seq == l->seq) {
+		t->peak_before = before;
+		t->peak_after = atag_aggr_tag(s->aggr, l->tag_idx)->counts.peak_live_bytes;
+	}
+	return ret;
 }
 
-/* Pop the top waiter of @cs; an allocation that waited in vain is committed stackless. */
+/* Pop waiter @i of @cs; an allocation that waited in vain is committed stackless. */
 static int drop_waiter(struct atag_stitcher *st, struct cpu_state *cs, int i)
 {
 	struct waiter w = cs->w[i];
@@ -262,22 +414,23 @@ static int push_waiter(struct atag_stitcher *st, struct cpu_state *cs, const str
 
 static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct waiter *w)
 {
+	struct source *s = &st->src[ev->src];
 	const struct atag_tag_stats *t;
 	int64_t idx;
 
-	idx = atag_aggr_tag_index(st->aggr, ev->tag);
+	idx = atag_aggr_tag_index(s->aggr, ev->tag);
 	if (idx < 0)
 		return idx;
-	t = atag_aggr_tag(st->aggr, idx);
+	t = atag_aggr_tag(s->aggr, idx);
 	if (!t->function && ev->function &&
-	    atag_aggr_set_site(st->aggr, idx, ev->function, ev->file, ev->line, ev->module))
+	    atag_aggr_set_site(s->aggr, idx, ev->function, ev->file, ev->line, ev->module))
 		return -ENOMEM;
 	/*
 	 * A newer hit of (pid, tag): the allocations of the previous one are done
 	 * (or it failed); its stack is no longer theirs. Until this hit's own stack
 	 * comes, none is cached.
 	 */
-	atag_map_remove(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, NULL);
+	atag_map_remove(&s->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, NULL);
 	w->kind = W_HIT;
 	w->tag_idx = idx;
 	return 0;
@@ -286,94 +439,199 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 {
 	struct atag_live *l = &st->live[slot];
+	struct source *s = &st->src[l->src];
 	int ret = 0;
 
 	if (l->pending)
 		ret = commit(st, l, 0);
 	if (l->counted)
-		atag_aggr_note_replaced(st->aggr, l);
+		atag_aggr_note_replaced(s->aggr, l);
+	else
+		atag_counters_replaced(&s->excluded[l->task], l->bytes);
 	return ret ? ret : slot_release(st, slot);
+}
+
+/* Is the live record at @slot task @t's last allocation event, on this CPU? */
+static bool nested(const struct task *t, uint32_t slot, const struct atag_live *l,
+		   const struct atag_event *ev)
+{
+	return t->last_alloc && t->last_slot == slot && t->last_seq == l->seq &&
+	       t->last_cpu == ev->cpu && t->last_src == ev->src && l->pid == ev->pid;
+}
+
+/*
+ * The live record at @slot was the inner event of the allocation @ev makes: take
+ * it back from its call site, and make the record the allocation of @ev's.
+ */
+static void fold_nested(struct atag_stitcher *st, struct task *t, uint32_t slot,
+			const struct atag_event *ev, int64_t idx)
+{
+	struct atag_live *l = &st->live[slot];
+	struct source *s = &st->src[l->src];
+
+	if (!l->pending && l->counted)
+		atag_aggr_note_unalloc(s->aggr, l, t->peak_before, t->peak_after);
+	else if (!l->pending)
+		atag_counters_unalloc(&s->excluded[l->task], l->bytes);
+	/* it was made at the inner event: its ts (and the task's captures then) stay */
+	l->tag_idx = idx;
+	l->stack_id = 0;
+	l->stats_idx = 0;
+	l->bytes = ev->bytes;
+	l->pending = 0;
+	l->counted = !ev->filtered;
+	l->task = ev->task;
+	if (l->counted)
+		atag_aggr_note_nested(s->aggr, idx);
 }
 
 static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struct waiter *w)
 {
+	struct source *s = &st->src[ev->src];
 	uint64_t *slotp, *sid;
 	struct atag_live *l;
 	bool created;
 	uint32_t slot;
+	struct task *t;
 	int64_t idx;
 	int ret;
 
-	idx = atag_aggr_tag_index(st->aggr, ev->tag);
+	idx = atag_aggr_tag_index(s->aggr, ev->tag);
 	if (idx < 0)
 		return idx;
-	slotp = atag_map_get(&st->live_index, ev->ptr, 0, &created);
+	atag_aggr_note_event(s->aggr, idx);
+	if (st->window == 1)
+		atag_aggr_note_window(s->aggr, idx, true, ev->bytes);
+	t = task_get(st, ev->pid);
+	slotp = t ? atag_map_get(&s->live_index, ev->ptr, 0, &created) : NULL;
 	if (!slotp)
 		return -ENOMEM;
-	if (!created) {
-		ret = retire_replaced(st, *slotp);
-		if (ret)
-			return ret;
+	if (!created && nested(t, *slotp, &st->live[*slotp], ev)) {
+		slot = *slotp;
+		fold_nested(st, t, slot, ev, idx);
+		l = &st->live[slot];
+	} else {
+		if (!created) {
+			ret = retire_replaced(st, *slotp);
+			if (ret)
+				return ret;
+		}
+		l = slot_alloc(st, &slot);
+		if (!l)
+			return -ENOMEM;
+		*slotp = slot;
+		*l = (struct atag_live){
+			.ptr = ev->ptr, .ts = ev->ts, .bytes = ev->bytes, .seq = ++st->seq,
+			.tag_idx = idx, .pid = ev->pid, .counted = !ev->filtered, .src = ev->src,
+			.task = ev->task, .observed = t->observed,
+		};
 	}
-	l = slot_alloc(st, &slot);
-	if (!l)
-		return -ENOMEM;
-	*slotp = slot;
-	*l = (struct atag_live){
-		.ptr = ev->ptr, .ts = ev->ts, .bytes = ev->bytes, .seq = ++st->seq,
-		.tag_idx = idx, .pid = ev->pid, .counted = !ev->filtered,
-	};
+	t->last_alloc = 1;
+	t->last_slot = slot;
+	t->last_seq = l->seq;
+	t->last_cpu = ev->cpu;
+	t->last_src = ev->src;
+	t->peak_before = t->peak_after = NO_PEAK;
 	if (ev->stack_follows && !stackless(st, ev->type)) {
 		l->pending = 1;
 		w->kind = W_ALLOC;
 		w->slot = slot;
 		w->seq = l->seq;
+		w->src = ev->src;
 		return 0;
 	}
 	/* looked up, not taken: every allocation of (pid, tag) until its next hit */
 	if (!ev->stack_follows &&
-	    (sid = atag_map_find(&st->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx)))
+	    (sid = atag_map_find(&s->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx)))
 		l->stack_id = *sid;
 	return commit(st, l, 0);
 }
 
+/* The lifetime @l had until @ev freed it, less its task's captures unless raw. */
+static int note_free(struct atag_stitcher *st, struct source *s, const struct atag_live *l,
+		     const struct atag_event *ev, const struct task *t, uint64_t bytes)
+{
+	uint64_t lifetime = ev->ts >= l->ts ? ev->ts - l->ts : 0, observed = 0;
+	enum atag_observed how = ATAG_OBS_OTHER_TASK;
+
+	if (ev->pid == l->pid) {
+		observed = t->observed - l->observed;
+		how = observed ? ATAG_OBS_INFLATED : ATAG_OBS_NONE;
+		if (observed > lifetime)
+			observed = lifetime;
+		if (!st->raw)
+			lifetime -= observed;
+	}
+	return atag_aggr_note_free(s->aggr, l, lifetime, bytes, how, observed);
+}
+
 static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 {
+	struct source *s = &st->src[ev->src];
 	uint64_t slot, bytes;
 	struct atag_live *l;
+	struct task *t;
 	int64_t idx;
 	int ret = 0;
 
-	if (!atag_map_remove(&st->live_index, ev->ptr, &slot)) {
-		if (ev->filtered)
-			return 0;
-		idx = atag_aggr_tag_index(st->aggr, ev->tag);
+	t = task_get(st, ev->pid);
+	if (!t)
+		return -ENOMEM;
+	t->last_alloc = 0;
+	if (!atag_map_remove(&s->live_index, ev->ptr, &slot)) {
+		idx = atag_aggr_tag_index(s->aggr, ev->tag);
 		if (idx < 0)
 			return idx;
-		atag_aggr_note_unmatched(st->aggr, idx, ev->bytes);
+		atag_aggr_note_event(s->aggr, idx);
+		if (st->window == 1)
+			atag_aggr_note_window(s->aggr, idx, false, ev->bytes);
+		if (!ev->filtered)
+			atag_aggr_note_unmatched(s->aggr, idx, ev->bytes);
 		return 0;
 	}
 	l = &st->live[slot];
 	if (l->pending)
 		ret = commit(st, l, 0);
 	bytes = ev->bytes ? ev->bytes : l->bytes;
+	atag_aggr_note_event(s->aggr, l->tag_idx);
+	if (st->window == 1)
+		atag_aggr_note_window(s->aggr, l->tag_idx, false, bytes);
 	if (!ret && l->counted)
-		ret = atag_aggr_note_free(st->aggr, l, ev->ts, bytes);
+		ret = note_free(st, s, l, ev, t, bytes);
+	else if (!ret)
+		atag_counters_free(&s->excluded[l->task], l->bytes, bytes);
 	return ret ? ret : slot_release(st, slot);
+}
+
+static void on_window(struct atag_stitcher *st, const struct atag_event *ev)
+{
+	if (ev->ptr && !st->window) {
+		st->window = 1;
+		st->window_open = ev->ts;
+	} else if (!ev->ptr && st->window == 1) {
+		st->window = 2;
+		st->window_close = ev->ts;
+	}
 }
 
 int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 {
 	struct waiter w = { .pid = ev->pid, .type = ev->type, .kind = W_OTHER };
 	struct cpu_state *cs = cpu_state(st, ev->cpu);
+	enum atag_event_kind kind = ev->kind;
 	int ret = 0;
 
 	if (!cs)
 		return -ENOMEM;
 	learn(st, cs, false);
 	cs->last_type = ev->type;
+	cs->last_pid = ev->pid;
+	cs->last_ts = ev->ts;
+	/* an event of a source the stitcher was not told of is just a record */
+	if (kind != ATAG_EV_OTHER && kind != ATAG_EV_WINDOW && ev->src >= st->nr_src)
+		kind = ATAG_EV_OTHER;
 
-	switch (ev->kind) {
+	switch (kind) {
 	case ATAG_EV_HIT:
 		ret = on_hit(st, ev, &w);
 		break;
@@ -382,6 +640,9 @@ int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 		break;
 	case ATAG_EV_FREE:
 		ret = on_free(st, ev);
+		break;
+	case ATAG_EV_WINDOW:
+		on_window(st, ev);
 		break;
 	case ATAG_EV_OTHER:
 		break;
@@ -401,9 +662,30 @@ static bool owns(struct atag_stitcher *st, const struct waiter *w, int pid, int 
 	return !stackless(st, w->type);
 }
 
+/* What taking stack @ks cost: from the record before it on its CPU, of its task. */
+static int note_capture(struct atag_stitcher *st, struct cpu_state *cs,
+			const struct atag_kstack *ks)
+{
+	struct task *t;
+	uint64_t cost;
+
+	if (cs->last_type == LAST_NONE || cs->last_pid != ks->pid || !ks->ts ||
+	    ks->ts < cs->last_ts)
+		return 0;
+	cost = ks->ts - cs->last_ts;
+	t = task_get(st, ks->pid);
+	if (!t)
+		return -ENOMEM;
+	t->observed += cost;
+	cs->captures.stacks++;
+	cs->captures.ns += cost;
+	return atag_lifetime_add(&cs->captures.cost, cost);
+}
+
 int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks)
 {
 	struct cpu_state *cs = cpu_state(st, ks->cpu);
+	struct source *s;
 	struct atag_live *l;
 	struct waiter w;
 	int64_t sid;
@@ -412,8 +694,13 @@ int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks)
 
 	if (!cs)
 		return -ENOMEM;
+	ret = note_capture(st, cs, ks);
+	if (ret)
+		return ret;
 	learn(st, cs, true);
 	cs->last_type = LAST_STACK;
+	cs->last_pid = ks->pid;
+	cs->last_ts = ks->ts;
 	/*
 	 * Waiters of other tasks, of another type than the stack names, or of types
 	 * that never get stacks cannot own it; above the owner they belong to nested
@@ -434,8 +721,9 @@ int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks)
 	sid = atag_stacks_intern(st->stacks, ks->frames, ks->nr);
 	if (sid < 0)
 		return sid;
+	s = &st->src[w.src];
 	if (w.kind == W_HIT) {
-		c = atag_map_get(&st->hit_cache, (uint64_t)(uint32_t)w.pid << 32 | w.tag_idx,
+		c = atag_map_get(&s->hit_cache, (uint64_t)(uint32_t)w.pid << 32 | w.tag_idx,
 				 sid, NULL);
 		if (!c)
 			return -ENOMEM;
@@ -513,9 +801,15 @@ void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink)
 
 const struct atag_live *atag_stitch_live_next(const struct atag_stitcher *st, size_t *iter)
 {
+	size_t src = *iter >> ITER_SRC_SHIFT, pos = *iter & ((1ULL << ITER_SRC_SHIFT) - 1);
 	uint64_t ptr, slot;
 
-	if (!atag_map_next(&st->live_index, iter, &ptr, &slot))
-		return NULL;
-	return &st->live[slot];
+	for (; src < (size_t)st->nr_src; src++, pos = 0) {
+		if (atag_map_next(&st->src[src].live_index, &pos, &ptr, &slot)) {
+			*iter = src << ITER_SRC_SHIFT | pos;
+			return &st->live[slot];
+		}
+	}
+	*iter = src << ITER_SRC_SHIFT;
+	return NULL;
 }

@@ -6,6 +6,8 @@
  *   atag-await [-t SECONDS] [-p PID] file PATH [TEXT]
  *	until PATH exists and is not empty or, with TEXT, has a line that starts with
  *	TEXT (inotify on PATH, or on its nearest existing directory until it exists)
+ *   atag-await [-t SECONDS] [-p PID] lines PATH N
+ *	until PATH has N lines or more (watched likewise)
  *   atag-await [-t SECONDS] exit PID
  *	until the process PID has ended (a pidfd; it need not be our child)
  *   atag-await [-t SECONDS] [-p PID] mount DIR
@@ -36,6 +38,7 @@
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr, "usage: atag-await [-t SECONDS] [-p PID] file PATH [TEXT]\n"
+			"       atag-await [-t SECONDS] [-p PID] lines PATH N\n"
 			"       atag-await [-t SECONDS] exit PID\n"
 			"       atag-await [-t SECONDS] [-p PID] mount|unmount DIR\n");
 	exit(2);
@@ -90,6 +93,21 @@ static bool file_ready(const char *path, const char *text)
 	return ok;
 }
 
+/* Whether @path has @n lines or more. */
+static bool lines_ready(const char *path, const char *n)
+{
+	long want = atol(n), have = 0;
+	FILE *f = fopen(path, "re");
+	int c;
+
+	if (!f)
+		return false;
+	while (have < want && (c = getc(f)) != EOF)
+		have += c == '\n';
+	fclose(f);
+	return have >= want;
+}
+
 /* A fresh inotify fd watching @path, or its nearest existing directory. */
 static int arm(const char *path)
 {
@@ -131,6 +149,8 @@ static bool ready(const char *mode, const char *arg, const char *text, bool want
 {
 	if (!strcmp(mode, "file"))
 		return file_ready(arg, text);
+	if (!strcmp(mode, "lines"))
+		return text && lines_ready(arg, text);
 	if (!strcmp(mode, "exit"))
 		return false;
 	return mounted(arg) == want_mount;
@@ -175,7 +195,9 @@ int main(int argc, char **argv)
 		if (p[0].fd < 0)
 			fail("/proc/self/mounts");
 		p[0].events = POLLPRI;
-	} else if (!strcmp(mode, "file")) {
+	} else if (!strcmp(mode, "file") || !strcmp(mode, "lines")) {
+		if (!strcmp(mode, "lines") && !text)
+			usage();
 		p[0].fd = arm(arg);
 		p[0].events = POLLIN;
 	} else {
@@ -195,7 +217,7 @@ int main(int argc, char **argv)
 			fail("poll");
 		if (!strcmp(mode, "exit") && p[0].revents)
 			return 0;
-		if (!strcmp(mode, "file") && p[0].revents) {
+		if ((!strcmp(mode, "file") || !strcmp(mode, "lines")) && p[0].revents) {
 			/* the file may have appeared or been replaced: watch anew */
 			while (read(p[0].fd, buf, sizeof(buf)) > 0)
 				;

@@ -9,14 +9,16 @@
  *                       remove those of them that probe this program; without
  *                       --force an event still enabled somewhere is an error (EBUSY)
  *   atag-sim run [-r ROUNDS] [--loop] [--delay-ms N] [--ready FILE] [--expect FILE]
- *                [--exit STATUS]
+ *                [--exit STATUS] [--leak FUNCTION:N]
  *       Simulates allocations at the call sites of the allocinfo double: the state
  *       file next to $ATAG_ALLOCINFO (tests/doubles/fakeinfo-model.h) lists the tags;
  *       like the kernel, only tags traced at that moment emit events. Each round
  *       allocates one object per traced tag (hit, then alloced) and frees the objects
  *       of the round before (freed); the last round's objects stay live. --loop runs
  *       rounds until SIGINT/SIGTERM. --ready FILE is written with our pid after the
- *       first round. --expect writes every event emitted, one a line:
+ *       first round. --leak makes N more allocations at the tag of FUNCTION (if
+ *       traced) after the last round, never freed. --expect writes every event
+ *       emitted, one a line:
  *         hit TAG MODULE FILE FUNCTION LINE | alloc PTR TAG BYTES | free PTR TAG BYTES
  *       (MODULE is NONE for built-in tags, as the tracepoint says). Tag pointers are
  *       0xffffffffc0de0000 + 0x100 * (index in the state file); object bytes are
@@ -247,6 +249,33 @@ static void round_once(FILE *expect, struct live *prev, int *nr_prev, unsigned l
 		fflush(expect);
 }
 
+/* N allocations at the traced tag of @function, never freed. */
+static void leak(FILE *expect, const char *function, int n, unsigned long long *seq)
+{
+	struct sim_tag tags[MAX_TAGS];
+	int i, k, nr = read_tags(tags);
+	const char *mod;
+	struct live l;
+
+	for (i = 0; i < nr; i++) {
+		if (!tags[i].traced || strcmp(tags[i].function, function))
+			continue;
+		mod = strcmp(tags[i].module, "-") ? tags[i].module : "NONE";
+		for (k = 0; k < n; k++) {
+			l.tag = TAG_BASE + 0x100ULL * i;
+			l.ptr = PTR_BASE + 0x40ULL * (*seq)++;
+			l.bytes = 64ULL * (i + 1);
+			sim_alloc_tag_hit(l.tag, mod, tags[i].file, tags[i].function,
+					  tags[i].line);
+			sim_alloc_tag_mem_alloced(l.ptr, l.tag, l.bytes);
+			if (expect)
+				fprintf(expect, "hit %#llx %s %s %s %llu\nalloc %#llx %#llx %llu\n",
+					l.tag, mod, tags[i].file, tags[i].function, tags[i].line,
+					l.ptr, l.tag, l.bytes);
+		}
+	}
+}
+
 /* The ready file holds our pid, for tests that must stop an orphaned simulator. */
 static void write_ready(const char *path)
 {
@@ -276,8 +305,11 @@ static int run(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' }, { "loop", no_argument, NULL, 'l' },
 		{ "delay-ms", required_argument, NULL, 'd' }, { "ready", required_argument, NULL, 'R' },
 		{ "expect", required_argument, NULL, 'e' }, { "exit", required_argument, NULL, 'x' },
+		{ "leak", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
+	char *leak_fn = NULL, *colon;
+	int nr_leak = 0;
 	int c, rounds = 3, loop = 0, status = 0, nr_prev = 0, r;
 	const char *ready = NULL, *expect_path = NULL;
 	unsigned long long seq = 0;
@@ -293,6 +325,14 @@ static int run(int argc, char **argv)
 		case 'R': ready = optarg; break;
 		case 'e': expect_path = optarg; break;
 		case 'x': status = atoi(optarg); break;
+		case 'L':
+			leak_fn = optarg;
+			colon = strrchr(optarg, ':');
+			if (!colon)
+				die("--leak %s: FUNCTION:N", optarg);
+			*colon = '\0';
+			nr_leak = atoi(colon + 1);
+			break;
 		default: return 2;
 		}
 	}
@@ -306,6 +346,8 @@ static int run(int argc, char **argv)
 			write_ready(ready);
 		sleep_ms(delay);
 	}
+	if (leak_fn)
+		leak(expect, leak_fn, nr_leak, &seq);
 	if (expect)
 		fclose(expect);
 	return status;

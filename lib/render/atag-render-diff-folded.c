@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A diff as differential folded stacks, the two-column input of FlameGraph's
+ * flamegraph.pl (as difffolded.pl writes it):
+ *
+ *   root;...;frame0;<call site> <before> <after>
+ *
+ * one line per (call site, stack) as in the report's folded output
+ * (atag-render-folded.c), the frames without their offsets (as the diff matches
+ * them) and the call site written "function@file:line[module]" (or
+ * "function[module]", "?" when unknown) as the leaf. The allocations of a call
+ * site without a stack are a line of the call site alone. The two numbers are the
+ * chosen weight before and after (normalised values with three decimals); lines
+ * that weigh 0 on both sides are left out. flamegraph.pl colours by the change:
+ * give it a diff that kept the unchanged call sites and stacks.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "atag-diff.h"
+#include "atag-render-diff.h"
+#include "atag-render-samples.h"
+#include "atag-utils.h"
+
+static const int weight_counter[ATAG_V_NR] = {
+	[ATAG_V_ALLOC_OBJECTS]	= ATAG_COUNTER_ALLOCS,
+	[ATAG_V_ALLOC_SPACE]	= ATAG_COUNTER_BYTES_ALLOCED,
+	[ATAG_V_INUSE_OBJECTS]	= ATAG_COUNTER_LIVE,
+	[ATAG_V_INUSE_SPACE]	= ATAG_COUNTER_LIVE_BYTES,
+};
+
+static void put_frame(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		fputc(c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : c, f);
+	}
+}
+
+static void put_site(FILE *f, const struct atag_diff_site *s)
+{
+	char buf[64];
+
+	if (!s->function) {
+		fputc('?', f);
+		return;
+	}
+	put_frame(f, s->function);
+	if (s->file) {
+		fputc('@', f);
+		put_frame(f, s->file);
+		snprintf(buf, sizeof(buf), ":%ld", s->line);
+		fputs(buf, f);
+	}
+	if (s->module) {
+		fputc('[', f);
+		put_frame(f, s->module);
+		fputc(']', f);
+	}
+}
+
+static void put_value(FILE *f, const struct atag_diff *d, uint64_t v, int side)
+{
+	if (atag_diff_normalised(d))
+		fprintf(f, " %.3f", v / d->per[side]);
+	else
+		fprintf(f, " %" PRIu64, v);
+}
+
+static void line(FILE *f, const struct atag_diff *d, const struct atag_diff_site *s,
+		 const struct atag_diff_stack *st, const uint64_t *v)
+{
+	unsigned int i;
+
+	if (!v[0] && !v[1])
+		return;
+	for (i = st ? st->nr_frames : 0; i-- > 0;) {
+		put_frame(f, st->frames[i]);
+		fputc(';', f);
+	}
+	put_site(f, s);
+	put_value(f, d, v[0], 0);
+	put_value(f, d, v[1], 1);
+	fputc('\n', f);
+}
+
+static void site_lines(FILE *f, const struct atag_diff *d, const struct atag_diff_site *s,
+		       const struct atag_counter_field *fl)
+{
+	uint64_t rest[2], v[2];
+	size_t k;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		rest[i] = atag_counter_value(&s->counts[i], fl);
+	for (k = 0; k < s->nr_stacks; k++) {
+		if (!s->stacks[k]->nr_frames)
+			continue;	/* stackless: with the call site alone */
+		for (i = 0; i < 2; i++) {
+			v[i] = atag_counter_value(&s->stacks[k]->counts[i], fl);
+			rest[i] -= v[i] < rest[i] ? v[i] : rest[i];
+		}
+		line(f, d, s, s->stacks[k], v);
+	}
+	line(f, d, s, NULL, rest);
+}
+
+/**
+ * atag_render_diff_folded - write a diff as differential folded stacks
+ * @d: the diff (computed with the unchanged kept, for a complete flame graph)
+ * @o: weight (alloc_space by default, alloc_objects, inuse_space, inuse_objects)
+ *     and limit (call sites, 0 for all); NULL for defaults
+ * @f: where to write
+ *
+ * Returns 0, -EINVAL for an unknown weight, or -EIO when writing failed.
+ */
+int atag_render_diff_folded(const struct atag_diff *d, const struct atag_render_opts *o,
+			    FILE *f)
+{
+	int weight = atag_render_weight(o ? o->weight : NULL);
+	size_t i, n = d->nr_sites;
+
+	if (weight < 0)
+		return weight;
+	if (o && o->limit > 0 && (size_t)o->limit < n)
+		n = o->limit;
+	for (i = 0; i < n; i++)
+		site_lines(f, d, d->sites[i], &atag_counter_fields[weight_counter[weight]]);
+	return ferror(f) ? atag_err(-EIO) : 0;
+}

@@ -1,0 +1,304 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# report on generated recordings that describe themselves (the marker lines of
+# trace-cmd-alloc-tag record): the task scope, the tags selected, completeness
+# against the counters, several sources in one file, nested allocation events.
+# Every expected value is counted by hand from the fixture above it.
+. "$(dirname "$0")/lib.sh"
+
+report() { "$ATAG_CMD" report "$@"; }
+json() { report -f json "$@" 2> "$T_TMP/json.err"; }
+jq_eq() { check_eq "$1" "$(jq -c "$2" "$4" 2>&1)" "$(printf '%s' "$3" | tr -d '\n\t')"; }
+
+# --------------------------------------------------------------- the task scope
+# record is pid 50, trace-cmd record 51 (which forks its reader 52); the workload
+# 100 is forked by record before its line says so, execs, forks 101; 101 exits
+# and its pid is reused by a child of bash (300), another task.
+cat > "$T_TMP/scope.txt" <<'DESC'
+cpus 2
+kallsyms ffffffff81000000 T trace_event_raw_event_kmalloc
+kallsyms ffffffff81002000 T work_alloc
+kallsyms ffffffff81003000 T rec_alloc
+kallsyms ffffffff81004000 T other_alloc
+kallsyms ffffffff81010000 T _etext
+comm 50 trace-cmd-alloc
+comm 51 trace-cmd
+comm 52 trace-cmd
+comm 100 loop
+comm 101 loop
+comm 300 bash
+# the recorder's start, before any line: counted as the recorder's all the same
+ev 0 900 51 kmalloc 0xffffffff81003010 0x9000 8 8
+ev 0 1000 50 marker record 50 kmem no
+ev 0 1001 50 marker recorder 50 trace-cmd-alloc
+ev 0 1002 50 marker recorder 51 trace-cmd
+ev 0 1003 50 marker select-all
+ev 0 1004 50 fork trace-cmd-alloc 50 trace-cmd-alloc 100
+# the workload before its line (a child of the recorder so far): the workload's
+ev 1 1005 100 kmalloc 0xffffffff81002010 0x100 64 64
+ev 0 1006 50 marker workload 100 loop
+ev 1 1100 100 exec /tmp/loop 100 100
+ev 1 1200 100 kmalloc 0xffffffff81002010 0x200 64 64
+ev 1 1300 100 fork loop 100 loop 101
+ev 0 1400 101 kmalloc 0xffffffff81002010 0x300 32 32
+ev 0 1500 300 kmalloc 0xffffffff81004010 0x400 16 16
+ev 1 1600 51 kmalloc 0xffffffff81003010 0x500 128 128
+ev 1 1610 51 fork trace-cmd 51 trace-cmd 52
+ev 1 1650 52 kmalloc 0xffffffff81003010 0x600 16 16
+# frees are matched whoever frees: bash frees the workload's 0x300
+ev 0 1700 300 kfree 0xffffffff81004020 0x300
+# unmatched frees: by the workload counted, by another task not
+ev 1 1750 100 kfree 0xffffffff81002020 0x8888
+ev 0 1760 300 kfree 0xffffffff81004020 0x7777
+ev 0 1800 101 exit loop 101
+ev 0 1900 300 fork bash 300 bash 101
+ev 0 2000 101 kmalloc 0xffffffff81004010 0x700 8 8
+ev 0 2100 50 marker end command-exited
+DESC
+mkfixture -o "$T_TMP/scope.dat" "$T_TMP/scope.txt" || fail "scope fixture"
+json "$T_TMP/scope.dat" > "$T_TMP/scope.json"
+check_eq "scope: report exits 0" "$?" 0
+jq_eq "scope: the workload's process tree only (100 and 101 before it exited)" \
+	'[.totals.allocs, .totals.bytes_alloced, .totals.matched_frees, .totals.unmatched_frees,
+	  .totals.live, .totals.live_bytes]' '[3,160,1,1,2,128]' "$T_TMP/scope.json"
+jq_eq "scope: the recorder's allocations on one line, its start included" \
+	'.sources[0].excluded.recorder | [.allocs, .bytes_alloced, .live, .live_bytes]' \
+	'[3,152,3,152]' "$T_TMP/scope.json"
+jq_eq "scope: other tasks (the reused pid too) counted apart" \
+	'.sources[0].excluded.other | [.allocs, .bytes_alloced, .live]' '[2,24,2]' "$T_TMP/scope.json"
+jq_eq "scope: the live allocations are the workload's" '[.live[] | [.pid, .comm]]' \
+	'[[100,"loop"],[100,"loop"]]' "$T_TMP/scope.json"
+jq_eq "scope: the description" \
+	'.files[0].recording | [.record_pid, .source, .stacks, [.recorders[].pid],
+	 [.workloads[] | [.pid, .comm]], .tasks.workload, .tasks.recorder, .select_all, .end]' \
+	'[50,"kmem",false,[50,51],[[100,"loop"]],2,3,true,"command-exited"]' "$T_TMP/scope.json"
+report "$T_TMP/scope.dat" > "$T_TMP/scope.text" 2>&1
+check_grep "scope: text names the recording and the workload" \
+	'^  recording: by pid 50 \(kmem, no stacks\); workload loop \(pid 100\), 1 task forked from it; 3 recorder processes; ended: command-exited$' \
+	"$T_TMP/scope.text"
+check_grep "scope: text counts the recorder on one line" \
+	"^recorder +3 allocations \\(152 B\\), 3 live \\(152 B\\): the recording's own processes, never counted$" \
+	"$T_TMP/scope.text"
+check_grep "scope: text counts the other tasks" \
+	'^other tasks +2 allocations \(24 B\), 2 live \(24 B\): not counted \(--all-tasks counts them\)$' \
+	"$T_TMP/scope.text"
+check_nogrep "scope: a labelled file gets no remark about a missing description" \
+	'no recording description' "$T_TMP/scope.text"
+
+json --all-tasks "$T_TMP/scope.dat" > "$T_TMP/all.json"
+jq_eq "--all-tasks: every task but the recorder" \
+	'[.totals.allocs, .totals.unmatched_frees, .sources[0].excluded.recorder.allocs,
+	  .sources[0].excluded.other.allocs]' '[5,2,3,0]' "$T_TMP/all.json"
+json --exclude-pid 101 "$T_TMP/scope.dat" > "$T_TMP/x.json"
+jq_eq "--exclude-pid: out of the workload, counted as left out" \
+	'[.totals.allocs, .totals.bytes_alloced, .sources[0].excluded.workload.allocs]' \
+	'[2,128,1]' "$T_TMP/x.json"
+json --exclude-comm 'lo*' "$T_TMP/scope.dat" > "$T_TMP/xc.json"
+jq_eq "--exclude-comm" '[.totals.allocs, .sources[0].excluded.workload.allocs]' '[0,3]' \
+	"$T_TMP/xc.json"
+json --pid 300 "$T_TMP/scope.dat" > "$T_TMP/p.json"
+jq_eq "--pid selects by hand (an unmatched free of its own counts)" \
+	'[.totals.allocs, .totals.bytes_alloced, .totals.unmatched_frees]' '[1,16,1]' "$T_TMP/p.json"
+json --pid 51 "$T_TMP/scope.dat" > "$T_TMP/p51.json"
+jq_eq "--pid of a recorder process: the recorder is never counted" \
+	'[.totals.allocs, .sources[0].excluded.recorder.allocs]' '[0,3]' "$T_TMP/p51.json"
+json --comm bash --all-tags "$T_TMP/scope.dat" > "$T_TMP/c.json"
+jq_eq "--comm by the comms the file saved" '.totals.allocs' 1 "$T_TMP/c.json"
+check_status "--all-tasks with --pid: usage error" 2 "$ATAG_CMD" report --all-tasks --pid 1 \
+	"$T_TMP/scope.dat"
+ATAG_PAGES=0 "$ATAG_CMD" report -f json "$T_TMP/scope.dat" > "$T_TMP/scope0.json" 2>/dev/null
+check_eq "scope: read through libtracecmd, the same report" \
+	"$(jq -c '[.totals, .sources]' "$T_TMP/scope0.json")" \
+	"$(jq -c '[.totals, .sources]' "$T_TMP/scope.json")"
+
+# no workload (record without COMMAND): every task but the recorder
+sed '/marker workload/d' "$T_TMP/scope.txt" > "$T_TMP/nowl.txt"
+mkfixture -o "$T_TMP/nowl.dat" "$T_TMP/nowl.txt"
+json "$T_TMP/nowl.dat" > "$T_TMP/nowl.json"
+jq_eq "no workload line: every task but the recorder (record's child is the recorder's)" \
+	'[.totals.allocs, .sources[0].excluded.recorder.allocs, .sources[0].excluded.other.allocs]' \
+	'[2,6,0]' "$T_TMP/nowl.json"
+
+# a later version of the lines: reported as a file without description
+sed 's/^\(ev .* marker\) /\1 /; s/marker record 50 kmem no/print trace-cmd-alloc-tag: v2 record\\t50\\tkmem\\tno/' \
+	"$T_TMP/scope.txt" | sed 's/ marker \(.*\)$/ print trace-cmd-alloc-tag: v2 \1/' > "$T_TMP/v2.txt"
+mkfixture -o "$T_TMP/v2.dat" "$T_TMP/v2.txt"
+json "$T_TMP/v2.dat" > "$T_TMP/v2.json"
+jq_eq "v2 lines: every task counted, the file has no description" \
+	'[.totals.allocs, .files[0].recording]' '[8,null]' "$T_TMP/v2.json"
+jq_eq "v2 lines: said" '[.remarks[] | select(test("version 2, newer"))] | length' 1 "$T_TMP/v2.json"
+
+# unknown keywords are ignored; malformed known lines are remarked
+cat "$T_TMP/scope.txt" > "$T_TMP/unk.txt"
+echo 'ev 0 1010 50 marker frobnicate 1 2 3' >> "$T_TMP/unk.txt"
+echo 'ev 0 1011 50 marker workload notapid loop' >> "$T_TMP/unk.txt"
+LC_ALL=C sort -s -n -k3,3 "$T_TMP/unk.txt" | awk '!/^ev/' > "$T_TMP/unk2.txt"
+LC_ALL=C grep '^ev' "$T_TMP/unk.txt" | sort -s -n -k3,3 >> "$T_TMP/unk2.txt"
+mkfixture -o "$T_TMP/unk.dat" "$T_TMP/unk2.txt"
+json "$T_TMP/unk.dat" > "$T_TMP/unk.json"
+jq_eq "an unknown keyword is ignored, a malformed line remarked" \
+	'[.totals.allocs, ([.remarks[] | select(test("1 marker lines malformed"))] | length)]' \
+	'[3,1]' "$T_TMP/unk.json"
+
+# --------------------------------------------------------------- selection and completeness
+# record selected foo_create and bar_open; other_alloc was traced already by someone
+# else; the counters frame the workload's run
+cat > "$T_TMP/sel.txt" <<'DESC'
+cpus 2
+comm 50 trace-cmd-alloc
+comm 100 work
+ev 0 900 100 hit 0xa0 NONE mm/foo.c foo_create 10
+ev 0 901 100 alloced 0x90 0xa0 64
+ev 0 1000 50 marker record 50 alloc_tag no
+ev 0 1001 50 marker recorder 50 trace-cmd-alloc
+ev 0 1002 50 marker select - mm/foo.c 10 foo_create
+ev 0 1003 50 marker select bar drivers/bar.c 20 bar_open
+ev 0 1004 50 marker also-traced - mm/other.c 5 other_alloc
+ev 0 1005 50 marker counters start 1064 11 - mm/foo.c 10 foo_create
+ev 0 1006 50 marker counters start 0 0 bar drivers/bar.c 20 bar_open
+ev 0 1007 50 marker workload 100 work
+ev 1 2000 100 hit 0xa0 NONE mm/foo.c foo_create 10
+ev 1 2001 100 alloced 0x10 0xa0 64
+ev 1 2100 100 hit 0xa0 NONE mm/foo.c foo_create 10
+ev 1 2101 100 alloced 0x20 0xa0 64
+ev 1 2200 100 freed 0x10 0xa0 64
+ev 1 2210 100 freed 0x90 0xa0 64
+# the recorder's allocation of a selected tag: not the workload's, but the kernel's
+ev 0 2250 50 hit 0xb0 bar drivers/bar.c bar_open 20
+ev 0 2251 50 alloced 0x60 0xb0 128
+ev 1 2300 100 hit 0xb0 bar drivers/bar.c bar_open 20
+ev 1 2301 100 alloced 0x30 0xb0 128
+ev 1 2400 100 hit 0xc0 NONE mm/other.c other_alloc 5
+ev 1 2401 100 alloced 0x40 0xc0 16
+ev 1 2402 100 freed 0x40 0xc0 16
+ev 0 3000 50 marker counters end 1064 11 - mm/foo.c 10 foo_create
+ev 0 3001 50 marker counters end 256 2 bar drivers/bar.c 20 bar_open
+# after the window: not compared
+ev 1 3100 100 hit 0xb0 bar drivers/bar.c bar_open 20
+ev 1 3101 100 alloced 0x50 0xb0 128
+ev 0 3200 50 marker end command-exited
+DESC
+mkfixture -o "$T_TMP/sel.dat" "$T_TMP/sel.txt"
+json "$T_TMP/sel.dat" > "$T_TMP/sel.json"
+jq_eq "selection: only the tags the recording selected" '[.tags[].function] | sort' \
+	'["bar_open","foo_create"]' "$T_TMP/sel.json"
+jq_eq "selection: the other tag's events counted and hidden" \
+	'.sources[0] | [.hidden_tags, .hidden_events]' '[1,2]' "$T_TMP/sel.json"
+jq_eq "selection: described" \
+	'.files[0].recording | [[.selected[] | [.function, .file, .line, .module]],
+	 [.also_traced[].function]]' \
+	'[[["foo_create","mm/foo.c",10,null],["bar_open","drivers/bar.c",20,"bar"]],["other_alloc"]]' \
+	"$T_TMP/sel.json"
+report "$T_TMP/sel.dat" > "$T_TMP/sel.text" 2>&1
+check_grep "selection: text says how many events are hidden" \
+	'^other tags +2 events of 1 call site the recording did not select: hidden \(--all-tags shows them\)$' \
+	"$T_TMP/sel.text"
+check_grep "selection: text names the selection" \
+	'^  selected: 2 call sites; 1 other call site was already traced$' "$T_TMP/sel.text"
+json --all-tags "$T_TMP/sel.dat" > "$T_TMP/allt.json"
+jq_eq "--all-tags shows them" '[([.tags[].function] | sort), .sources[0].hidden_tags]' \
+	'[["bar_open","foo_create","other_alloc"],0]' "$T_TMP/allt.json"
+jq_eq "completeness: per tag, the counters' deltas against the window's events" \
+	'[.completeness.tags[] | [.function, .complete, .counted_calls, .counted_bytes,
+	  .traced_calls, .traced_bytes, .missing_calls, .missing_bytes]]' \
+	'[["foo_create",true,0,0,0,0,0,0],["bar_open",true,2,256,2,256,0,0]]' "$T_TMP/sel.json"
+jq_eq "completeness: complete, data complete" \
+	'[.completeness.complete, .completeness.incomplete, .complete]' '[2,0,true]' "$T_TMP/sel.json"
+check_grep "completeness: on the summary" \
+	'^completeness  complete: 2 tags as /proc/allocinfo counted$' "$T_TMP/sel.text"
+jq_eq "completeness: the window" '.files[0].recording.counters_window' \
+	'{"start_ts":1005,"end_ts":3000}' "$T_TMP/sel.json"
+
+# the same with events lost: an allocation of bar_open missing, and a free of foo_create
+awk '/2100 100 hit/ { print "missed 1 2" } /2301 100 alloced/ { next } { print }' \
+	"$T_TMP/sel.txt" | sed 's/^ev 1 2200 100 freed 0x10 0xa0 64$//' > "$T_TMP/lost.txt"
+mkfixture -o "$T_TMP/lost.dat" "$T_TMP/lost.txt"
+json "$T_TMP/lost.dat" > "$T_TMP/lost.json"
+jq_eq "completeness with lost events: what the trace misses, per tag" \
+	'[.completeness.tags[] | [.function, .complete, .missing_calls, .missing_bytes]]' \
+	'[["foo_create",false,-1,-64],["bar_open",false,1,128]]' "$T_TMP/lost.json"
+jq_eq "completeness with lost events: data incomplete, notices per tag" \
+	'[.complete, .completeness.incomplete,
+	  ([.notices[] | select(test("bar_open drivers/bar.c:20 \\[bar\\]: the trace misses 1 allocations \\(128 bytes\\)"))] | length),
+	  ([.notices[] | select(test("foo_create mm/foo.c:10: the trace misses 1 frees \\(64 bytes\\)"))] | length)]' \
+	'[false,2,1,1]' "$T_TMP/lost.json"
+report "$T_TMP/lost.dat" > "$T_TMP/lost.text" 2>&1
+check_grep "completeness with lost events: on the summary" \
+	'^completeness  0 of 2 tags as /proc/allocinfo counted; the trace misses 2 calls \(192 B\) of the others$' \
+	"$T_TMP/lost.text"
+check_grep "completeness with lost events: the data line" '^data +INCOMPLETE' "$T_TMP/lost.text"
+
+# --------------------------------------------------------------- several sources at once
+cat > "$T_TMP/two.txt" <<'DESC'
+cpus 1
+kallsyms ffffffff81000000 T trace_event_raw_event_kmalloc
+kallsyms ffffffff81000100 T trace_event_raw_event_mm_page_alloc
+kallsyms ffffffff81001000 T __kmalloc_noprof
+kallsyms ffffffff81001800 T __alloc_pages_noprof
+kallsyms ffffffff81002000 T slab_user
+kallsyms ffffffff81003000 T page_user
+kallsyms ffffffff81010000 T _etext
+ev 0 1000 7 kmalloc 0xffffffff81002010 0x1000 64 64
+ev 0 1001 7 stack 0xffffffff81000010 0xffffffff81001010 0xffffffff81002010
+ev 0 2000 7 page_alloc 0x1000 1
+ev 0 2001 7 stack 0xffffffff81000110 0xffffffff81001810 0xffffffff81003020
+ev 0 3000 7 page_free 0x1000 1
+ev 0 4000 7 kfree 0xffffffff81002030 0x1000
+DESC
+mkfixture -o "$T_TMP/two.dat" "$T_TMP/two.txt"
+json "$T_TMP/two.dat" > "$T_TMP/two.json"
+jq_eq "two sources: both read, the same address apart" \
+	'[.files[0].sources, [.tags[] | [.source, .function, .allocs, .frees, .bytes_alloced]]]' \
+	'[["kmem","page"],[["kmem","slab_user",1,1,64],["page","page_user",1,1,8192]]]' \
+	"$T_TMP/two.json"
+jq_eq "two sources: totals per source" \
+	'[.sources[] | [.source, .totals.allocs, .totals.bytes_alloced]]' \
+	'[["kmem",1,64],["page",1,8192]]' "$T_TMP/two.json"
+report "$T_TMP/two.dat" > "$T_TMP/two.text" 2>&1
+check_grep "two sources: one line for the file" '^.*two.dat: kmem, page events, buffer top$' \
+	"$T_TMP/two.text"
+check_eq "two sources: a section each" "$(grep -c '^== \(kmem\|page\) ==$' "$T_TMP/two.text")" 2
+json --source page "$T_TMP/two.dat" > "$T_TMP/page.json"
+jq_eq "--source picks one" '[.files[0].sources, [.tags[].source]]' '[["page"],["page"]]' \
+	"$T_TMP/page.json"
+report -f csv "$T_TMP/two.dat" > "$T_TMP/two.csv" 2>/dev/null
+check_eq "CSV: a source column" "$(awk -F, 'NR > 1 { print $2 "=" $NF }' "$T_TMP/two.csv" | tr '\n' ' ')" \
+	"slab_user=kmem page_user=page "
+
+# --------------------------------------------------------------- nested events
+# kvmalloc's own kmalloc event, then its caller's for the same pointer: one allocation
+cat > "$T_TMP/nest.txt" <<'DESC'
+cpus 2
+kallsyms ffffffff81000000 T trace_event_raw_event_kmalloc
+kallsyms ffffffff81001000 T __kvmalloc_node_noprof
+kallsyms ffffffff81002000 T tracing_buffers_open
+kallsyms ffffffff81003000 T do_dentry_open
+kallsyms ffffffff81010000 T _etext
+ev 0 1000 7 kmalloc 0xffffffff81001542 0x1000 16624 32768
+ev 0 1001 7 stack 0xffffffff81000010 0xffffffff81001542 0xffffffff81002053 0xffffffff81003010
+ev 0 1002 7 kmalloc 0xffffffff81002053 0x1000 16624 32768
+ev 0 1003 7 stack 0xffffffff81000010 0xffffffff81001542 0xffffffff81002053 0xffffffff81003010
+# the same again, but the task allocated something else in between: a replace
+ev 0 2000 7 kmalloc 0xffffffff81001542 0x2000 16624 32768
+ev 0 2001 7 stack 0xffffffff81000010 0xffffffff81001542 0xffffffff81002053 0xffffffff81003010
+ev 0 2002 7 kmalloc 0xffffffff81003020 0x3000 8 8
+ev 0 2003 7 stack 0xffffffff81000010 0xffffffff81003020
+ev 0 2004 7 kmalloc 0xffffffff81002053 0x2000 16624 32768
+ev 0 2005 7 stack 0xffffffff81000010 0xffffffff81001542 0xffffffff81002053 0xffffffff81003010
+ev 1 3000 9 kfree 0xffffffff81003030 0x1000
+DESC
+mkfixture -o "$T_TMP/nest.dat" "$T_TMP/nest.txt"
+json "$T_TMP/nest.dat" > "$T_TMP/nest.json"
+jq_eq "nested: counted once under the outer call site; any other reuse a replace" \
+	'[.tags[] | [.function, .allocs, .frees, .nested, .replaced, .live]] | sort' \
+	'[["__kvmalloc_node_noprof",1,0,0,1,0],["do_dentry_open",1,0,0,0,1],["tracing_buffers_open",2,1,1,0,1]]' \
+	"$T_TMP/nest.json"
+jq_eq "nested: one lifetime, from the inner event" \
+	'.tags[] | select(.function == "tracing_buffers_open") | .lifetime_ns | [.count, .min]' \
+	'[1,2000]' "$T_TMP/nest.json"
+report "$T_TMP/nest.dat" > "$T_TMP/nest.text" 2>&1
+check_grep "nested: on the summary" \
+	"^nested +1 inner allocation event counted once, under the caller's call site$" \
+	"$T_TMP/nest.text"
+
+done_testing
