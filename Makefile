@@ -115,7 +115,7 @@ TESTPROGS	:= $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(TESTPROG_SRCS))
 BENCHPROGS	:= $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 FUZZPROGS	:= $(patsubst tests/fuzz/%.c,$(O)/tests/fuzz/%,$(FUZZ_SRCS))
 FUZZ_TIME	?= 60
-FUZZ_CHECK_TIME	?= 4
+FUZZ_CHECK_TIME	?= 1
 
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
