@@ -26,13 +26,12 @@
  *    touch until it has joined the stitching thread.
  *  - An error of the stitching thread (out of memory) stops the reader at its
  *    next message; the run then fails as a whole.
- * Two threads only pay when a second core is free for the stitcher and the file
- * is large: the stitching thread is used when two CPUs are allowed to the process
- * and the load of the rest of the machine leaves one of them free (runnable
- * tasks and one-minute load of /proc/loadavg), and the buffer holds 4 MiB of
- * ring-buffer data or more; ATAG_THREADS=2 asks for it, ATAG_THREADS=1 refuses
- * it. Otherwise, or when no thread can be made, the stitcher runs on the
- * calling thread behind a direct sink; the results are the same.
+ * Two threads only pay when there is a second core for the stitcher and the
+ * file is large: the stitching thread is used when two CPUs are allowed to the
+ * process and the buffer holds 4 MiB of ring-buffer data or more; ATAG_THREADS=2
+ * asks for it, ATAG_THREADS=1 refuses it. Otherwise, or when no thread can be
+ * made, the stitcher runs on the calling thread behind a direct sink; the
+ * results are the same.
  */
 #ifndef _ATAG_RUN_H
 #define _ATAG_RUN_H
