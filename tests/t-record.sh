@@ -71,6 +71,8 @@ top_files() {
 		set_event_pid tracing_cpumask trace_options options/* 2>/dev/null)
 }
 top_files > "$T_TMP/top.before"
+# instances another run left behind before this one started are not this tier's
+ls "$TFS/instances" > "$T_TMP/instances.before" 2>/dev/null
 
 # Whether the record PID (an instance and a recorder carry it in their names) is
 # this script's: a descendant of it, or gone (then what it named was left behind).
@@ -91,6 +93,7 @@ leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
 	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
+		grep -qx "$i" "$T_TMP/instances.before" && continue
 		ours "${i##*-}" && echo "instance $i"
 	done
 	ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-' | grep -v '^trace-cmd-alloc-tag-[0-9]*$' |
