@@ -69,13 +69,20 @@ struct atag_inflation {
 /*
  * The events of a call site inside the recording's counters window (between its
  * "counters start" and "counters end" marker lines), of every task: what the
- * trace shows of the change /proc/allocinfo's counters saw.
+ * trace shows of the change /proc/allocinfo's counters saw. Events between a
+ * "counters-reading" line and its "counters" lines happened while record read the
+ * counters: before or after the read, the trace cannot tell. They are counted
+ * apart (uncertain_*), not in the others.
  */
 struct atag_window {
 	uint64_t	allocs;
 	uint64_t	frees;
 	uint64_t	bytes_alloced;
 	uint64_t	bytes_freed;
+	uint64_t	uncertain_allocs;
+	uint64_t	uncertain_frees;
+	uint64_t	uncertain_bytes_alloced;
+	uint64_t	uncertain_bytes_freed;
 };
 
 /* ------------------------------------------------------------ updates */

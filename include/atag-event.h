@@ -42,12 +42,21 @@ enum atag_event_kind {
 	ATAG_EV_ALLOC,
 	ATAG_EV_FREE,
 	/*
-	 * The counters window of the recording opens (ptr 1) or closes (ptr 0): the
-	 * first "counters start" and "counters end" marker lines (MARKERS: record
-	 * read /proc/allocinfo's counters of the selected tags there). Otherwise an
+	 * A mark of the recording's counters window, in ptr (enum atag_window_mark):
+	 * the first "counters start" and "counters end" marker lines (record read
+	 * /proc/allocinfo's counters of the selected tags before them) and the
+	 * "counters-reading" lines record writes before it reads. Otherwise an
 	 * ATAG_EV_OTHER for stack attribution.
 	 */
 	ATAG_EV_WINDOW,
+};
+
+/* The ptr of an ATAG_EV_WINDOW event. */
+enum atag_window_mark {
+	ATAG_WINDOW_CLOSE,		/* "counters end" */
+	ATAG_WINDOW_OPEN,		/* "counters start" */
+	ATAG_WINDOW_READING_START,	/* "counters-reading start": the start read begins */
+	ATAG_WINDOW_READING_END,	/* "counters-reading end": the end read begins */
 };
 
 /* Who a task is, as far as the recording's description tells. */

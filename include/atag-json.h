@@ -133,6 +133,23 @@ void atag_json_uint(struct atag_json *w, const char *key, unsigned long long v);
 void atag_json_int(struct atag_json *w, const char *key, long long v);
 
 /**
+ * atag_json_known_int - write a signed integer that may be unknown
+ * @w: the writer
+ * @key: the member's key, or NULL
+ * @v: the value; a negative one (a line or an offset nobody knows) writes null
+ */
+void atag_json_known_int(struct atag_json *w, const char *key, long long v);
+
+/**
+ * atag_json_strs - write an array of strings
+ * @w: the writer
+ * @key: the member's key, or NULL
+ * @s: @n strings (NULL ones are written null)
+ * @n: how many
+ */
+void atag_json_strs(struct atag_json *w, const char *key, char * const *s, unsigned int n);
+
+/**
  * atag_json_hex - write an address or a pointer as a string "0x..." (lower case)
  * @w: the writer
  * @key: the member's key, or NULL

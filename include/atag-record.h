@@ -93,8 +93,10 @@ int atag_recorder_fd(const struct atag_recorder *r);
  * @timeout_ms: how long to wait at most
  * @stop_fd: the caller's stop fd, -1 for none
  *
- * Ready means the instance's tracing_on is 1: trace-cmd switches it on after its
- * readers run. Returns 0, -EINTR when @stop_fd is readable (checked first),
+ * Ready means the instance's tracing_on is 1 (trace-cmd switches it on once it
+ * forked its per-CPU readers) and every CPU's trace_pipe_raw is open in a process of
+ * the recorder's group (a reader opens it once its handlers are set: stopped before,
+ * it would die and its CPU's events would be lost). Returns 0, -EINTR when @stop_fd is readable (checked first),
  * -ECHILD when the recorder exited, or -ETIMEDOUT.
  */
 int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_fd);

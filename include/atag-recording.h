@@ -92,6 +92,9 @@ enum atag_marker {
 	ATAG_MARKER_ALSO_TRACED,
 	ATAG_MARKER_COUNTERS_START,
 	ATAG_MARKER_COUNTERS_END,
+	ATAG_MARKER_COUNTERS_READING_START,
+	ATAG_MARKER_COUNTERS_READING_END,
+	ATAG_MARKER_DESCRIBED,		/* the description is complete: read-ahead may stop */
 	ATAG_MARKER_END,
 	ATAG_MARKER_UNKNOWN,		/* ours, unknown keyword or malformed: ignored */
 	ATAG_MARKER_NEWER,		/* ours, of a later version */

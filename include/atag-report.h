@@ -160,7 +160,18 @@ struct atag_report_completeness {
 	int64_t			counted_bytes;
 	int64_t			traced_calls;	/* allocations - frees in the window */
 	int64_t			traced_bytes;
-	int64_t			missing_calls;	/* counted - traced */
+	/*
+	 * Events while record read the counters (between a "counters-reading" line
+	 * and its "counters" lines): the counters may or may not include them.
+	 */
+	uint64_t		uncertain_calls;
+	uint64_t		uncertain_bytes;
+	/*
+	 * counted - traced, less what the uncertain events can explain: an
+	 * allocation of them may count (+1 traced call), a free may (-1); 0 when
+	 * they explain the whole difference
+	 */
+	int64_t			missing_calls;
 	int64_t			missing_bytes;
 	bool			complete;	/* nothing missing */
 };

@@ -91,6 +91,15 @@ struct atag_source {
 	const char			*description;
 	const struct atag_source_event	*events;	/* ends with .name == NULL */
 	/*
+	 * Whether one allocation may emit two events for one pointer: an inner one,
+	 * then, on the same CPU and task with no other event of that task between,
+	 * its caller's (kvmalloc's own kmalloc event, then the caller's: the kmem
+	 * events of 6.18). The stitcher then counts the pair once. Not for alloc_tag
+	 * (a tag reference is set once an object: inferred from the series) nor for
+	 * pages: there an allocation at a live pointer is a missed free.
+	 */
+	bool				nests;
+	/*
 	 * Optional: the call-site strings of a HIT record @rec, whose fields are @f
 	 * (pointers into the record). The decoder asks the first time it meets a
 	 * tag, until it gets them; returns -1 if the record lacks them.

@@ -187,6 +187,13 @@ void atag_stitcher_free(struct atag_stitcher *st);
  */
 int atag_stitcher_add_source(struct atag_stitcher *st, struct atag_aggr *aggr);
 
+/*
+ * Source @src's allocations may nest (struct atag_source.nests): an allocation at a
+ * live pointer that is the same task's last event, on the same CPU, is the outer
+ * event of one allocation, not a replace. Off by default. Before the first event.
+ */
+void atag_stitcher_nesting(struct atag_stitcher *st, unsigned int src, bool nests);
+
 /* Keep lifetimes raw: the capture time of the task is not taken out. Before the first event. */
 void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw);
 

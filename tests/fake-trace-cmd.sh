@@ -5,7 +5,10 @@
 # reads the buffer: it sets up the instance like trace-cmd, switches it on, and waits
 # for SIGINT (in wait, which a trapped signal ends at once). With a small buffer the kernel overwrites events, so record's lost-event
 # report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh). With FAKE_TC_FDS set,
-# it first writes the numbers of its open files there.
+# it first writes the numbers of its open files there. Its readers hold each CPU's
+# trace_pipe_raw open, as trace-cmd's do; with FAKE_TC_LATE_READERS set to a file,
+# they open them 0.3 s after tracing_on is switched on (trace-cmd switches it on once
+# it forked its readers, not once they run) and then create that file.
 [ -n "$FAKE_TC_FDS" ] && ls /proc/$$/fd > "$FAKE_TC_FDS"
 TFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 inst= kb= events=
@@ -23,8 +26,21 @@ I=$TFS/instances/$inst
 for e in $events; do
 	echo 1 > "$I/events/${e%%:*}/${e#*:}/enable" || exit 1
 done
-sleep 1000000 &
-idle=$!
-trap 'kill $idle; exit 0' INT
-echo 1 > "$I/tracing_on"
+readers() {
+	for c in "$I"/per_cpu/cpu*; do
+		sleep 1000000 < "$c/trace_pipe_raw" &
+		idle="$idle $!"
+	done
+}
+idle=
+trap 'kill $idle; wait; exit 0' INT
+if [ -n "$FAKE_TC_LATE_READERS" ]; then
+	echo 1 > "$I/tracing_on"
+	sleep 0.3
+	readers
+	: > "$FAKE_TC_LATE_READERS"
+else
+	readers
+	echo 1 > "$I/tracing_on"
+fi
 wait

@@ -86,6 +86,37 @@ is_root() { [ "$(id -u)" = 0 ]; }
 # The tracefs mount point, or empty.
 tracefs_dir() { awk '$3 == "tracefs" { print $2; exit }' /proc/mounts; }
 
+# Whether PID (a record or top names its instance after its pid) is this script's: a
+# descendant of it, or gone (then what it named was left behind). Another user's
+# command running meanwhile is not ours to judge.
+ours() {
+	p=$1
+	[ -d "/proc/$p" ] || return 0
+	while [ "$p" -gt 1 ]; do
+		[ "$p" = $$ ] && return 0
+		p=$(awk '$1 == "PPid:" { print $2 }' "/proc/$p/status" 2>/dev/null)
+		[ -n "$p" ] || return 0
+	done
+	return 1
+}
+
+# The tool's tracefs instances ($1: the tracefs directory) when the tier starts: what
+# another run left behind before is not this tier's doing.
+instances_at_start() {
+	ls "$1/instances" 2>/dev/null | grep '^trace-cmd-alloc-tag-' > "$T_TMP/instances.start"
+}
+
+# The tool's instances this tier left behind, one "instance NAME" line each.
+instances_left() {
+	for i in $(ls "$1/instances" | grep '^trace-cmd-alloc-tag-'); do
+		grep -qx "$i" "$T_TMP/instances.start" 2>/dev/null && continue
+		case ${i##*-} in
+		*[!0-9]*) echo "instance $i" ;;
+		*) ours "${i##*-}" && echo "instance $i" ;;
+		esac
+	done
+}
+
 done_testing() {
 	echo "$T_NAME: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ -n "$ATAG_RESULTS" ] && echo "$T_NAME $T_PASS $T_FAIL $T_SKIP" >> "$ATAG_RESULTS"

@@ -14,6 +14,8 @@
 #include <event-parse.h>
 
 #include "atag-utest.h"
+#include "atag-lifetime.h"
+#include "atag-live.h"
 #include "atag-live-tasks.h"
 #include "fixture/tracedat-writer.h"
 
@@ -190,17 +192,10 @@ static void test_pids_and_children(void)
 static void test_comms(void)
 {
 	static const char * const globs[] = { "foo*" };
-	/* this program's comm as /proc has it (atag-utest; another under valgrind) */
-	char comm[32] = "atag-utest";
-	const char *self[] = { comm };
+	const char *self[1];
 	struct live_tasks t;
-	FILE *f = fopen("/proc/self/comm", "r");
-
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
+	char comm[32] = "";
+	FILE *f;
 
 	live_tasks_init(&t, true, globs, 1, false);
 	live_tasks_bind(&t, tep);
@@ -220,13 +215,57 @@ static void test_comms(void)
 	/* the comm is the program name cut to 15 characters, as the kernel cuts it */
 	live_tasks_free(&t);
 
-	/* a task older than the view: /proc says */
+	/*
+	 * a task older than the view: /proc says. This program's comm as the kernel
+	 * has it (atag-utest, or valgrind's under valgrind)
+	 */
+	f = fopen("/proc/self/comm", "r");
+	CU_ASSERT_FATAL(f && fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	self[0] = comm;
 	live_tasks_init(&t, true, self, 1, false);
 	live_tasks_bind(&t, tep);
 	CU_ASSERT(live_tasks_selected(&t, getpid()));
 	exec_ev(&t, getpid(), "/bin/other");
 	CU_ASSERT(!live_tasks_selected(&t, getpid()));
 	live_tasks_free(&t);
+}
+
+/* A screen of two call sites, one with objects allocated again while live. */
+static void test_render_reused(void)
+{
+	struct atag_lifetime none = { 0 };
+	struct atag_live_site sites[2] = {
+		{ .tag = 1, .function = "mas_alloc_nodes", .offset = 0x42, .line = -1,
+		  .counts = { .allocs = 5, .live = 4, .live_bytes = 1024, .replaced = 3 },
+		  .lifetimes = &none },
+		{ .tag = 2, .function = "getname_flags", .offset = 0x24, .line = -1,
+		  .counts = { .allocs = 2, .frees = 2 }, .lifetimes = &none },
+	};
+	struct atag_live_snapshot snap = { .source = "kmem", .sites = sites, .nr_sites = 2 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(atag_live_render_text(&snap, NULL, f), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "mas_alloc_nodes+0x42 [reused while live 3x]\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "getname_flags+0x24\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n[reused while live]: allocated again at an address"));
+	free(text);
+
+	/* no site reused: no legend */
+	snap.sites = &sites[1];
+	snap.nr_sites = 1;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(atag_live_render_text(&snap, NULL, f), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(strstr(text, "reused"));
+	free(text);
 }
 
 static void test_long_names(void)
@@ -249,6 +288,8 @@ static void add_suite(void)
 	CU_add_test(s, "pids, their children, exits, a command's fork", test_pids_and_children);
 	CU_add_test(s, "comms from fork, exec, rename and /proc", test_comms);
 	CU_add_test(s, "comms cut to 15 characters", test_long_names);
+	CU_add_test(s, "text: sites reused while live marked, the mark explained",
+		    test_render_reused);
 }
 
 ATAG_UTEST_SUITE("live", add_suite)

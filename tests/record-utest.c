@@ -133,8 +133,12 @@ static void test_recorder_stop_and_ready(void)
 	snprintf(script, sizeof(script), "%s/fake-writer.sh", atag_utest_tmpdir());
 	f = fopen(script, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	/* like trace-cmd: handles SIGINT, then switches the instance on */
-	fputs("#!/bin/sh\nsleep 1000 &\nidle=$!\ntrap 'kill $idle; exit 0' INT\n"
+	/* like trace-cmd: handles SIGINT, a reader a CPU, then switches the instance on */
+	fputs("#!/bin/sh\nsleep 1000 &\nidle=$!\ntrap 'kill $idle; wait; exit 0' INT\n"
+	      "for c in \"${FAKE_ON%/*}\"/per_cpu/cpu*; do\n"
+	      "\t[ -d \"$c\" ] || continue\n\ttouch \"$c/trace_pipe_raw\"\n"
+	      "\tsleep 1000 < \"$c/trace_pipe_raw\" &\n"
+	      "\tidle=\"$idle $!\"\ndone\n"
 	      "echo 1 > \"$FAKE_ON\"\nwait\n", f);
 	fclose(f);
 	chmod(script, 0755);

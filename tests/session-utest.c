@@ -156,8 +156,11 @@ static const char *write_writer(void)
 	f = fopen(script, "w");
 	if (!f)
 		return NULL;
-	fputs("#!/bin/sh\nsleep 1000 &\nidle=$!\ntrap 'kill $idle; exit 0' INT\n"
+	/* like trace-cmd: a reader a CPU holding its trace_pipe_raw, then tracing_on */
+	fputs("#!/bin/sh\nidle=\ntrap 'kill $idle; wait; exit 0' INT\n"
 	      "for a; do [ \"$prev\" = -B ] && inst=$a; prev=$a; done\n"
+	      "for c in \"$SESSION_TFS/instances/$inst\"/per_cpu/cpu*; do\n"
+	      "\tsleep 1000 < \"$c/trace_pipe_raw\" &\n\tidle=\"$idle $!\"\ndone\n"
 	      "echo 1 > \"$SESSION_TFS/instances/$inst/tracing_on\"\nwait\n", f);
 	fclose(f);
 	chmod(script, 0755);

@@ -671,6 +671,7 @@ static void test_nested(void)
 	size_t iter = 0;
 
 	run_init(&r, NULL);
+	atag_stitcher_nesting(r.st, 0, true);
 	KMALLOC(&r, 0, 5, 0x5000, 0x100, 32768);	/* kvmalloc's own event, ts 1010 */
 	stack(&r, 0, 5, 0xa1, 0xa2);
 	KMALLOC(&r, 0, 5, 0x6000, 0x100, 32768);	/* its caller's, same pointer */
@@ -708,6 +709,7 @@ static void test_nested_conditions(void)
 
 	/* another CPU */
 	run_init(&r, NULL);
+	atag_stitcher_nesting(r.st, 0, true);
 	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
 	KMALLOC(&r, 1, 5, 0x6000, 0x100, 64);
 	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
@@ -716,6 +718,7 @@ static void test_nested_conditions(void)
 	run_free(&r);
 	/* another task */
 	run_init(&r, NULL);
+	atag_stitcher_nesting(r.st, 0, true);
 	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
 	KMALLOC(&r, 0, 6, 0x6000, 0x100, 64);
 	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
@@ -723,6 +726,7 @@ static void test_nested_conditions(void)
 	run_free(&r);
 	/* an allocation of the task in between */
 	run_init(&r, NULL);
+	atag_stitcher_nesting(r.st, 0, true);
 	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
 	KMALLOC(&r, 0, 5, 0x5000, 0x200, 64);
 	KMALLOC(&r, 0, 5, 0x6000, 0x100, 64);
@@ -730,8 +734,18 @@ static void test_nested_conditions(void)
 	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 1);
 	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.allocs, 2);
 	run_free(&r);
+	/* a source whose allocations do not nest (alloc_tag, pages): a replace */
+	run_init(&r, NULL);
+	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
+	KMALLOC(&r, 0, 5, 0x6000, 0x100, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.replaced, 1);
+	CU_ASSERT_EQUAL(tag(&r, 0x6000)->nested, 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x6000)->counts.allocs, 1);
+	run_free(&r);
 	/* a free of the task in between (of another pointer) */
 	run_init(&r, NULL);
+	atag_stitcher_nesting(r.st, 0, true);
 	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
 	KFREE(&r, 0, 5, 0x5000, 0x900);
 	KMALLOC(&r, 0, 5, 0x6000, 0x100, 64);
@@ -740,6 +754,7 @@ static void test_nested_conditions(void)
 	run_free(&r);
 	/* other tasks' events and stacks in between do not matter */
 	run_init(&r, NULL);
+	atag_stitcher_nesting(r.st, 0, true);
 	KMALLOC(&r, 0, 5, 0x5000, 0x100, 64);
 	stack(&r, 0, 5, 0xa1, 0);
 	KMALLOC(&r, 1, 6, 0x5000, 0x300, 64);
@@ -757,6 +772,7 @@ static void test_nested_peak(void)
 	struct run r;
 
 	run_init(&r, NULL);
+	atag_stitcher_nesting(r.st, 0, true);
 	KMALLOC(&r, 1, 6, 0x5000, 0x900, 100);		/* a real one of the inner site */
 	stack(&r, 1, 6, 0xa1, 0);
 	KMALLOC(&r, 0, 5, 0x5000, 0x100, 4096);

@@ -41,14 +41,10 @@ export ATAG_STATE_DIR=$T_TMP/state
 # whatever a command that crashed left behind is undone before the state files go
 at_exit "'$C' reset"
 
-# instances another run left behind before this one started are not this tier's
-ls "$TFS/instances" > "$T_TMP/instances.before" 2>/dev/null
 # Instances named after a pid of ours that outlived it, and state files: left behind.
+instances_at_start "$TFS"
 leftovers() {
-	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
-		grep -qx "$i" "$T_TMP/instances.before" && continue
-		[ -d "/proc/${i##*-}" ] || echo "instance $i"
-	done
+	instances_left "$TFS"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'
 }
 

@@ -71,33 +71,13 @@ top_files() {
 		set_event_pid tracing_cpumask trace_options options/* 2>/dev/null)
 }
 top_files > "$T_TMP/top.before"
-# instances another run left behind before this one started are not this tier's
-ls "$TFS/instances" > "$T_TMP/instances.before" 2>/dev/null
-
-# Whether the record PID (an instance and a recorder carry it in their names) is
-# this script's: a descendant of it, or gone (then what it named was left behind).
-# Another user's record running meanwhile is not ours to judge.
-ours() {
-	p=$1
-	[ -d "/proc/$p" ] || return 0
-	while [ "$p" -gt 1 ]; do
-		[ "$p" = $$ ] && return 0
-		p=$(awk '$1 == "PPid:" { print $2 }' "/proc/$p/status" 2>/dev/null)
-		[ -n "$p" ] || return 0
-	done
-	return 1
-}
+instances_at_start "$TFS"
 
 # Everything record or reset could leave behind, one line each; empty when clean.
 leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
-	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
-		grep -qx "$i" "$T_TMP/instances.before" && continue
-		ours "${i##*-}" && echo "instance $i"
-	done
-	ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-' | grep -v '^trace-cmd-alloc-tag-[0-9]*$' |
-		sed 's/^/instance /'
+	instances_left "$TFS"
 	[ "$(cat "$TFS/dynamic_events")" = "$DYN" ] || echo "dynamic events changed"
 	[ "$(fakeinfo_traced "$M")" = "$INITIAL" ] || echo "traced tags: $(fakeinfo_traced "$M")"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'
@@ -310,6 +290,14 @@ grep -E '^Sig(Blk|Ign)' /proc/self/status > "$B.sigs0"
 	> "$B.sigs" 2> "$B.err"
 check_eq "COMMAND: the caller's ignored and blocked signals, no more" "$(cat "$B.sigs")" \
 	"$(cat "$B.sigs0")"
+
+# tracing_on is on before the readers run: COMMAND starts once every CPU's reader
+# holds its trace_pipe_raw (stopped earlier, a reader dies and its events are lost)
+rm -f "$B.readers"
+FAKE_TC_LATE_READERS=$B.readers ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record \
+	--function foo_bar -o "$B.dat" -- sh -c 'test -e "$1" && echo readers-ran' sh "$B.readers" \
+	> "$B.out" 2> "$B.err"
+check_eq "COMMAND starts once the recorder's readers run" "$(cat "$B.out")" readers-ran
 
 # a writer that never reads: the kernel overwrites events, record says how many
 ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record --all -b 4 -o "$B.dat" -- \

@@ -228,6 +228,62 @@ check_grep "completeness with lost events: on the summary" \
 	"$T_TMP/lost.text"
 check_grep "completeness with lost events: the data line" '^data +INCOMPLETE' "$T_TMP/lost.text"
 
+# events while record read the counters: between "counters-reading start" and the
+# first "counters start" line (another task's allocation at 1004), and between
+# "counters-reading end" and "counters end" (its free at 2950). The counters may hold
+# them or not; only the workload's allocation at 2001 is certainly inside.
+unc() {	# $1: the "counters end" line's bytes and calls
+	cat <<DESC
+cpus 2
+comm 50 trace-cmd-alloc
+comm 100 work
+comm 300 other
+ev 0 1000 50 marker record 50 alloc_tag no
+ev 0 1001 50 marker select bar drivers/bar.c 20 bar_open
+ev 0 1002 50 marker counters-reading start
+ev 1 1003 300 hit 0xb0 bar drivers/bar.c bar_open 20
+ev 1 1004 300 alloced 0x70 0xb0 128
+ev 0 1010 50 marker counters start 128 1 bar drivers/bar.c 20 bar_open
+ev 0 1011 50 marker workload 100 work
+ev 0 1012 50 marker described
+ev 1 2000 100 hit 0xb0 bar drivers/bar.c bar_open 20
+ev 1 2001 100 alloced 0x10 0xb0 128
+ev 0 2900 50 marker counters-reading end
+ev 1 2950 300 freed 0x70 0xb0 128
+ev 0 3000 50 marker counters end $1 bar drivers/bar.c 20 bar_open
+ev 0 3100 50 marker end command-exited
+DESC
+}
+# start read after 1004, end read before 2950: delta 1 call, 128 B, as traced for sure
+unc "256 2" > "$T_TMP/unc.txt"
+mkfixture -o "$T_TMP/unc.dat" "$T_TMP/unc.txt"
+json "$T_TMP/unc.dat" > "$T_TMP/unc.json"
+jq_eq "counters-reading: the events while reading counted apart" \
+	'[.completeness.tags[] | [.complete, .counted_calls, .traced_calls, .uncertain_calls,
+	  .uncertain_bytes, .missing_calls, .missing_bytes]]' '[[true,1,1,2,256,0,0]]' "$T_TMP/unc.json"
+jq_eq "counters-reading, described: no malformed line, the window from the counters" \
+	'[([.remarks[] | select(test("malformed"))] | length), .files[0].recording.counters_window]' \
+	'[0,{"start_ts":1010,"end_ts":3000}]' "$T_TMP/unc.json"
+report "$T_TMP/unc.dat" > "$T_TMP/unc.text" 2>&1
+check_grep "counters-reading: the summary says what is uncertain" \
+	'^              2 events while record read the counters: counted or not, as the counters allow$' \
+	"$T_TMP/unc.text"
+# start read before 1004: delta 2 calls, 256 B; the uncertain allocation explains it
+unc "384 3" > "$T_TMP/unc2.txt"
+mkfixture -o "$T_TMP/unc2.dat" "$T_TMP/unc2.txt"
+json "$T_TMP/unc2.dat" > "$T_TMP/unc2.json"
+jq_eq "counters-reading: a difference the uncertain events explain is complete" \
+	'[.completeness.tags[] | [.complete, .counted_calls, .traced_calls, .missing_calls]]' \
+	'[[true,2,1,0]]' "$T_TMP/unc2.json"
+# delta 3 calls, 384 B: one allocation (128 B) more than even the uncertain one explains
+unc "512 4" > "$T_TMP/unc3.txt"
+mkfixture -o "$T_TMP/unc3.dat" "$T_TMP/unc3.txt"
+json "$T_TMP/unc3.dat" > "$T_TMP/unc3.json"
+jq_eq "counters-reading: what it cannot explain is missing" \
+	'[.complete, (.completeness.tags[] | [.complete, .missing_calls, .missing_bytes]),
+	  ([.notices[] | select(test("bar_open drivers/bar.c:20 \\[bar\\]: the trace misses 1 allocations \\(128 bytes\\)"))] | length)]' \
+	'[false,[false,1,128],1]' "$T_TMP/unc3.json"
+
 # --------------------------------------------------------------- several sources at once
 cat > "$T_TMP/two.txt" <<'DESC'
 cpus 1

@@ -46,17 +46,13 @@ top_files() {
 }
 top_files > "$T_TMP/top.before"
 
-# instances another run left behind before this one started are not this tier's
-ls "$TFS/instances" > "$T_TMP/instances.before" 2>/dev/null
 # Everything top could leave behind: instances named after a pid of ours that is
 # gone, state files, a changed top-level file.
+instances_at_start "$TFS"
 leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
-	for i in $(ls "$TFS/instances" | grep '^trace-cmd-alloc-tag-[0-9]*$'); do
-		grep -qx "$i" "$T_TMP/instances.before" && continue
-		[ -d "/proc/${i##*-}" ] || echo "instance $i"
-	done
+	instances_left "$TFS"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'
 }
 

@@ -47,6 +47,16 @@ atag_option_error(const char *usage, const char *optstring, int c, char **argv);
 /* Print @usage (the long help of a subcommand) to stdout and exit 0. */
 void __attribute__((noreturn)) atag_usage_exit(const char *usage);
 
+/* Exit 2 with a usage error unless @val is one of @choices (NULL-terminated). */
+void atag_check_choice(const char *usage, const char *opt, const char *val,
+		       const char *const *choices);
+
+/*
+ * A progress bar on stderr for a report's reading of @path (@done: 0 .. 1);
+ * *(bool *)@ctx is set once one was drawn (a newline is then owed).
+ */
+void atag_progress_bar(void *ctx, const char *path, double done);
+
 /* Print "trace-cmd-alloc-tag: <message>" to stderr and exit 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
 

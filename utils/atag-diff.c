@@ -124,16 +124,6 @@ static void parse_per(struct diff_params *p, const char *arg)
 	p->diff.ops[1] = v[1];
 }
 
-static void check_choice(const char *opt, const char *val, const char *const *choices)
-{
-	int i;
-
-	for (i = 0; choices[i]; i++)
-		if (!strcmp(val, choices[i]))
-			return;
-	atag_usage_error(usage, "%s: unknown value '%s'", opt, val);
-}
-
 static void parse_args(int argc, char **argv, struct diff_params *p)
 {
 	static const struct option long_options[] = {
@@ -221,11 +211,11 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 			p->per_second = true;
 			break;
 		case 'f':
-			check_choice("--format", optarg, formats);
+			atag_check_choice(usage, "--format", optarg, formats);
 			p->format = optarg;
 			break;
 		case OPT_weight:
-			check_choice("--weight", optarg, weights);
+			atag_check_choice(usage, "--weight", optarg, weights);
 			p->render.weight = optarg;
 			break;
 		case 'o': p->output = optarg; break;
@@ -263,17 +253,6 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 		atag_usage_error(usage, "--weight goes with --format folded");
 }
 
-static void progress(void *ctx, const char *path, double done)
-{
-	int width = 40, fill = done * width;
-
-	if (fill > width)
-		fill = width;
-	fprintf(stderr, "\r%s: [%.*s%*s] %3d%%", path, fill,
-		"########################################", width - fill, "", (int)(done * 100));
-	*(bool *)ctx = true;
-}
-
 /* The report of one side; NULL (said why) when a file cannot be read. */
 static struct atag_report *read_side(struct diff_params *p, int side)
 {
@@ -285,7 +264,7 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 	int i;
 
 	if (!p->no_progress && isatty(STDERR_FILENO)) {
-		p->opts.read.progress = progress;
+		p->opts.read.progress = atag_progress_bar;
 		p->opts.read.progress_ctx = &shown;
 	}
 	r = atag_report_alloc(&p->opts);

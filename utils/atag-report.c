@@ -151,16 +151,6 @@ static uint64_t parse_ts(const char *opt, const char *arg)
 	return ns;
 }
 
-static void check_choice(const char *opt, const char *val, const char *const *choices)
-{
-	int i;
-
-	for (i = 0; choices[i]; i++)
-		if (!strcmp(val, choices[i]))
-			return;
-	atag_usage_error(usage, "%s: unknown value '%s'", opt, val);
-}
-
 static void parse_args(int argc, char **argv, struct report_params *p)
 {
 	static const struct option long_options[] = {
@@ -277,11 +267,11 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		case OPT_file: p->view.file = optarg; break;
 		case OPT_module: p->view.module = optarg; break;
 		case 'f':
-			check_choice("--format", optarg, formats);
+			atag_check_choice(usage, "--format", optarg, formats);
 			p->format = optarg;
 			break;
 		case OPT_weight:
-			check_choice("--weight", optarg, weights);
+			atag_check_choice(usage, "--weight", optarg, weights);
 			p->render.weight = optarg;
 			break;
 		case 'o': p->output = optarg; break;
@@ -304,17 +294,6 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 	if (p->opts.no_debuginfo && (p->opts.vmlinux || p->opts.module_dirs))
 		atag_usage_error(usage,
 				 "--no-debuginfo and --vmlinux/--module-dir exclude each other");
-}
-
-static void progress(void *ctx, const char *path, double done)
-{
-	int width = 40, fill = done * width;
-
-	if (fill > width)
-		fill = width;
-	fprintf(stderr, "\r%s: [%.*s%*s] %3d%%", path, fill,
-		"########################################", width - fill, "", (int)(done * 100));
-	*(bool *)ctx = true;
 }
 
 static int term_width(void)
@@ -363,7 +342,7 @@ static int run_report(struct report_params *p)
 	FILE *out;
 
 	if (!p->no_progress && isatty(STDERR_FILENO)) {
-		p->opts.read.progress = progress;
+		p->opts.read.progress = atag_progress_bar;
 		p->opts.read.progress_ctx = &shown;
 	}
 	r = atag_report_alloc(&p->opts);

@@ -25,6 +25,7 @@
 #include "atag-cmd.h"
 #include "atag-live.h"
 #include "atag-session.h"
+#include "atag-command.h"
 #include "atag-stop.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
@@ -94,9 +95,7 @@ struct top {
 	struct atag_session	*sess;
 	struct atag_enabled	n;
 	struct atag_liveview	*lv;
-	pid_t			child;
-	int			child_status;
-	bool			child_reaped;
+	struct atag_command	cmd;		/* COMMAND, if any */
 	bool			tty;
 	unsigned long long	screens;
 	char			scope[128];
@@ -348,67 +347,23 @@ static int set_up(struct top *t)
 
 /* ------------------------------------------------------------------ COMMAND */
 
-static pid_t start_command(struct top *t)
+/* Starts COMMAND, counted from its first allocation on; false when it did not start. */
+static bool start_command(struct top *t)
 {
-	int pipefd[2], err = 0;
-	sigset_t old;
-	pid_t pid;
+	int err = atag_command_fork(&t->cmd, t->p->command);
 
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		top_fail(t, errno, "cannot run %s: %s", t->p->command[0], strerror(errno));
-		return -1;
-	}
-	atag_stop_block(&old);
-	pid = atag_stop_sig ? -1 : fork();
-	if (pid == 0) {
-		atag_stop_restore();
-		close(pipefd[0]);
-		execvp(t->p->command[0], t->p->command);
-		err = errno;
-		_exit(write(pipefd[1], &err, sizeof(err)) == sizeof(err) ? 127 : 126);
-	}
-	if (pid < 0 && !atag_stop_sig)
-		top_fail(t, errno, "cannot run %s: %s", t->p->command[0], strerror(errno));
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(pipefd[1]);
-	/* counted from its first allocation on: before any record of it is read */
-	if (pid > 0 && !t->p->all_tasks && atag_live_add_pid(t->lv, pid))
-		top_fail(t, ENOMEM, "out of memory");
-	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
-		waitpid(pid, NULL, 0);
-		top_fail(t, err, "cannot run %s: %s", t->p->command[0], strerror(err));
-		pid = -1;
-	}
-	close(pipefd[0]);
-	return pid;
-}
-
-static bool child_done(struct top *t)
-{
-	int status;
-
-	if (t->child <= 0)
-		return true;
-	if (waitpid(t->child, &status, WNOHANG) != t->child)
+	if (err) {
+		if (err != -EINTR)
+			top_fail(t, -err, "cannot run %s: %s", t->p->command[0], strerror(-err));
 		return false;
-	t->child_status = status;
-	t->child_reaped = true;
-	t->child = 0;
-	return true;
-}
-
-/* SIGTERM, then SIGKILL CHILD_TERM_MS later. */
-static void stop_command(struct top *t)
-{
-	if (t->child <= 0)
-		return;
-	kill(t->child, SIGTERM);
-	atag_proc_wait(t->child, 0, CHILD_TERM_MS, -1);
-	if (!child_done(t)) {
-		kill(t->child, SIGKILL);
-		waitpid(t->child, NULL, 0);
-		t->child = 0;
 	}
+	/* before any record of it is read */
+	if (!t->p->all_tasks && atag_live_add_pid(t->lv, t->cmd.pid))
+		top_fail(t, ENOMEM, "out of memory");
+	err = atag_command_go(&t->cmd);
+	if (err)
+		top_fail(t, err, "cannot run %s: %s", t->p->command[0], strerror(err));
+	return !err;
 }
 
 /* ------------------------------------------------------------------ screens */
@@ -497,14 +452,14 @@ static void watch(struct top *t)
 		return;
 	}
 	p[0] = (struct pollfd){ .fd = atag_stop_fd(), .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = t->child > 0 ? atag_pidfd_open(t->child) : -1,
+	p[1] = (struct pollfd){ .fd = t->cmd.pid > 0 ? atag_pidfd_open(t->cmd.pid) : -1,
 				.events = POLLIN };
 	for (i = 0; i < nr; i++)
 		p[i + 2] = (struct pollfd){ .fd = atag_live_fd(t->lv, i), .events = POLLIN };
-	unwatched = t->child > 0 && p[1].fd < 0;
+	unwatched = t->cmd.pid > 0 && p[1].fd < 0;
 	for (;;) {
 		atag_stop_drain();
-		if (atag_stop_sig || (t->p->command && child_done(t)) || t->error)
+		if (atag_stop_sig || (t->p->command && atag_command_done(&t->cmd)) || t->error)
 			break;
 		if (read_events(t, false))
 			break;
@@ -561,7 +516,7 @@ static bool teardown(struct top *t)
 	bool kept, failed = false;
 	int ret;
 
-	stop_command(t);
+	atag_command_end(&t->cmd, CHILD_TERM_MS);
 	atag_live_close(t->lv);
 	t->lv = NULL;
 	atag_session_undo(t->sess, &u);
@@ -592,9 +547,9 @@ static bool teardown(struct top *t)
 static int command_status(struct top *t)
 {
 	const char *cmd = t->p->command ? t->p->command[0] : "";
-	int st = t->child_status;
+	int st = t->cmd.status;
 
-	if (!t->child_reaped || atag_stop_sig)
+	if (!t->cmd.reaped || atag_stop_sig)
 		return ATAG_EXIT_OK;
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr, "%s: %s was killed by signal %d\n", ATAG_PROG, cmd, WTERMSIG(st));
@@ -622,7 +577,7 @@ static int run_top(struct top_params *p)
 			top_fail(&t, EIO, "%s/tracing_on: cannot turn the instance on",
 				 atag_session_instance_name(t.sess));
 		if (!t.error && p->command)
-			t.child = start_command(&t);
+			start_command(&t);
 		if (!t.error)
 			watch(&t);
 		/* the last screen: everything up to the end */

@@ -56,3 +56,25 @@ void die(const char *fmt, ...)
 	fputc('\n', stderr);
 	exit(ATAG_EXIT_FAIL);
 }
+
+void atag_check_choice(const char *usage, const char *opt, const char *val,
+		       const char *const *choices)
+{
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (!strcmp(val, choices[i]))
+			return;
+	atag_usage_error(usage, "%s: unknown value '%s'", opt, val);
+}
+
+void atag_progress_bar(void *ctx, const char *path, double done)
+{
+	int width = 40, fill = done * width;
+
+	if (fill > width)
+		fill = width;
+	fprintf(stderr, "\r%s: [%.*s%*s] %3d%%", path, fill,
+		"########################################", width - fill, "", (int)(done * 100));
+	*(bool *)ctx = true;
+}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@
 #define KILL_TIMEOUT_MS		5000
 /* when tracing_on cannot be watched (no inotify watch left): how often to look */
 #define UNWATCHED_MS		10
+#define READERS_MS		2	/* how often to look for the readers once tracing is on */
 
 struct atag_recorder {
 	pid_t		pid;
@@ -272,6 +274,93 @@ static bool tracing_is_on(struct tracefs_instance *inst)
 	return inst && !tracefs_instance_file_read_number(inst, "tracing_on", &on) && on == 1;
 }
 
+/* The process group of @pid, from /proc/PID/stat; -1 when gone. */
+static pid_t pgrp_of(const char *pid)
+{
+	char path[300], buf[512], *p;
+	int pgrp = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	/* pid (comm) state ppid pgrp: comm may hold anything but its last ')' */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		sscanf(p + 1, " %*c %*d %d", &pgrp);
+	fclose(f);
+	return pgrp;
+}
+
+/* Mark in @held the CPUs whose @per_cpu/cpuN/trace_pipe_raw process @pid holds open. */
+static void note_readers(const char *pid, const char *per_cpu, bool *held, int nr_cpus)
+{
+	char dir[300], path[PATH_MAX], link[PATH_MAX];
+	size_t len = strlen(per_cpu);
+	struct dirent *d;
+	int cpu, end;
+	ssize_t n;
+	DIR *fds;
+
+	snprintf(dir, sizeof(dir), "/proc/%s/fd", pid);
+	fds = opendir(dir);
+	if (!fds)
+		return;
+	while ((d = readdir(fds))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		end = 0;
+		if (strncmp(link, per_cpu, len) ||
+		    sscanf(link + len, "/cpu%d/trace_pipe_raw%n", &cpu, &end) != 1)
+			continue;
+		if (end && !link[len + end] && cpu >= 0 && cpu < nr_cpus)
+			held[cpu] = true;
+	}
+	closedir(fds);
+}
+
+/*
+ * Whether every CPU's trace_pipe_raw of the instance is open in a process of the
+ * recorder's group. trace-cmd switches tracing_on on once it has forked its per-CPU
+ * readers, not once they run: a reader stopped before it set up (a loaded machine,
+ * a short COMMAND) dies of the stop signal and its CPU's events never reach the
+ * file. A reader opens its trace_pipe_raw after it installed its handlers.
+ */
+static bool readers_run(const struct atag_recorder *r, struct tracefs_instance *inst)
+{
+	char *dir = inst ? tracefs_instance_get_dir(inst) : NULL;
+	char per_cpu[PATH_MAX], path[PATH_MAX + 32];
+	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	bool *held = NULL, ok = false;
+	struct dirent *d;
+	DIR *proc;
+	long cpu;
+
+	if (!dir || nr_cpus <= 0)
+		goto out;
+	snprintf(per_cpu, sizeof(per_cpu), "%s/per_cpu", dir);
+	held = calloc(nr_cpus, sizeof(*held));
+	proc = held ? opendir("/proc") : NULL;
+	if (!proc)
+		goto out;
+	while ((d = readdir(proc)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9' && pgrp_of(d->d_name) == r->pid)
+			note_readers(d->d_name, per_cpu, held, nr_cpus);
+	closedir(proc);
+	/* the CPUs trace-cmd reads: those it counts that the instance has */
+	for (ok = true, cpu = 0; cpu < nr_cpus && ok; cpu++) {
+		snprintf(path, sizeof(path), "%s/cpu%ld", per_cpu, cpu);
+		ok = held[cpu] || access(path, F_OK);
+	}
+out:
+	free(held);
+	tracefs_put_tracing_file(dir);
+	return ok;
+}
+
 static void drain(int fd)
 {
 	char buf[4096];
@@ -291,6 +380,7 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_f
 		{ .fd = wfd, .events = POLLIN },
 	};
 	int ret, wait_ms;
+	bool on;
 
 	for (;;) {
 		/* the stop fd first: a stop asked for wins over what else happened */
@@ -299,7 +389,7 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_f
 			ret = ret > 0 ? -EINTR : ret;
 		else if (!atag_recorder_running(r))
 			ret = -ECHILD;
-		else if (tracing_is_on(inst))
+		else if ((on = tracing_is_on(inst)) && readers_run(r, inst))
 			break;
 		else if (!(wait_ms = atag_ms_until(deadline)))
 			ret = -ETIMEDOUT;
@@ -307,6 +397,8 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_f
 			break;
 		if (wfd < 0 && wait_ms > UNWATCHED_MS)
 			wait_ms = UNWATCHED_MS;
+		if (on && wait_ms > READERS_MS)
+			wait_ms = READERS_MS;
 		if (r->pidfd < 0 && wait_ms > ATAG_NO_PIDFD_MS)
 			wait_ms = ATAG_NO_PIDFD_MS;
 		ret = atag_poll(p, 3, wait_ms);

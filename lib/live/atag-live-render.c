@@ -14,6 +14,12 @@
 #include "atag-table.h"
 #include "atag-utils.h"
 
+/* As report marks them: objects allocated again at a live address (frees with no event). */
+#define REUSED_MARK	" [reused while live %llux]"
+#define REUSED_LEGEND	"[reused while live]: allocated again at an address still live: the " \
+			"kernel freed\n  them without an event (bulk or RCU frees) or events were " \
+			"lost; LIVE counts them\n  still, and those reused have no lifetime.\n"
+
 static size_t rows(const struct atag_live_render_opts *o, size_t n)
 {
 	return o && o->rows > 0 && (size_t)o->rows < n ? (size_t)o->rows : n;
@@ -22,16 +28,18 @@ static size_t rows(const struct atag_live_render_opts *o, size_t n)
 /* "function+0xoff [module]", "function file:line [module]", or the tag. */
 static char *site_name(const struct atag_live_site *s)
 {
-	char where[300] = "";
+	char where[300] = "", reused[64] = "";
 
+	if (s->counts.replaced)
+		snprintf(reused, sizeof(reused), REUSED_MARK, (unsigned long long)s->counts.replaced);
 	if (!s->function)
-		return atag_strf("0x%" PRIx64, s->tag);
+		return atag_strf("0x%" PRIx64 "%s", s->tag, reused);
 	if (s->file)
 		snprintf(where, sizeof(where), " %s:%ld", s->file, s->line);
 	else if (s->offset >= 0)
 		snprintf(where, sizeof(where), "+0x%llx", (unsigned long long)s->offset);
-	return atag_strf("%s%s%s%s%s", s->function, where, s->module ? " [" : "",
-			 s->module ? s->module : "", s->module ? "]" : "");
+	return atag_strf("%s%s%s%s%s%s", s->function, where, s->module ? " [" : "",
+			 s->module ? s->module : "", s->module ? "]" : "", reused);
 }
 
 static char *dur(uint64_t ns, bool known)
@@ -81,6 +89,7 @@ int atag_live_render_text(const struct atag_live_snapshot *s,
 	const struct atag_live_site *site;
 	size_t i, n = rows(o, s->nr_sites);
 	struct atag_table tb;
+	bool reused = false;
 	char *row[COLS];
 
 	header(s, o, f);
@@ -99,6 +108,7 @@ int atag_live_render_text(const struct atag_live_snapshot *s,
 		row[7] = atag_strf("%" PRIu64, site->counts.allocs);
 		row[8] = site_name(site);
 		atag_table_add(&tb, row);
+		reused |= site->counts.replaced != 0;
 	}
 	atag_table_print(&tb, 0, f);
 	atag_table_free(&tb);
@@ -106,6 +116,8 @@ int atag_live_render_text(const struct atag_live_snapshot *s,
 		fprintf(f, "(no allocation yet)\n");
 	else if (n < s->nr_sites)
 		fprintf(f, "... %zu more call sites\n", s->nr_sites - n);
+	if (reused)
+		fputs(REUSED_LEGEND, f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -148,15 +160,9 @@ static void site_json(struct atag_json *w, const struct atag_live_site *s)
 	atag_json_hex(w, "tag", s->tag);
 	atag_json_str(w, "function", s->function);
 	atag_json_str(w, "file", s->file);
-	if (s->line >= 0)
-		atag_json_int(w, "line", s->line);
-	else
-		atag_json_null(w, "line");
+	atag_json_known_int(w, "line", s->line);
 	atag_json_str(w, "module", s->module);
-	if (s->offset >= 0)
-		atag_json_int(w, "offset", s->offset);
-	else
-		atag_json_null(w, "offset");
+	atag_json_known_int(w, "offset", s->offset);
 	atag_json_uint(w, "allocs", s->allocs);
 	atag_json_uint(w, "frees", s->frees);
 	atag_json_uint(w, "live", s->counts.live);

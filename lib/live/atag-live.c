@@ -301,6 +301,8 @@ static int set_up(struct atag_liveview *lv, const struct atag_live_opts *o, char
 	lv->aggr = atag_aggr_alloc();
 	lv->stacks = atag_stacks_alloc();
 	lv->st = lv->aggr && lv->stacks ? atag_stitcher_alloc(lv->aggr, lv->stacks) : NULL;
+	if (lv->st)
+		atag_stitcher_nesting(lv->st, 0, lv->src->nests);
 	if (!lv->st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;

@@ -618,7 +618,13 @@ static void on_print(struct atag_decoder *d, const struct dispatch *dp,
 	case ATAG_MARKER_COUNTERS_START:
 	case ATAG_MARKER_COUNTERS_END:
 		ev->kind = ATAG_EV_WINDOW;
-		ev->ptr = m == ATAG_MARKER_COUNTERS_START;
+		ev->ptr = m == ATAG_MARKER_COUNTERS_START ? ATAG_WINDOW_OPEN : ATAG_WINDOW_CLOSE;
+		break;
+	case ATAG_MARKER_COUNTERS_READING_START:
+	case ATAG_MARKER_COUNTERS_READING_END:
+		ev->kind = ATAG_EV_WINDOW;
+		ev->ptr = m == ATAG_MARKER_COUNTERS_READING_START ? ATAG_WINDOW_READING_START :
+								    ATAG_WINDOW_READING_END;
 		break;
 	default:
 		break;

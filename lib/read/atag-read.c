@@ -154,7 +154,7 @@ static int prescan_cb(const struct tep_record *rec, void *data)
 		m = atag_recording_line(ps->r, text, len, rec->ts);
 		if (m != ATAG_MARKER_NONE)
 			ps->last_marker = ps->records;
-		if (m == ATAG_MARKER_END)
+		if (m == ATAG_MARKER_DESCRIBED || m == ATAG_MARKER_END)
 			ps->done = true;
 	}
 	if (ps->records - ps->last_marker >= PRESCAN_QUIET)

@@ -210,6 +210,17 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 			       ATAG_MARKER_ALSO_TRACED);
 	if (!strcmp(kw, "counters"))
 		return add_counters(r, f, nf, ts);
+	if (!strcmp(kw, "counters-reading")) {
+		if (nf != 1 || (strcmp(f[0], "start") && strcmp(f[0], "end")))
+			return ATAG_MARKER_UNKNOWN;
+		return strcmp(f[0], "start") ? ATAG_MARKER_COUNTERS_READING_END :
+					       ATAG_MARKER_COUNTERS_READING_START;
+	}
+	if (!strcmp(kw, "described")) {
+		if (nf)
+			return ATAG_MARKER_UNKNOWN;
+		return ATAG_MARKER_DESCRIBED;
+	}
 	if (!strcmp(kw, "end")) {
 		if (nf != 1)
 			return ATAG_MARKER_UNKNOWN;

@@ -52,5 +52,6 @@ const struct atag_source atag_source_kmem = {
 	.name = "kmem",
 	.description = "kmem:kmalloc, kmem_cache_alloc, kfree, kmem_cache_free",
 	.events = events,
+	.nests = true,
 	.name_tag = atag_source_name_code,
 };

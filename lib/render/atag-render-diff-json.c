@@ -94,22 +94,12 @@ static void lifetime_change(struct atag_json *w, const struct atag_lifetime *lt)
 	atag_json_close(w);
 }
 
-static void strings(struct atag_json *w, const char *key, char * const *s, unsigned int n)
-{
-	unsigned int i;
-
-	atag_json_open_array(w, key);
-	for (i = 0; i < n; i++)
-		atag_json_str(w, NULL, s[i]);
-	atag_json_close(w);
-}
-
 static void stack(struct atag_json *w, const struct atag_diff *d, const struct atag_diff_stack *s)
 {
 	int i;
 
 	atag_json_open_object(w, NULL);
-	strings(w, "frames", s->frames, s->nr_frames);
+	atag_json_strs(w, "frames", s->frames, s->nr_frames);
 	atag_json_str(w, "status", atag_diff_status_name(s->status));
 	for (i = 0; i < 2; i++) {
 		side(w, d, side_names[i], &s->counts[i], i, atag_counter_fields,
@@ -129,10 +119,7 @@ static void site(struct atag_json *w, const struct atag_diff *d, const struct at
 	atag_json_open_object(w, NULL);
 	atag_json_str(w, "function", s->function);
 	atag_json_str(w, "file", s->file);
-	if (s->line >= 0)
-		atag_json_int(w, "line", s->line);
-	else
-		atag_json_null(w, "line");
+	atag_json_known_int(w, "line", s->line);
 	atag_json_str(w, "module", s->module);
 	atag_json_str(w, "status", atag_diff_status_name(s->status));
 	for (i = 0; i < 2; i++) {

@@ -49,16 +49,6 @@ static void lifetimes(struct atag_json *w, const struct atag_lifetime *lt,
 	atag_json_close(w);
 }
 
-static void strings(struct atag_json *w, const char *key, char * const *s, unsigned int n)
-{
-	unsigned int i;
-
-	atag_json_open_array(w, key);
-	for (i = 0; i < n; i++)
-		atag_json_str(w, NULL, s[i]);
-	atag_json_close(w);
-}
-
 static void stacks(struct atag_json *w, const struct atag_report_tag *t)
 {
 	const struct atag_report_stack *s;
@@ -68,9 +58,9 @@ static void stacks(struct atag_json *w, const struct atag_report_tag *t)
 	for (i = 0; i < t->nr_stacks; i++) {
 		s = t->stacks[i];
 		atag_json_open_object(w, NULL);
-		strings(w, "frames", s->frames, s->nr_frames);
+		atag_json_strs(w, "frames", s->frames, s->nr_frames);
 		if (s->lines)
-			strings(w, "frame_lines", s->lines, s->nr_frames);
+			atag_json_strs(w, "frame_lines", s->lines, s->nr_frames);
 		atag_render_counters_json(w, &s->counts, atag_counter_fields, ATAG_COUNTERS_STACK);
 		atag_json_close(w);
 	}
@@ -83,15 +73,9 @@ static void tag(struct atag_json *w, const struct atag_report_tag *t)
 	atag_json_hex(w, "tag", t->tag);
 	atag_json_str(w, "function", t->function);
 	atag_json_str(w, "file", t->file);
-	if (t->line >= 0)
-		atag_json_int(w, "line", t->line);
-	else
-		atag_json_null(w, "line");
+	atag_json_known_int(w, "line", t->line);
 	atag_json_str(w, "module", t->module);
-	if (t->offset >= 0)
-		atag_json_int(w, "offset", t->offset);
-	else
-		atag_json_null(w, "offset");
+	atag_json_known_int(w, "offset", t->offset);
 	atag_render_counters_json(w, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
 	atag_json_uint(w, "live_maybe_freed", atag_counters_live_maybe_freed(&t->counts));
 	lifetimes(w, &t->lifetimes, &t->inflation);
@@ -116,11 +100,11 @@ static void live(struct atag_json *w, const struct atag_report *r,
 	atag_json_uint(w, "age_ns", l->age_ns);
 	atag_json_str(w, "file", r->files[l->file].path);
 	if (l->stack)
-		strings(w, "frames", l->stack->frames, l->stack->nr_frames);
+		atag_json_strs(w, "frames", l->stack->frames, l->stack->nr_frames);
 	else
-		strings(w, "frames", NULL, 0);
+		atag_json_strs(w, "frames", NULL, 0);
 	if (l->stack && l->stack->lines)
-		strings(w, "frame_lines", l->stack->lines, l->stack->nr_frames);
+		atag_json_strs(w, "frame_lines", l->stack->lines, l->stack->nr_frames);
 	atag_json_str(w, "source", l->tag->source);
 	atag_json_bool(w, "reused_while_live", l->tag->counts.replaced != 0);
 	atag_json_close(w);
@@ -226,7 +210,7 @@ static void file(struct atag_json *w, const struct atag_report_file *rf)
 		atag_json_str(w, NULL, rf->sources[i]);
 	atag_json_close(w);
 	atag_json_str(w, "buffer", rf->buffer);
-	strings(w, "also_in_buffers", rf->also, rf->nr_also);
+	atag_json_strs(w, "also_in_buffers", rf->also, rf->nr_also);
 	atag_json_open_object(w, "events");
 	for (i = 0; i < rf->nr_counts; i++)
 		atag_json_uint(w, rf->counts[i].event, rf->counts[i].count);
@@ -332,6 +316,8 @@ static void completeness(struct atag_json *w, const struct atag_report *r)
 		atag_json_int(w, "counted_bytes", c->counted_bytes);
 		atag_json_int(w, "traced_calls", c->traced_calls);
 		atag_json_int(w, "traced_bytes", c->traced_bytes);
+		atag_json_uint(w, "uncertain_calls", c->uncertain_calls);
+		atag_json_uint(w, "uncertain_bytes", c->uncertain_bytes);
 		atag_json_int(w, "missing_calls", c->missing_calls);
 		atag_json_int(w, "missing_bytes", c->missing_bytes);
 		atag_json_close(w);
@@ -377,9 +363,9 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 		file(&w, &r->files[i]);
 	atag_json_close(&w);
 	atag_json_break(&w);
-	strings(&w, "notices", r->notices, r->nr_notices);
+	atag_json_strs(&w, "notices", r->notices, r->nr_notices);
 	atag_json_break(&w);
-	strings(&w, "remarks", r->remarks, r->nr_remarks);
+	atag_json_strs(&w, "remarks", r->remarks, r->nr_remarks);
 	atag_json_break(&w);
 	sources(&w, r);
 	atag_json_break(&w);

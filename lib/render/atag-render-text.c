@@ -366,11 +366,13 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 {
 	int64_t calls = 0, bytes = 0;
 	unsigned int i, ok = 0;
+	uint64_t uncertain = 0;
 	char a[32];
 
 	if (!r->nr_completeness)
 		return;
 	for (i = 0; i < r->nr_completeness; i++) {
+		uncertain += r->completeness[i].uncertain_calls;
 		if (r->completeness[i].complete) {
 			ok++;
 			continue;
@@ -387,6 +389,10 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 		fprintf(f, "completeness  %u of %u tags as /proc/allocinfo counted; the trace "
 			"misses %lld calls (%s) of the others\n", ok, r->nr_completeness,
 			(long long)calls, atag_format_size(a, sizeof(a), bytes));
+	if (uncertain)
+		fprintf(f, "              %llu %s while record read the counters: counted or "
+			"not, as the counters allow\n", (unsigned long long)uncertain,
+			uncertain == 1 ? "event" : "events");
 }
 
 static void summary_data(const struct atag_report *r, FILE *f)

@@ -218,11 +218,18 @@ int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint6
 	return atag_lifetime_add(&t->lifetimes, lifetime);
 }
 
-void atag_aggr_note_window(struct atag_aggr *aggr, uint32_t tag_idx, bool alloc, uint64_t bytes)
+void atag_aggr_note_window(struct atag_aggr *aggr, uint32_t tag_idx, bool alloc, uint64_t bytes,
+			   bool uncertain)
 {
 	struct atag_window *w = &aggr->tags[tag_idx].window;
 
-	if (alloc) {
+	if (uncertain && alloc) {
+		w->uncertain_allocs++;
+		w->uncertain_bytes_alloced += bytes;
+	} else if (uncertain) {
+		w->uncertain_frees++;
+		w->uncertain_bytes_freed += bytes;
+	} else if (alloc) {
 		w->allocs++;
 		w->bytes_alloced += bytes;
 	} else {

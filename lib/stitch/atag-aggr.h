@@ -35,9 +35,9 @@ enum atag_observed {
  */
 int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t lifetime,
 			uint64_t bytes, enum atag_observed how, uint64_t observed) __hidden;
-/* Events inside the counters window. */
+/* Events inside the counters window; @uncertain: while the counters were read. */
 void atag_aggr_note_window(struct atag_aggr *aggr, uint32_t tag_idx, bool alloc,
-			   uint64_t bytes) __hidden;
+			   uint64_t bytes, bool uncertain) __hidden;
 /* An ALLOC or FREE event of @tag_idx, of any task. */
 void atag_aggr_note_event(struct atag_aggr *aggr, uint32_t tag_idx) __hidden;
 /* An event counted under @from (tag 0, waiting for its call site) is @to's. */

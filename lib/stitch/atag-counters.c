@@ -49,6 +49,10 @@ void atag_window_add(struct atag_window *to, const struct atag_window *from)
 	to->frees += from->frees;
 	to->bytes_alloced += from->bytes_alloced;
 	to->bytes_freed += from->bytes_freed;
+	to->uncertain_allocs += from->uncertain_allocs;
+	to->uncertain_frees += from->uncertain_frees;
+	to->uncertain_bytes_alloced += from->uncertain_bytes_alloced;
+	to->uncertain_bytes_freed += from->uncertain_bytes_freed;
 }
 
 #define COUNTER(field, is_bytes) \

@@ -407,6 +407,20 @@ static void traced_in_window(const struct atag_run *run, const struct atag_reade
 }
 
 /*
+ * What of the difference @d (counted - traced) the uncertain events cannot
+ * explain: up to @up of them may belong in the traced sum, raising it, and up
+ * to @down lowering it.
+ */
+static int64_t beyond(int64_t d, uint64_t up, uint64_t down)
+{
+	if (d > 0)
+		return (uint64_t)d > up ? d - (int64_t)up : 0;
+	if (d < 0)
+		return (uint64_t)-d > down ? d + (int64_t)down : 0;
+	return 0;
+}
+
+/*
  * Per tag with "counters start" and "end" lines: the counters' deltas against the
  * events inside the window; a difference is a notice (events were missed).
  */
@@ -450,8 +464,12 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		traced_in_window(run, rd, &e->tag, &w);
 		c->traced_calls = (int64_t)(w.allocs - w.frees);
 		c->traced_bytes = (int64_t)(w.bytes_alloced - w.bytes_freed);
-		c->missing_calls = c->counted_calls - c->traced_calls;
-		c->missing_bytes = c->counted_bytes - c->traced_bytes;
+		c->uncertain_calls = w.uncertain_allocs + w.uncertain_frees;
+		c->uncertain_bytes = w.uncertain_bytes_alloced + w.uncertain_bytes_freed;
+		c->missing_calls = beyond(c->counted_calls - c->traced_calls, w.uncertain_allocs,
+					  w.uncertain_frees);
+		c->missing_bytes = beyond(c->counted_bytes - c->traced_bytes,
+					  w.uncertain_bytes_alloced, w.uncertain_bytes_freed);
 		c->complete = !c->missing_calls && !c->missing_bytes;
 		if (c->complete)
 			continue;

@@ -15,6 +15,7 @@
 #include "atag-pipe.h"
 #include "atag-read.h"
 #include "atag-run.h"
+#include "atag-source.h"
 
 #define PIPE_BYTES	(8 << 20)
 #define THREAD_MIN_BYTES (4 << 20)	/* of ring-buffer data */
@@ -107,6 +108,8 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw)
 	for (k = 1; k < nr; k++)
 		if (atag_stitcher_add_source(run->st, run->aggr[k]) < 0)
 			return -ENOMEM;
+	for (k = 0; k < nr; k++)
+		atag_stitcher_nesting(run->st, k, atag_reader_source_at(rd, k)->nests);
 	atag_stitcher_raw_lifetimes(run->st, raw);
 	atag_stitch_sink(run->st, &s.out);
 	if (!use_thread(rd) || !run_threaded(&s, rd, &ret))

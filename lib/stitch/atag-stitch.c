@@ -71,6 +71,7 @@ struct source {
 	struct atag_map		live_index;	/* ptr -> slot */
 	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id */
 	struct atag_counters	excluded[ATAG_TASK_NR];
+	bool			nests;		/* its allocations may nest */
 };
 
 /* What the stitcher remembers of a task. */
@@ -107,10 +108,19 @@ struct atag_stitcher {
 	size_t			nr_tasks;
 	size_t			cap_tasks;
 	bool			raw;		/* raw lifetimes */
-	uint8_t			window;		/* 0: not opened, 1: open, 2: closed */
+	uint8_t			window;		/* enum window_state */
 	uint64_t		window_open;
 	uint64_t		window_close;
 	uint64_t		orphans;
+};
+
+/* The counters window, as its marks (enum atag_window_mark) came. */
+enum window_state {
+	WINDOW_NONE,
+	WINDOW_OPEN,		/* between the counters: counted */
+	WINDOW_CLOSED,
+	WINDOW_READING_START,	/* while the start counters were read: uncertain */
+	WINDOW_READING_END,	/* while the end counters were read: uncertain */
 };
 
 struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks)
@@ -131,6 +141,12 @@ int atag_stitcher_add_source(struct atag_stitcher *st, struct atag_aggr *aggr)
 		return -E2BIG;
 	st->src[st->nr_src].aggr = aggr;
 	return st->nr_src++;
+}
+
+void atag_stitcher_nesting(struct atag_stitcher *st, unsigned int src, bool nests)
+{
+	if ((int)src < st->nr_src)
+		st->src[src].nests = nests;
 }
 
 void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw)
@@ -190,7 +206,17 @@ bool atag_stitch_window(const struct atag_stitcher *st, uint64_t *open, uint64_t
 {
 	*open = st->window_open;
 	*close = st->window_close;
-	return st->window == 2;
+	return st->window == WINDOW_CLOSED;
+}
+
+static bool in_window(const struct atag_stitcher *st)
+{
+	return st->window != WINDOW_NONE && st->window != WINDOW_CLOSED;
+}
+
+static bool uncertain(const struct atag_stitcher *st)
+{
+	return st->window == WINDOW_READING_START || st->window == WINDOW_READING_END;
 }
 
 /* ------------------------------------------------------------ per-CPU and per-type state */
@@ -452,10 +478,10 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 }
 
 /* Is the live record at @slot task @t's last allocation event, on this CPU? */
-static bool nested(const struct task *t, uint32_t slot, const struct atag_live *l,
-		   const struct atag_event *ev)
+static bool nested(const struct source *s, const struct task *t, uint32_t slot,
+		   const struct atag_live *l, const struct atag_event *ev)
 {
-	return t->last_alloc && t->last_slot == slot && t->last_seq == l->seq &&
+	return s->nests && t->last_alloc && t->last_slot == slot && t->last_seq == l->seq &&
 	       t->last_cpu == ev->cpu && t->last_src == ev->src && l->pid == ev->pid;
 }
 
@@ -500,13 +526,13 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 	if (idx < 0)
 		return idx;
 	atag_aggr_note_event(s->aggr, idx);
-	if (st->window == 1)
-		atag_aggr_note_window(s->aggr, idx, true, ev->bytes);
+	if (in_window(st))
+		atag_aggr_note_window(s->aggr, idx, true, ev->bytes, uncertain(st));
 	t = task_get(st, ev->pid);
 	slotp = t ? atag_map_get(&s->live_index, ev->ptr, 0, &created) : NULL;
 	if (!slotp)
 		return -ENOMEM;
-	if (!created && nested(t, *slotp, &st->live[*slotp], ev)) {
+	if (!created && nested(s, t, *slotp, &st->live[*slotp], ev)) {
 		slot = *slotp;
 		fold_nested(st, t, slot, ev, idx);
 		l = &st->live[slot];
@@ -583,8 +609,8 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 		if (idx < 0)
 			return idx;
 		atag_aggr_note_event(s->aggr, idx);
-		if (st->window == 1)
-			atag_aggr_note_window(s->aggr, idx, false, ev->bytes);
+		if (in_window(st))
+			atag_aggr_note_window(s->aggr, idx, false, ev->bytes, uncertain(st));
 		if (!ev->filtered)
 			atag_aggr_note_unmatched(s->aggr, idx, ev->bytes);
 		return 0;
@@ -594,8 +620,8 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 		ret = commit(st, l, 0);
 	bytes = ev->bytes ? ev->bytes : l->bytes;
 	atag_aggr_note_event(s->aggr, l->tag_idx);
-	if (st->window == 1)
-		atag_aggr_note_window(s->aggr, l->tag_idx, false, bytes);
+	if (in_window(st))
+		atag_aggr_note_window(s->aggr, l->tag_idx, false, bytes, uncertain(st));
 	if (!ret && l->counted)
 		ret = note_free(st, s, l, ev, t, bytes);
 	else if (!ret)
@@ -603,14 +629,30 @@ static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
 	return ret ? ret : slot_release(st, slot);
 }
 
+/* The first of each mark counts, in order: reading start, start, reading end, end. */
 static void on_window(struct atag_stitcher *st, const struct atag_event *ev)
 {
-	if (ev->ptr && !st->window) {
-		st->window = 1;
-		st->window_open = ev->ts;
-	} else if (!ev->ptr && st->window == 1) {
-		st->window = 2;
-		st->window_close = ev->ts;
+	switch (ev->ptr) {
+	case ATAG_WINDOW_READING_START:
+		if (st->window == WINDOW_NONE)
+			st->window = WINDOW_READING_START;
+		break;
+	case ATAG_WINDOW_OPEN:
+		if (st->window == WINDOW_NONE || st->window == WINDOW_READING_START) {
+			st->window = WINDOW_OPEN;
+			st->window_open = ev->ts;
+		}
+		break;
+	case ATAG_WINDOW_READING_END:
+		if (st->window == WINDOW_OPEN)
+			st->window = WINDOW_READING_END;
+		break;
+	case ATAG_WINDOW_CLOSE:
+		if (st->window == WINDOW_OPEN || st->window == WINDOW_READING_END) {
+			st->window = WINDOW_CLOSED;
+			st->window_close = ev->ts;
+		}
+		break;
 	}
 }
 

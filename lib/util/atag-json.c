@@ -194,6 +194,24 @@ void atag_json_int(struct atag_json *w, const char *key, long long v)
 	fprintf(w->f, "%lld", v);
 }
 
+void atag_json_known_int(struct atag_json *w, const char *key, long long v)
+{
+	if (v < 0)
+		atag_json_null(w, key);
+	else
+		atag_json_int(w, key, v);
+}
+
+void atag_json_strs(struct atag_json *w, const char *key, char * const *s, unsigned int n)
+{
+	unsigned int i;
+
+	atag_json_open_array(w, key);
+	for (i = 0; i < n; i++)
+		atag_json_str(w, NULL, s[i]);
+	atag_json_close(w);
+}
+
 void atag_json_hex(struct atag_json *w, const char *key, unsigned long long v)
 {
 	begin(w, key);

@@ -1044,3 +1044,73 @@ atag_persist true carveout ${pers%%,*} 4 none 0 true"
 	clean "stat"
 	[ $bad = 0 ]
 }
+
+# ------------------------------------------------------------------ top and diff
+
+# module_delta FILE0 FILE1 KIND...: per kind "allocs alloc_bytes frees" the module
+# counted between two reads of /proc/atag_test_counts
+module_delta() {
+	f0=$1 f1=$2
+	shift 2
+	for k in "$@"; do
+		awk -v k="$k" 'NR == FNR { if ($1 == k) { a = $3; b = $5; f = $7 } next }
+			$1 == k { print "atag_test_" k "_alloc", $3 - a, $5 - b, $7 - f }' "$f0" "$f1"
+	done
+}
+
+t_cmd_top() {
+	bad=0
+	echo free >"$ATP"
+	cat /proc/atag_test_counts >"$CW/top0"
+	run "$C" top --module atag_test --json -d 100ms -- sh -c "
+		echo slab 128 3 >$ATP && echo page 1 2 >$ATP && echo slab 64 1 >$ATP && sleep 0.3"
+	same "top --module -- COMMAND: exit 0 when COMMAND ends" "$st" 0
+	cat /proc/atag_test_counts >"$CW/top1"
+	echo free >"$ATP"
+	clean "top"
+	want=$(module_delta "$CW/top0" "$CW/top1" page slab)
+	printf '%s\n' "$want" | while read -r l; do echo "# the module: $l"; done
+	# the last screen covers everything: per call site allocations, bytes, frees
+	last=$(printf '%s\n' "$out" | grep '^{' | tail -n 1)
+	sum=$(printf '%s\n' "$last" | jq -r '
+		(.sites | sort_by(.function)[] | select(.function | test("^atag_test_(page|slab)_alloc$")) |
+			"site \(.function) \(.total.allocs) \(.total.bytes_alloced) \(.total.frees)",
+			"live \(.function) \(.live) \(.live_bytes)"),
+		"lost \(.lost)"')
+	same "top: the last screen's call sites count what the module made" "$(pick site)" "$want"
+	same "top: all of it live (the module holds it)" "$(pick live)" \
+		"$(printf '%s\n' "$want" | awk '{ print $1, $2, $3 }')"
+	same "top: no event lost" "$(pick lost)" 0
+	[ $bad = 0 ]
+}
+
+t_cmd_diff() {
+	bad=0
+	echo free >"$ATP"
+	run "$C" record --module atag_test -o "$CW/before.dat" -- sh -c "echo slab 128 2 >$ATP && echo page 0 1 >$ATP"
+	expect "record (before): none lost" 0 "$E record: wrote $CW/before.dat: * events, none lost"
+	echo free >"$ATP"
+	cat /proc/atag_test_counts >"$CW/diff0"
+	# the same, and 5 objects more at the slab call site
+	run "$C" record --module atag_test -o "$CW/after.dat" -- sh -c "echo slab 128 7 >$ATP && echo page 0 1 >$ATP"
+	expect "record (after): none lost" 0 "$E record: wrote $CW/after.dat: * events, none lost"
+	cat /proc/atag_test_counts >"$CW/diff1"
+	echo free >"$ATP"
+	clean "record for diff"
+	run "$C" diff -f json "$CW/before.dat" "$CW/before.dat"
+	same "diff of a recording with itself: exit 0" "$st" 0
+	same "diff of a recording with itself: no change" \
+		"$(printf '%s\n' "$out" | jq -c '[.summary.changed, .summary.appeared, .summary.disappeared]')" \
+		"[0,0,0]"
+	echo "# the module (after): $(module_delta "$CW/diff0" "$CW/diff1" slab page | tr '\n' ';')"
+	run "$C" diff -f json "$CW/before.dat" "$CW/after.dat"
+	same "diff before after: exit 0" "$st" 0
+	sum=$(printf '%s\n' "$out" | jq -r '
+		(.sites[] | select(.change.allocs != 0 or .change.live != 0) |
+			"changed \(.function) \(.status) \(.change.allocs) \(.change.live) \(.change.live_bytes)"),
+		"summary \(.summary.changed) \(.summary.appeared) \(.summary.disappeared)"')
+	same "diff: exactly the slab call site, +5 allocations, +5 live, +640 bytes" \
+		"$(pick changed)" "atag_test_slab_alloc changed 5 5 640"
+	same "diff: one call site changed, none appeared or disappeared" "$(pick summary)" "1 0 0"
+	[ $bad = 0 ]
+}

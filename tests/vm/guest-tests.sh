@@ -159,6 +159,8 @@ run_test cmd-record-pipe t_cmd_record_pipe
 run_test cmd-record-kmem t_cmd_record_kmem
 run_test cmd-record-signals t_cmd_record_signals
 run_test cmd-stat t_cmd_stat
+run_test cmd-top t_cmd_top
+run_test cmd-diff t_cmd_diff
 run_test cmd-module-unload "$PROBE" modunload
 run_test kernel-log t_kernel_log
 
