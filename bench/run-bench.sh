@@ -15,7 +15,8 @@
 #     call sites, 14-frame stacks), uncompressed v6 and a zstd v7 copy made by
 #     trace-cmd convert; report with the default choice of threads, and at 2 M
 #     with one thread and two (ATAG_THREADS=1, 2). libtracecmd 1.3.1 needs
-#     minutes on a large zstd file: that loop runs once ($SLOW_RUNS) there.
+#     minutes on a large zstd file (up to a quarter of an hour at 20 M on a busy
+#     2-core machine): that loop runs once ($SLOW_RUNS) there, against report.
 #     Also report's reading alone (bench/atag-bench-read: records decoded into
 #     events, not stitched) against the same loop.
 #  2. report against "trace-cmd report > /dev/null" at 2 M events (one pair).
@@ -26,6 +27,7 @@
 #     record" (both system-wide, no stacks); needs root, tracefs and perf.
 #  5. peak RSS of report at each size: memory follows the live allocations, not
 #     the events.
+# BENCH_PARTS chooses parts (default "loop tc startup perf": 1 and 5, 2, 3, 4).
 # Then the ratios against the targets of issue 13, and the README's speed table
 # ($B/bench-results.md; BENCH_README=1 writes it into README.md between its
 # markers).
@@ -36,6 +38,8 @@ B=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SIZES=${BENCH_SIZES:-"2000000 20000000"}
 RUNS=${RUNS:-5}
+PARTS=${BENCH_PARTS:-"loop tc startup perf"}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 SLOW_RUNS=${SLOW_RUNS:-1}
 DIR=${BENCH_DIR:-$B/bench-data}
 CMD=$B/trace-cmd-alloc-tag
@@ -90,41 +94,52 @@ side() {
 }
 
 : > "$DIR/results.txt"
-echo "== report --format json against the bare libtracecmd count loop (B/A: times faster)"
-printf '%-46s %9s %9s %7s\n' "" "A" "B" "B/A"
-for n in $SIZES; do
-	v6=$DIR/alloc-$n.dat v7=$DIR/alloc-$n-zstd.dat
-	gen "$n" "$v6" || exit 1
-	zstd_copy "$v6" "$v7" || exit 1
-	m=$(awk -v n="$n" 'BEGIN { printf "%g M", n / 1e6 }')
-	side "report / bare loop, v6, $m" "$RUNS" "$CMD report -f json $v6" "$BARE $v6" || exit 1
-	eval "rss_$n=\$rss"
-	side "  reading alone / bare loop, v6, $m" "$RUNS" "$READ $v6" "$BARE $v6" || exit 1
-	if [ "$n" = "$(echo $SIZES | cut -d' ' -f1)" ]; then
-		side "  one thread (ATAG_THREADS=1), v6, $m" "$RUNS" \
-			"env ATAG_THREADS=1 $CMD report -f json $v6" "$BARE $v6" || exit 1
-		side "  two threads (ATAG_THREADS=2), v6, $m" "$RUNS" \
-			"env ATAG_THREADS=2 $CMD report -f json $v6" "$BARE $v6" || exit 1
-	fi
-	p=$RUNS
-	[ "$n" -gt 5000000 ] && p=$SLOW_RUNS
-	side "report / bare loop, zstd v7, $m" "$p" "$CMD report -f json $v7" "$BARE $v7" || exit 1
-	side "  reading alone / bare loop, zstd v7, $m" "$p" "$READ $v7" "$BARE $v7" || exit 1
-done
+if part loop; then
+	echo "== report --format json against the bare libtracecmd count loop (B/A: times faster)"
+	printf '%-46s %9s %9s %7s\n' "" "A" "B" "B/A"
+	for n in $SIZES; do
+		v6=$DIR/alloc-$n.dat v7=$DIR/alloc-$n-zstd.dat
+		gen "$n" "$v6" || exit 1
+		zstd_copy "$v6" "$v7" || exit 1
+		m=$(awk -v n="$n" 'BEGIN { printf "%g M", n / 1e6 }')
+		side "report / bare loop, v6, $m" "$RUNS" "$CMD report -f json $v6" "$BARE $v6" || exit 1
+		eval "rss_$n=\$rss"
+		side "  reading alone / bare loop, v6, $m" "$RUNS" "$READ $v6" "$BARE $v6" || exit 1
+		if [ "$n" = "$(echo $SIZES | cut -d' ' -f1)" ]; then
+			side "  one thread (ATAG_THREADS=1), v6, $m" "$RUNS" \
+				"env ATAG_THREADS=1 $CMD report -f json $v6" "$BARE $v6" || exit 1
+			side "  two threads (ATAG_THREADS=2), v6, $m" "$RUNS" \
+				"env ATAG_THREADS=2 $CMD report -f json $v6" "$BARE $v6" || exit 1
+		fi
+		p=$RUNS
+		[ "$n" -gt 5000000 ] && p=$SLOW_RUNS
+		side "report / bare loop, zstd v7, $m" "$p" "$CMD report -f json $v7" "$BARE $v7" || exit 1
+		# the baseline takes minutes a run there: once is enough
+		if [ "$p" = "$RUNS" ]; then
+			side "  reading alone / bare loop, zstd v7, $m" "$p" "$READ $v7" "$BARE $v7" || exit 1
+		fi
+	done
+fi
 
 first=$(echo $SIZES | cut -d' ' -f1)
 echo
 echo "== against trace-cmd report (one pair), and startup on the bundled sample"
-side "report / trace-cmd report, v6, $(awk -v n="$first" 'BEGIN { printf "%g M", n / 1e6 }')" 1 \
-	"$CMD report -f json $DIR/alloc-$first.dat" "trace-cmd report -i $DIR/alloc-$first.dat" ||
-	exit 1
-side "startup: report / trace-cmd report, sample" 9 "$CMD report $SRC/tests/data/sample.dat" \
-	"trace-cmd report -i $SRC/tests/data/sample.dat" || exit 1
+if part tc; then
+	gen "$first" "$DIR/alloc-$first.dat" || exit 1
+	side "report / trace-cmd report, v6, $(awk -v n="$first" 'BEGIN { printf "%g M", n / 1e6 }')" \
+		1 "$CMD report -f json $DIR/alloc-$first.dat" "trace-cmd report -i $DIR/alloc-$first.dat" ||
+		exit 1
+fi
+if part startup; then
+	side "startup: report / trace-cmd report, sample" 9 "$CMD report $SRC/tests/data/sample.dat" \
+		"trace-cmd report -i $SRC/tests/data/sample.dat" || exit 1
+fi
 
 echo
 echo "== report --source kmem against perf kmem --caller stat, same workload recorded both ways"
 why=""
-[ "$(id -u)" = 0 ] || why="needs root to record"
+part perf || why="not asked for (BENCH_PARTS)"
+[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
 [ -z "$why" ] && ! command -v perf > /dev/null && why="no perf"
 [ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
 	why="no tracefs"
@@ -160,10 +175,12 @@ fi
 echo
 echo "== memory"
 set -- $SIZES
-rss_a=$(eval echo "\$rss_$1") rss_b=$(eval echo "\$rss_${2:-$1}")
-growth=$(awk -v a="$rss_a" -v b="$rss_b" 'BEGIN { printf "%+.1f", (b - a) / a * 100 }')
-echo "peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events ($growth%)"
-echo "peak RSS|$rss_a|$rss_b|$growth" >> "$DIR/results.txt"
+rss_a=$(eval echo "\${rss_$1:-0}") rss_b=$(eval echo "\${rss_${2:-$1}:-0}")
+growth=$(awk -v a="$rss_a" -v b="$rss_b" 'BEGIN { printf "%+.1f", a ? (b - a) / a * 100 : 0 }')
+if part loop; then
+	echo "peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events ($growth%)"
+	echo "peak RSS|$rss_a|$rss_b|$growth" >> "$DIR/results.txt"
+fi
 
 echo
 echo "== targets (issue 13)"
@@ -175,7 +192,7 @@ verdict() {	# verdict NAME-PATTERN TARGET
 verdict "report / bare loop" 1.5
 verdict "report --source kmem" 1.0
 verdict "startup" 1.0
-awk -v g="$growth" 'BEGIN { printf "%-46s %6s%%  target: flat: %s\n", "RSS growth with the events", g,
+part loop && awk -v g="$growth" 'BEGIN { printf "%-46s %6s%%  target: flat: %s\n", "RSS growth with the events", g,
 	(g < 10 && g > -10) ? "met" : "NOT MET" }'
 
 # the README's table
@@ -184,8 +201,11 @@ awk -v g="$growth" 'BEGIN { printf "%-46s %6s%%  target: flat: %s\n", "RSS growt
 	echo "| ------------------------------------------------- | -----: | -----: | -------: | ----------- |"
 	awk -F'|' 'NF == 7 { printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f |\n",
 		$1, $2, $3, $4, $5, $6 }' "$DIR/results.txt"
-	echo
-	echo "Peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events ($growth%)."
+	if part loop; then
+		echo
+		echo "Peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events" \
+			"($growth%)."
+	fi
 } > "$RESULTS"
 echo
 echo "README table written to $RESULTS"
