@@ -7,6 +7,8 @@
 #   make check                run the test suite, then again built with ASan+UBSan, then
 #                             the two-thread pipeline built with ThreadSanitizer
 #   make check-vm             the VM tier: a patched kernel under QEMU (tests/vm/)
+#   make fuzz [FUZZ_TIME=60]  build the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
+#                             and run each for FUZZ_TIME seconds (tests/fuzz/)
 #   make bench                benchmarks (bench/)
 #   make install [PREFIX=/usr/local] [DESTDIR=]   binary, plugin and man pages
 #   make deps                 install the Debian packages the build and tests need
@@ -40,6 +42,17 @@ ifneq ($(TSAN),)
 O		?= build-tsan
 SAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
 endif
+# FUZZ=1: the libFuzzer targets of tests/fuzz/ and the library under them, built by
+# clang with ASan+UBSan and coverage for libFuzzer, in build-fuzz/
+FUZZ		?=
+ifneq ($(FUZZ),)
+O		?= build-fuzz
+CC		:= clang
+SAN_FLAGS	:= -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=undefined
+# clang's reading of { NULL } (gcc's takes it for a zero initialiser)
+CLANG_WARN	:= -Wno-missing-field-initializers
+endif
 O		?= build
 
 CC		?= gcc
@@ -61,7 +74,8 @@ WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 		   -Wno-format-nonliteral -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS		?= -g -O2
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -DATAG_VERSION='"$(VERSION)"' $(WARN) \
-		   -Iinclude -Ilib/util -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
+		   -Iinclude -Ilib/util -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(CLANG_WARN) \
+		   $(EXTRA_CFLAGS)
 LDFLAGS		?=
 override LDFLAGS += $(SAN_FLAGS)
 LIBS		= $(PKG_LIBS) -lm -lpthread
@@ -80,6 +94,7 @@ endif
 FIXTURE_LIB	:= $(sort $(wildcard tests/fixture/tracedat-*.c))
 TESTPROG_SRCS	:= $(sort $(wildcard tests/progs/*.c))
 BENCH_SRCS	:= $(sort $(wildcard bench/*.c))
+FUZZ_SRCS	:= $(filter-out tests/fuzz/fuzz-seeds.c,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 PROTO_SRCS	:= $(sort $(wildcard lib/render/*.proto))
 
 PROTO_GEN	:= $(patsubst lib/render/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
@@ -98,10 +113,14 @@ UTEST		:= $(O)/tests/atag-utest
 MKFIXTURE	:= $(O)/tests/atag-mkfixture
 TESTPROGS	:= $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(TESTPROG_SRCS))
 BENCHPROGS	:= $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
+FUZZPROGS	:= $(patsubst tests/fuzz/%.c,$(O)/tests/fuzz/%,$(FUZZ_SRCS))
+FUZZ_TIME	?= 60
+FUZZ_CHECK_TIME	?= 1
 
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
 .PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
+.PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
 all: deps
@@ -177,6 +196,28 @@ $(O)/bench/%: $(O)/bench/%.o $(FIXTURE_OBJS) $(LIBATAG)
 	$(call quiet,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# The fuzz targets: libFuzzer's main, the library in-process (FUZZ=1 only)
+$(O)/tests/fuzz/%.o: tests/fuzz/%.c $(PROTO_GEN)
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -Itests $(LIB_DIRS:%=-Ilib/%) -MMD -MP -c -o $@ $<
+
+$(O)/tests/fuzz/fuzz-seeds: $(O)/tests/fuzz/fuzz-seeds.o $(FIXTURE_OBJS)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(O)/tests/fuzz/fuzz-%: $(O)/tests/fuzz/fuzz-%.o $(FIXTURE_OBJS) $(LIBBUFSTAT) $(LIBATAG)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+fuzz-build: $(FUZZPROGS) $(O)/tests/fuzz/fuzz-seeds $(MKFIXTURE)
+
+# Build the fuzz targets in $(O)-fuzz/ and run each for FUZZ_TIME seconds.
+fuzz:
+	$(Q)scripts/deps.sh
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 O=$(O)-fuzz fuzz-build
+	$(Q)tests/fuzz/run-fuzz.sh $(O)-fuzz $(FUZZ_TIME)
+
 # ------------------------------------------------------------------ running
 SAMPLE		:= tests/data/sample.dat
 
@@ -184,22 +225,27 @@ run: all
 	$(Q)scripts/run-sample.sh $(O) $(SAMPLE)
 
 # The whole suite, then the same suite built with ASan+UBSan in build-asan/, then
-# the ThreadSanitizer tier in build-tsan/.
+# the ThreadSanitizer tier in build-tsan/, then each fuzz target for
+# FUZZ_CHECK_TIME seconds (its corpus, regression files included, replayed first).
 # The summary line ends with the wall time of the whole run (builds included). The
 # sanitizer builds compile while the normal build's tests run (those mostly wait).
 check: all
 	$(Q)start=$$(date +%s); \
 	rm -f $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results; \
+	rm -f $(O)-fuzz/check-results; \
 	{ $(MAKE) --no-print-directory SAN=1 O=$(O)-asan build-all && \
 	  $(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan $(O)-tsan/trace-cmd-alloc-tag \
-		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture; \
+		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture && \
+	  $(MAKE) --no-print-directory FUZZ=1 O=$(O)-fuzz fuzz-build; \
 	} > $(O)/sanitizer-builds.log 2>&1 & \
 	$(MAKE) --no-print-directory check-one || true; \
 	wait; cat $(O)/sanitizer-builds.log; \
 	$(MAKE) --no-print-directory SAN=1 O=$(O)-asan check-one || true; \
 	$(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan check-tsan || true; \
+	echo "== fuzz targets, $(FUZZ_CHECK_TIME) s each"; \
+	tests/fuzz/run-fuzz.sh --check $(O)-fuzz $(FUZZ_CHECK_TIME) || true; \
 	tests/summarize.sh --since $$start $(O)/check-results $(O)-asan/check-results \
-		$(O)-tsan/check-results
+		$(O)-tsan/check-results $(O)-fuzz/check-results
 
 check-one: build-all
 	$(Q)tests/run-tests.sh $(O) $(if $(SAN),asan)
@@ -251,9 +297,9 @@ uninstall:
 		$(DESTDIR)$(mandir)/man[1-9]/trace-cmd-alloc-tag-*.[1-9]
 
 clean:
-	rm -rf $(O) $(O)-asan $(O)-tsan build build-asan build-tsan
+	rm -rf $(O) $(O)-asan $(O)-tsan $(O)-fuzz build build-asan build-tsan build-fuzz
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

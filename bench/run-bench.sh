@@ -3,85 +3,217 @@
 #
 # run-bench.sh BUILD_DIR: the report benchmark (make bench).
 #
-# Generates with the fixture writer a 20-million-event alloc_tag trace
-# (uncompressed v6), a zstd v7 copy of it made by trace-cmd convert, and a
-# 10-million-event trace with the same live set; then measures, side by side:
-#   - events/s of "report --format json" on both files,
-#   - events/s of a bare libtracecmd loop that only counts (the library's limit),
-#   - events/s of "trace-cmd report > /dev/null",
-#   - peak RSS of report at 10 M and 20 M events,
-# best of $RUNS runs each (one run of the two slow baselines), and prints the
-# ratios against the targets.
-# BENCH_EVENTS (default 20000000) and BENCH_DIR (default BUILD_DIR/bench-data)
-# may be set.
+# Every comparison runs its two commands side by side, A B A B ... ($RUNS pairs,
+# default 5), and gives the median wall time of each, the median of the pair
+# ratios (B's time over A's: how many times faster A is) and their spread (min ..
+# max); machines drift, pairs keep the ratio honest. The commands' stdout goes to
+# /dev/null (bench/atag-bench-run, which also gives peak RSS).
+#
+#  1. report --format json against the barest libtracecmd loop, which only
+#     counts records (bench/atag-bare-count), on generated alloc_tag traces of
+#     BENCH_SIZES events (default 2 and 20 million; 10 000 live allocations, 256
+#     call sites, 14-frame stacks), uncompressed v6 and a zstd v7 copy made by
+#     trace-cmd convert; report with the default choice of threads, and at 2 M
+#     with one thread and two (ATAG_THREADS=1, 2). libtracecmd 1.3.1 needs
+#     minutes on a large zstd file (up to a quarter of an hour at 20 M on a busy
+#     2-core machine): that loop runs once ($SLOW_RUNS) there, against report.
+#     Also report's reading alone (bench/atag-bench-read: records decoded into
+#     events, not stitched) against the same loop.
+#  2. report against "trace-cmd report > /dev/null" at 2 M events (one pair).
+#  3. startup: report against trace-cmd report on the bundled sample trace.
+#  4. report --source kmem against perf kmem --caller stat, each on its own
+#     recording of the same workload (a 100 000-iteration open/read/close loop,
+#     and find over /usr), recorded by "record --kmem --no-stack" and by "perf kmem
+#     record" (both system-wide, no stacks); needs root, tracefs and perf.
+#  5. peak RSS of report at each size: memory follows the live allocations, not
+#     the events.
+# BENCH_PARTS chooses parts (default "loop tc startup perf": 1 and 5, 2, 3, 4).
+# Then the ratios against the targets of issue 13, and the README's speed table
+# ($B/bench-results.md; BENCH_README=1 writes it into README.md between its
+# markers).
+#
+# BENCH_DIR (default BUILD_DIR/bench-data) keeps the generated traces.
 set -u
 B=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
-N=${BENCH_EVENTS:-20000000}
-RUNS=${RUNS:-3}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+SIZES=${BENCH_SIZES:-"2000000 20000000"}
+RUNS=${RUNS:-5}
+PARTS=${BENCH_PARTS:-"loop tc startup perf"}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+SLOW_RUNS=${SLOW_RUNS:-1}
 DIR=${BENCH_DIR:-$B/bench-data}
-LIVE=10000
+CMD=$B/trace-cmd-alloc-tag
+BARE=$B/bench/atag-bare-count
+READ=$B/bench/atag-bench-read
+RESULTS=$B/bench-results.md
 mkdir -p "$DIR" || exit 1
-run() { "$B/bench/atag-bench-run" "$@"; }
+set -f
 
 gen() {	# gen EVENTS FILE
 	[ -s "$2" ] && return 0
 	echo "generating $1 events into $2"
-	"$B/tests/atag-mkfixture" -o "$2.tmp" --generate "$1" --seed 42 --live $LIVE --cpus 4 \
-		--tags 256 --stacks 8 --depth 14 && mv "$2.tmp" "$2"
+	"$B/tests/atag-mkfixture" -o "$2.tmp" --generate "$1" --seed 42 --live 10000 --cpus 4 \
+		--tags 256 --stacks 8 --depth 14 > /dev/null && mv "$2.tmp" "$2"
 }
-v6=$DIR/alloc-$N.dat
-half=$DIR/alloc-$((N / 2)).dat
-v7=$DIR/alloc-$N-zstd.dat
-gen "$N" "$v6" || exit 1
-gen $((N / 2)) "$half" || exit 1
-if [ ! -s "$v7" ]; then
-	echo "converting to a zstd v7 copy with trace-cmd convert"
-	trace-cmd convert -i "$v6" -o "$v7.tmp" --file-version 7 --compression zstd \
-		> /dev/null 2>&1 && mv "$v7.tmp" "$v7" || { echo "trace-cmd convert failed"; exit 1; }
+zstd_copy() {	# zstd_copy V6 V7
+	[ -s "$2" ] && return 0
+	echo "converting $1 to zstd v7 with trace-cmd convert"
+	trace-cmd convert -i "$1" -o "$2.tmp" --file-version 7 --compression zstd \
+		> /dev/null 2>&1 && mv "$2.tmp" "$2"
+}
+
+# side NAME PAIRS "COMMAND A" "COMMAND B": one line of figures, and into $RESULTS
+# "name|tA|tB|ratio|min|max"; A's peak RSS in $rss
+side() {
+	name=$1 pairs=$2 a=$3 b=$4
+	: > "$DIR/side.txt"
+	i=0
+	while [ $i -lt "$pairs" ]; do
+		ra=$("$B/bench/atag-bench-run" $a 2>> "$DIR/stderr.log") ||
+			{ echo "FAILED: $a" >&2; return 1; }
+		rb=$("$B/bench/atag-bench-run" $b 2>> "$DIR/stderr.log") ||
+			{ echo "FAILED: $b" >&2; return 1; }
+		echo "$ra $rb" >> "$DIR/side.txt"
+		i=$((i + 1))
+	done
+	set -- $(awk '
+		function med(v, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		}
+		{ n++; ta[n] = $1; tb[n] = $3; r[n] = $3 / $1; rr[n] = r[n]; rs[n] = $2
+		  if (n == 1 || r[n] < lo) lo = r[n]; if (n == 1 || r[n] > hi) hi = r[n] }
+		END { printf "%.3f %.3f %.2f %.2f %.2f %d\n", med(ta, n), med(tb, n), med(rr, n),
+			lo, hi, med(rs, n) }' "$DIR/side.txt")
+	printf '%-46s %8ss %8ss %6sx  (%s .. %s, %s pairs)\n' "$name" "$1" "$2" "$3" "$4" "$5" \
+		"$pairs"
+	echo "$name|$1|$2|$3|$4|$5|$pairs" >> "$DIR/results.txt"
+	rss=$6
+	last_ratio=$3
+}
+
+: > "$DIR/results.txt"
+if part loop; then
+	echo "== report --format json against the bare libtracecmd count loop (B/A: times faster)"
+	printf '%-46s %9s %9s %7s\n' "" "A" "B" "B/A"
+	for n in $SIZES; do
+		v6=$DIR/alloc-$n.dat v7=$DIR/alloc-$n-zstd.dat
+		gen "$n" "$v6" || exit 1
+		zstd_copy "$v6" "$v7" || exit 1
+		m=$(awk -v n="$n" 'BEGIN { printf "%g M", n / 1e6 }')
+		side "report / bare loop, v6, $m" "$RUNS" "$CMD report -f json $v6" "$BARE $v6" || exit 1
+		eval "rss_$n=\$rss"
+		side "  reading alone / bare loop, v6, $m" "$RUNS" "$READ $v6" "$BARE $v6" || exit 1
+		if [ "$n" = "$(echo $SIZES | cut -d' ' -f1)" ]; then
+			side "  one thread (ATAG_THREADS=1), v6, $m" "$RUNS" \
+				"env ATAG_THREADS=1 $CMD report -f json $v6" "$BARE $v6" || exit 1
+			side "  two threads (ATAG_THREADS=2), v6, $m" "$RUNS" \
+				"env ATAG_THREADS=2 $CMD report -f json $v6" "$BARE $v6" || exit 1
+		fi
+		p=$RUNS
+		[ "$n" -gt 5000000 ] && p=$SLOW_RUNS
+		side "report / bare loop, zstd v7, $m" "$p" "$CMD report -f json $v7" "$BARE $v7" || exit 1
+		# the baseline takes minutes a run there: once is enough
+		if [ "$p" = "$RUNS" ]; then
+			side "  reading alone / bare loop, zstd v7, $m" "$p" "$READ $v7" "$BARE $v7" || exit 1
+		fi
+	done
 fi
 
-# best (shortest) wall time and its peak RSS over RUNS runs
-best() {
-	b=""
-	for i in $(seq "$RUNS"); do
-		r=$(run "$@") || { echo "FAILED: $*" >&2; echo "0 0"; return; }
-		if [ -z "$b" ] || [ "$(echo "$r $b" | awk '{ print ($1 < $3) }')" = 1 ]; then b=$r; fi
+first=$(echo $SIZES | cut -d' ' -f1)
+echo
+echo "== against trace-cmd report (one pair), and startup on the bundled sample"
+if part tc; then
+	gen "$first" "$DIR/alloc-$first.dat" || exit 1
+	side "report / trace-cmd report, v6, $(awk -v n="$first" 'BEGIN { printf "%g M", n / 1e6 }')" \
+		1 "$CMD report -f json $DIR/alloc-$first.dat" "trace-cmd report -i $DIR/alloc-$first.dat" ||
+		exit 1
+fi
+if part startup; then
+	side "startup: report / trace-cmd report, sample" 9 "$CMD report $SRC/tests/data/sample.dat" \
+		"trace-cmd report -i $SRC/tests/data/sample.dat" || exit 1
+fi
+
+echo
+echo "== report --source kmem against perf kmem --caller stat, same workload recorded both ways"
+why=""
+part perf || why="not asked for (BENCH_PARTS)"
+[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
+[ -z "$why" ] && ! command -v perf > /dev/null && why="no perf"
+[ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
+	why="no tracefs"
+if [ -z "$why" ]; then
+	for w in loop find; do
+		case $w in
+		loop) work="$B/bench/atag-bench-loop 100000" ;;
+		find) work="find /usr -xdev" ;;
+		esac
+		ours=$DIR/kmem-$w.dat theirs=$DIR/kmem-$w.perf
+		if ! "$CMD" record --kmem --no-stack -b 65536 -o "$ours" -- $work \
+				> "$DIR/rec.log" 2>&1; then
+			why="record --kmem failed: $(tail -1 "$DIR/rec.log")"
+			break
+		fi
+		if ! perf kmem record -o "$theirs" -- $work > "$DIR/rec.log" 2>&1; then
+			why="perf kmem record failed: $(tail -1 "$DIR/rec.log")"
+			break
+		fi
+		eo=$("$CMD" report --source kmem -f json "$ours" 2>/dev/null | jq '.files[0].records')
+		et=$(perf script -i "$theirs" -F event 2>/dev/null | wc -l)
+		echo "$w: $eo events recorded by record --kmem, $et by perf kmem record" \
+			"(system-wide: what else ran differs)"
+		side "report --source kmem / perf kmem, $w" "$RUNS" \
+			"$CMD report --source kmem -f json $ours" \
+			"perf kmem -i $theirs --caller stat" || exit 1
+		awk -v r="$last_ratio" -v eo="$eo" -v et="$et" 'BEGIN {
+			printf "%-46s %6.2fx  (per event recorded)\n", "", r * eo / et }'
 	done
-	echo "$b"
+fi
+[ -n "$why" ] && echo "not measured: $why"
+
+echo
+echo "== memory"
+set -- $SIZES
+rss_a=$(eval echo "\${rss_$1:-0}") rss_b=$(eval echo "\${rss_${2:-$1}:-0}")
+growth=$(awk -v a="$rss_a" -v b="$rss_b" 'BEGIN { printf "%+.1f", a ? (b - a) / a * 100 : 0 }')
+if part loop; then
+	echo "peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events ($growth%)"
+	echo "peak RSS|$rss_a|$rss_b|$growth" >> "$DIR/results.txt"
+fi
+
+echo
+echo "== targets (issue 13)"
+verdict() {	# verdict NAME-PATTERN TARGET
+	awk -F'|' -v p="$1" -v t="$2" 'index($1, p) == 1 {
+		printf "%-46s %6sx  target >= %s: %s\n", $1, $4, t, ($4 >= t) ? "met" : "NOT MET" }' \
+		"$DIR/results.txt"
 }
-events() { "$B/bench/atag-bare-count" "$1" | awk '{ print $1 }'; }
-rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.2f", n / t / 1e6 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
+verdict "report / bare loop" 1.5
+verdict "report --source kmem" 1.0
+verdict "startup" 1.0
+part loop && awk -v g="$growth" 'BEGIN { printf "%-46s %6s%%  target: flat: %s\n", "RSS growth with the events", g,
+	(g < 10 && g > -10) ? "met" : "NOT MET" }'
 
-ev=$(events "$v6")
-evh=$(events "$half")
+# the README's table
+{
+	echo "| measured side by side (A against B)               |      A |      B | A faster | spread      |"
+	echo "| ------------------------------------------------- | -----: | -----: | -------: | ----------- |"
+	awk -F'|' 'NF == 7 { printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f |\n",
+		$1, $2, $3, $4, $5, $6 }' "$DIR/results.txt"
+	if part loop; then
+		echo
+		echo "Peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events" \
+			"($growth%)."
+	fi
+} > "$RESULTS"
 echo
-echo "events: $ev in $(basename "$v6") ($(du -h "$v6" | cut -f1)), $(du -h "$v7" | cut -f1) as zstd v7"
-set -- $(best "$B/bench/atag-bare-count" "$v6");			bare6=$1
-set -- $(best "$B/trace-cmd-alloc-tag" report -f json "$v6");		rep6=$1 rss=$2
-# libtracecmd 1.3.1 needs minutes on the zstd copy (its chunk lookups grow with the
-# file): one run of it is the baseline
-set -- $(RUNS=1 best "$B/bench/atag-bare-count" "$v7");		bare7=$1
-set -- $(best "$B/trace-cmd-alloc-tag" report -f json "$v7");		rep7=$1 rss7=$2
-set -- $(best "$B/trace-cmd-alloc-tag" report -f json "$half");	reph=$1 rssh=$2
-set -- $(RUNS=1 best trace-cmd report -i "$v6");			tc6=$1
-
-printf '\n%-44s %10s %10s\n' "" "M ev/s" "seconds"
-printf '%-44s %10s %10s\n' "bare libtracecmd count loop, v6" "$(rate "$ev" "$bare6")" "$bare6"
-printf '%-44s %10s %10s\n' "report --format json, v6" "$(rate "$ev" "$rep6")" "$rep6"
-printf '%-44s %10s %10s\n' "bare libtracecmd count loop, v7 zstd" "$(rate "$ev" "$bare7")" "$bare7"
-printf '%-44s %10s %10s\n' "report --format json, v7 zstd" "$(rate "$ev" "$rep7")" "$rep7"
-printf '%-44s %10s %10s\n' "trace-cmd report > /dev/null, v6" "$(rate "$ev" "$tc6")" "$tc6"
-echo
-r6=$(ratio "$rep6" "$bare6")
-r7=$(ratio "$rep7" "$bare7")
-rt=$(ratio "$rep6" "$tc6")
-verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v >= t) ? "ok" : "BELOW TARGET" }'; }
-echo "report / bare loop, v6:        ${r6}x  (target >= 0.7: $(verdict "$r6" 0.7))"
-echo "report / bare loop, v7 zstd:   ${r7}x  (target >= 0.7: $(verdict "$r7" 0.7))"
-echo "report / trace-cmd report:     ${rt}x  (target >= 10: $(verdict "$rt" 10))"
-echo "peak RSS of report: $rssh KiB at $evh events, $rss KiB at $ev events (v6);" \
-     "$rss7 KiB on the zstd copy"
-awk -v a="$rssh" -v b="$rss" 'BEGIN { g = (b - a) / a * 100;
-	printf "RSS growth when the events double with the same live set: %+.1f%% (%s)\n", g,
-	(g < 10) ? "ok: does not grow" : "GROWS" }'
+echo "README table written to $RESULTS"
+if [ "${BENCH_README:-}" = 1 ]; then
+	awk -v f="$RESULTS" '
+		/<!-- bench:end -->/ { skip = 0 }
+		!skip { print }
+		/<!-- bench:begin -->/ { while ((getline l < f) > 0) print l; skip = 1 }' \
+		"$SRC/README.md" > "$DIR/README.new" && mv "$DIR/README.new" "$SRC/README.md" &&
+		echo "README.md updated"
+fi

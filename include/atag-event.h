@@ -24,8 +24,11 @@
  *  - the event type a kernel stack names, and the call site the page source takes
  *    from it (the first frame outside the tracing machinery and the allocator).
  *
- * Messages come in timestamp order, per CPU in record order. Pointers inside a
- * message (strings, frames) need only live during the sink call.
+ * Messages come in timestamp order, per CPU in record order. A message's cpu
+ * is the CPU's index among those its buffer lists (0 .. CPUs - 1), not the id
+ * the file gives it (atag_reader_cpu_id()): per-CPU state is sized by the CPUs
+ * present. Pointers inside a message (strings, frames) need only live during
+ * the sink call.
  */
 #ifndef _ATAG_EVENT_H
 #define _ATAG_EVENT_H

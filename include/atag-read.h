@@ -105,12 +105,20 @@ struct atag_read_stats {
 const struct atag_read_stats *atag_reader_stats(const struct atag_reader *rd);
 
 /*
- * Whether events were lost on @cpu (any record of that CPU said so); then
- * *@count is how many, ~0 when the file does not say.
+ * Whether events were lost on the CPU of index @cpu (any record of that CPU
+ * said so); then *@count is how many, ~0 when the file does not say.
  */
 bool atag_reader_missed(const struct atag_reader *rd, int cpu, uint64_t *count);
-/* CPUs to ask atag_reader_missed() about: 0 .. this - 1. */
+/*
+ * CPUs to ask atag_reader_missed() about: 0 .. this - 1, the CPUs the buffer
+ * lists (the cpu of the messages is that index too); atag_reader_cpu_id() is
+ * the id the file gives the CPU of index @cpu.
+ */
 int atag_reader_nr_cpus(const struct atag_reader *rd);
+
+/* Bytes of ring-buffer data the buffer read holds (what reading it will cost). */
+uint64_t atag_reader_data_size(const struct atag_reader *rd);
+int atag_reader_cpu_id(const struct atag_reader *rd, int cpu);
 
 const char *atag_reader_path(const struct atag_reader *rd);
 /* The sources read: 0 .. nr - 1 (struct atag_event.src); atag_reader_source() is the first. */

@@ -187,7 +187,10 @@ uint64_t atag_decoder_count(const struct atag_decoder *d, int event_index);
 uint64_t atag_decoder_stack_count(const struct atag_decoder *d);
 /* Marker lines read (include/atag-recording.h; with atag_decoder_set_scope() only). */
 uint64_t atag_decoder_markers(const struct atag_decoder *d);
-/* Records the source could not decode (too short for their fields). */
+/*
+ * Records the source could not decode (too short for their fields), and records
+ * of an event id the trace defines no event for (damaged data; not stitched).
+ */
 uint64_t atag_decoder_malformed(const struct atag_decoder *d);
 /* Whether the trace has the event at @event_index of source @src (of source 0). */
 bool atag_decoder_source_has_event(const struct atag_decoder *d, unsigned int src,

@@ -71,14 +71,30 @@ uint64_t atag_stack_call_site(struct atag_frame_cache *fc, const uint64_t *frame
 			      unsigned int nr);
 
 /*
- * Which module each module symbol of a kallsyms text belongs to (libtraceevent
- * 1.7 keeps the module of a symbol but has no call to read it back).
+ * The symbols of a kallsyms text, with the module of each (libtraceevent 1.7
+ * keeps the module of a symbol but has no call to read it back). Read in one
+ * pass, without an allocation per symbol; installed into a tep as its function
+ * resolver (atag_modules_attach()), it answers every symbol look-up of that tep,
+ * exactly as libtraceevent's own table built by tep_parse_kallsyms() would: the
+ * same lines are kept (types A and a, and '$' names, are left out), the same
+ * symbol wins among those sharing an address, and an address past the last
+ * symbol is unknown. The text ends at its first NUL, as libtraceevent reads it;
+ * a line that names no symbol is skipped.
  */
 struct atag_modules;
 
-/* From a /proc/kallsyms text of @len bytes ("addr type name [module]" lines). */
+/* From a /proc/kallsyms text of @len bytes ("addr type name[\t[module]]" lines). */
 struct atag_modules *atag_modules_parse(const char *text, size_t len);
 void atag_modules_free(struct atag_modules *m);
+
+/* How many symbols it holds. */
+size_t atag_modules_count(const struct atag_modules *m);
+
+/*
+ * Make @m the function resolver of @tep (tep_set_function_resolver()): @m must
+ * outlive the tep's look-ups. Returns 0, or -1 without memory.
+ */
+int atag_modules_attach(struct atag_modules *m, struct tep_handle *tep);
 
 /*
  * Write "function+0xoff" (and " [module]" for a module symbol) for @addr into

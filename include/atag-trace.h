@@ -3,40 +3,48 @@
  * atag-trace.h - the trace.dat reader: open a file, iterate the records of a
  * buffer, close it.
  *
- * The one way the library reads trace.dat files, and the one module that talks
- * to libtracecmd: no libtracecmd type crosses this interface, so what walks the
- * records behind it can change (today: the direct page walker of
- * lib/read/atag-pages.c for files whose timestamps need no conversion, else
- * libtracecmd 1.3.1's tracecmd_iterate_events(); a libtracecmd whose iterator is
- * robust and fast enough would replace both, and the workarounds below). It never
- * needs root and never touches the live kernel.
+ * The one way the library reads trace.dat files. It never needs root and never
+ * touches the live kernel.
  *
- * atag_trace_open() checks that the file is a trace.dat before libtracecmd parses
- * it, opens the top buffer and every instance buffer, and copes with truncated
- * files: libtracecmd refuses a file whose CPU data runs past its end, so the
- * readable part is copied into a temporary file padded with zeroes (empty
- * ring-buffer pages) to the size the headers promise, and opened from there.
- * atag_trace_truncated() then says so, and every result read from it is
- * incomplete.
+ * atag_trace_open() reads the file's headers itself, once (lib/read/atag-tracedat.c):
+ * every size, count and offset is checked against the file, and the tep that
+ * decodes records gets the event formats, kallsyms, printk formats and comms
+ * as libtracecmd would give them. The records of a file whose timestamps need
+ * no conversion are walked straight from its pages (lib/read/atag-pages.c),
+ * each page checked before a byte of it is trusted: a damaged page is skipped
+ * with a warning (atag_trace_warning()), and no input makes a walk read outside
+ * a page, loop, or use memory beyond a bound set by the file's size. A file cut
+ * short is read up to the cut; atag_trace_truncated() says so.
  *
- * Process-wide side effects (workarounds for libtracecmd 1.3.1, confined to this
- * module; lib/read/atag-trace.c):
+ * Files whose timestamps libtracecmd converts (DATE, OFFSET, TSC2NSEC, guest
+ * time synchronisation), latency traces, files with an option this reader does
+ * not know, and any file when ATAG_PAGES=0 is set are walked through
+ * libtracecmd 1.3.1's tracecmd_iterate_events() instead, once all their pages
+ * proved sound (a damaged one makes atag_trace_open() fail: kbuffer cannot skip
+ * it). For those files only, these process-wide workarounds apply:
  *  - atag_trace_open() forks: a child opens the file first, because libtracecmd
- *    crashes in its own cleanup on some truncated or corrupt files. stdio is
- *    flushed before; the child only opens and _exit()s.
- *  - While libtracecmd opens a file, file descriptor 1 (stdout) is pointed at a
- *    memory file: libtracecmd prints to stdout when a file is cut short. Another
- *    thread writing to stdout meanwhile would lose its output.
- *  - While libtracecmd code reads ring-buffer data (atag_trace_iterate(),
+ *    crashes in its own cleanup on some files. The child dies with its parent
+ *    (PR_SET_PDEATHSIG) and is killed after a minute. stdio is flushed before.
+ *  - A truncated file is copied into a memory file padded with zeroes to the
+ *    size its headers claim (libtracecmd refuses a file whose data runs past its
+ *    end), when that is no more than twice its size; else the open fails.
+ *  - While libtracecmd opens the file, file descriptor 1 (stdout) is pointed at
+ *    a memory file: libtracecmd prints to stdout. Another thread writing to
+ *    stdout meanwhile would lose its output.
+ *  - While libtracecmd reads ring-buffer data (atag_trace_iterate(),
  *    atag_trace_buffer_has(), atag_trace_last_ts()), SIGSEGV and SIGBUS handlers
- *    are installed, and the previous ones restored after: libtracecmd trusts what
- *    a corrupt page says and can fault. A fault stops the walk, keeping what was
- *    read, and abandons the file's handles (they leak). The caller's own callback
- *    runs without them: a fault there is a bug and crashes.
+ *    are installed, and the previous ones restored after. A fault stops the walk,
+ *    keeping what was read, and abandons the file's handles (they leak). The
+ *    caller's own callback runs without them: a fault there is a bug and crashes.
  *  - libatag defines tracecmd_warning() and tracecmd_critical(), which libtracecmd
  *    declares weak, for the whole process: what libtracecmd says while it works on
- *    a trace is kept with that trace (atag_trace_warning()); anything else is
- *    printed to stderr as libtracecmd would.
+ *    a trace is kept with that trace (atag_trace_warning(), "libtracecmd: ...");
+ *    anything else is printed to stderr as libtracecmd would.
+ *
+ * CPUs: a record's cpu is the CPU's index in its buffer's list (0 ..
+ * atag_trace_nr_cpus() - 1), whatever id the file gives it
+ * (atag_trace_cpu_id()): state kept per CPU is sized by the CPUs a file has,
+ * never by the ids it names.
  *
  * Threads: a trace and its tep belong to the thread that opened it; libtracecmd
  * and libtraceevent are not thread safe. The fault guard is per thread.
@@ -62,15 +70,17 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 /* Close @t and everything it handed out (tep, names, warnings); NULL is fine. */
 void atag_trace_close(struct atag_trace *t);
 
-/* Called with each record: ts, cpu, data, size and missed_events are set. 0 goes on. */
+/*
+ * Called with each record: ts, cpu (an index, see above), data, size and
+ * missed_events are set; data lies within its page and lives during the call
+ * only. 0 goes on.
+ */
 typedef int (*atag_record_fn)(const struct tep_record *rec, void *data);
 
 /*
  * Call @cb for every record of buffer @i in timestamp order across CPUs, until
- * it returns non-zero. Returns 0, or the signal number of a fault in corrupt data
- * (see above). While it walks, it drops now and then the file pages it has gone
- * past (libtracecmd 1.3.1 maps each CPU's data in one piece and touches it page
- * by page, so the resident set would grow with the file, not with what is live).
+ * it returns non-zero. Returns 0, or the signal number of a fault while
+ * libtracecmd walked the file (see above).
  */
 int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *data);
 
@@ -81,8 +91,9 @@ int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *dat
 bool atag_trace_direct(const struct atag_trace *t, int i);
 
 /*
- * What libtracecmd (or the page walker) warned about while opening and reading
- * @t ("bad page read, ..."): such a warning means data was skipped.
+ * What the page walker (or libtracecmd: "libtracecmd: ...") warned about while
+ * reading @t ("buffer top, CPU 1: a record at 96 of the page at offset 8192 runs
+ * past its end; skipped"): such a warning means data was skipped.
  */
 unsigned int atag_trace_nr_warnings(const struct atag_trace *t);
 const char *atag_trace_warning(const struct atag_trace *t, unsigned int i);
@@ -112,15 +123,22 @@ const char *atag_trace_buffer_name(const struct atag_trace *t, int i);
 /* The index of buffer @name ("" or "top" for the top buffer), or -1. */
 int atag_trace_find_buffer(const struct atag_trace *t, const char *name);
 
+/* How many CPUs buffer @i lists, and the id of the one at @index (-1 if none). */
+int atag_trace_nr_cpus(const struct atag_trace *t, int i);
+int atag_trace_cpu_id(const struct atag_trace *t, int i, int index);
+
 /*
  * Whether buffer @i holds at least one record of an event in @ids (nr_ids
- * entries), looking at no more than @limit records per CPU. Guarded like
- * atag_trace_iterate(): a fault abandons the trace.
+ * entries), looking at no more than @limit records per CPU (in timestamp order
+ * across CPUs, @limit times the CPUs). Guarded like atag_trace_iterate().
  */
 bool atag_trace_buffer_has(struct atag_trace *t, int i, const int *ids, int nr_ids,
 			   unsigned int limit);
 
-/* The first and last timestamps of buffer @i, 0 when unknown (for progress reports only). */
+/*
+ * The first and last timestamps of buffer @i when libtracecmd walks it, else 0
+ * (for progress reports only).
+ */
 uint64_t atag_trace_first_ts(struct atag_trace *t, int i);
 uint64_t atag_trace_last_ts(struct atag_trace *t, int i);
 
@@ -131,7 +149,17 @@ uint64_t atag_trace_last_ts(struct atag_trace *t, int i);
  */
 double atag_trace_progress(const struct atag_trace *t);
 
+/* Bytes of ring-buffer data buffer @i holds in the file (compressed or not). */
+uint64_t atag_trace_data_size(const struct atag_trace *t, int i);
+
 /* True if the file was cut short; then *@size and *@needed (either may be NULL). */
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed);
+
+/*
+ * Whether files that need libtracecmd may be opened (default true); false makes
+ * atag_trace_open() refuse them with a reason, so that nothing forks and every
+ * byte is read by this library (the fuzz targets of tests/fuzz/). Process-wide.
+ */
+void atag_trace_allow_libtracecmd(bool allow);
 
 #endif /* _ATAG_TRACE_H */

@@ -11,7 +11,13 @@
  * same tag said, earlier in the same trace; without one the tag pointer is shown.
  * Fields are looked up by name: the per-object key is 'ptr' in the series and
  * 'ref' in its first posting, and uprobe stand-ins add fields of their own.
- * A record that does not hold what its format promises prints "[bad record]".
+ *
+ * Nothing a record says is trusted: every field, every __data_loc/__rel_loc
+ * offset and length, and the string it points at must lie within the record,
+ * and the record within its ring-buffer page (libtraceevent's kbuffer hands
+ * out a record whose length field runs past its page as it is: its position in
+ * the page is its offset modulo the page size the header page gives,
+ * tep_get_sub_buffer_size()). A record that breaks a rule prints "[bad record]".
  *
  * Options: -O alloc_tag:resolve=0 shows tag pointers only; -O alloc_tag:human=0
  * drops the human-readable sizes.
@@ -140,13 +146,44 @@ static void sites_drop(struct tep_handle *tep)
 
 /* ------------------------------------------------------------ bounded field reads */
 
-static int read_num(struct tep_record *record, struct tep_event *event, const char *name,
-		    unsigned long long *val)
+/*
+ * Whether @record lies within its ring-buffer page: its data within the whole
+ * record (header included), the record within the page. Records built by hand
+ * (no offset, no record size) are judged by their size alone.
+ */
+static int record_in_page(struct tep_record *record, struct tep_event *event)
+{
+	long long page = tep_get_sub_buffer_size(event->tep);
+	long long start;
+
+	if (record->size < 0 || !record->data)
+		return 0;
+	if (record->record_size && record->record_size < record->size)
+		return 0;
+	if (page <= 0 || (page & (page - 1)) || !record->record_size)
+		return 1;
+	start = record->offset & (page - 1);
+	return record->record_size <= page && start + record->record_size <= page;
+}
+
+/* The field @name of @event, if it lies within the record. */
+static struct tep_format_field *field_in(struct tep_record *record, struct tep_event *event,
+					 const char *name)
 {
 	struct tep_format_field *field = tep_find_field(event, name);
 
 	if (!field || field->offset < 0 || field->size <= 0 ||
-	    field->offset + field->size > record->size)
+	    (long long)field->offset + field->size > record->size)
+		return NULL;
+	return field;
+}
+
+static int read_num(struct tep_record *record, struct tep_event *event, const char *name,
+		    unsigned long long *val)
+{
+	struct tep_format_field *field = field_in(record, event, name);
+
+	if (!field || field->size > 8)
 		return -1;
 	return tep_read_number_field(field, record->data, val);
 }
@@ -155,20 +192,18 @@ static int read_num(struct tep_record *record, struct tep_event *event, const ch
 static const char *read_str(struct tep_record *record, struct tep_event *event,
 			    const char *name)
 {
-	struct tep_format_field *field = tep_find_field(event, name);
-	unsigned long long loc;
-	unsigned int off, len;
+	struct tep_format_field *field = field_in(record, event, name);
+	unsigned long long loc, off, len;
 	const char *str;
 
 	if (!field || !(field->flags & TEP_FIELD_IS_DYNAMIC) || field->size != 4 ||
-	    field->offset < 0 || field->offset + 4 > record->size ||
 	    tep_read_number_field(field, record->data, &loc))
 		return NULL;
 	off = loc & 0xffff;
 	len = loc >> 16;
 	if (field->flags & TEP_FIELD_IS_RELATIVE)
 		off += field->offset + 4;
-	if (!len || off + len > (unsigned int)record->size)
+	if (!len || off + len > (unsigned long long)record->size)
 		return NULL;
 	str = (const char *)record->data + off;
 	if (memchr(str, '\0', len) == NULL)
@@ -203,6 +238,10 @@ static int hit_handler(struct trace_seq *s, struct tep_record *record,
 	struct trace_seq site;
 	int builtin;
 
+	if (!record_in_page(record, event)) {
+		trace_seq_puts(s, "[bad record]");
+		return 0;
+	}
 	mod = read_str(record, event, "modname");
 	file = read_str(record, event, "filename");
 	func = read_str(record, event, "function");
@@ -234,7 +273,8 @@ static int mem_handler(struct trace_seq *s, struct tep_record *record,
 
 	if (!tep_find_field(event, key_name))
 		key_name = "ref";
-	if (read_num(record, event, key_name, &key) || read_num(record, event, "tag", &tag) ||
+	if (!record_in_page(record, event) ||
+	    read_num(record, event, key_name, &key) || read_num(record, event, "tag", &tag) ||
 	    read_num(record, event, "bytes", &bytes)) {
 		trace_seq_puts(s, "[bad record]");
 		return 0;

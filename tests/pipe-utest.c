@@ -21,9 +21,35 @@ static int msg_kind(unsigned int i)
 	return i % 7 == 3 ? 2 : i % 97 == 5 ? 3 : 1;	/* 1 event, 2 stack, 3 missed */
 }
 
+/* repeat: stacks repeat (the pipe sends their frames once), events with empty fields */
+static int repeat;
+
 static unsigned int msg_frames(unsigned int i)
 {
+	if (repeat)
+		return (i % 23) * 3 % 40;
 	return (i * 2654435761u >> 16) % 40;	/* 0..39 frames: messages of many sizes */
+}
+
+static uint64_t msg_frame(unsigned int i, unsigned int j)
+{
+	return repeat ? (uint64_t)(i % 23) << 8 | j : (uint64_t)i << 8 | j;
+}
+
+/* The fields of event i: zero and -1 often, when repeat is set */
+static uint64_t msg_tag(unsigned int i)
+{
+	return repeat && i % 13 == 0 ? 0 : 0xa0 + i % 3;
+}
+
+static long msg_line(unsigned int i)
+{
+	return repeat && i % 11 == 0 ? (long)i : -1;
+}
+
+static uint64_t msg_ptr(unsigned int i)
+{
+	return repeat && i % 17 == 0 ? 0 : 0xffff888000000000ULL + i * 64;
 }
 
 struct producer {
@@ -49,16 +75,16 @@ static void *produce(void *arg)
 		case 1:
 			ev = (struct atag_event){
 				.kind = i & 1 ? ATAG_EV_ALLOC : ATAG_EV_FREE, .type = 3,
-				.cpu = i % 5, .pid = i, .ts = 1000ULL + i, .tag = 0xa0 + i % 3,
-				.ptr = 0xffff888000000000ULL + i * 64, .bytes = i * 8,
-				.stack_follows = i % 3 == 0, .filtered = i % 4 == 1, .line = -1,
-				.src = i % 7, .task = i % ATAG_TASK_NR,
+				.cpu = i % 5, .pid = i, .ts = 1000ULL + i, .tag = msg_tag(i),
+				.ptr = msg_ptr(i), .bytes = i * 8,
+				.stack_follows = i % 3 == 0, .filtered = i % 4 == 1,
+				.line = msg_line(i), .src = i % 7, .task = i % ATAG_TASK_NR,
 			};
 			ret = in.event(in.ctx, &ev);
 			break;
 		case 2:
 			for (j = 0; j < msg_frames(i); j++)
-				frames[j] = (uint64_t)i << 8 | j;
+				frames[j] = msg_frame(i, j);
 			ks = (struct atag_kstack){ .cpu = i % 5, .pid = i, .type = 9,
 						   .ts = 5000ULL + i,
 						   .site = 0xc0de0000ULL + i, .frames = frames,
@@ -100,8 +126,8 @@ static int got_event(void *ctx, const struct atag_event *ev)
 
 	if (ev->kind != (i & 1 ? ATAG_EV_ALLOC : ATAG_EV_FREE) || ev->type != 3 ||
 	    ev->cpu != (int)(i % 5) || ev->pid != (int)i || ev->ts != 1000ULL + i ||
-	    ev->tag != 0xa0 + i % 3 || ev->ptr != 0xffff888000000000ULL + i * 64 ||
-	    ev->bytes != i * 8ULL || ev->stack_follows != (i % 3 == 0) || ev->line != -1 ||
+	    ev->tag != msg_tag(i) || ev->ptr != msg_ptr(i) ||
+	    ev->bytes != i * 8ULL || ev->stack_follows != (i % 3 == 0) || ev->line != msg_line(i) ||
 	    ev->filtered != (i % 4 == 1) || ev->function || ev->src != i % 7 ||
 	    ev->task != i % ATAG_TASK_NR)
 		c->bad++;
@@ -118,7 +144,7 @@ static int got_stack(void *ctx, const struct atag_kstack *ks)
 	    ks->site != 0xc0de0000ULL + i || nr != msg_frames(i))
 		c->bad++;
 	for (j = 0; j < nr && nr == msg_frames(i); j++)
-		if (ks->frames[j] != ((uint64_t)i << 8 | j))
+		if (ks->frames[j] != msg_frame(i, j))
 			c->bad++;
 	return check_index(c, 2);
 }
@@ -170,6 +196,28 @@ static void test_large_ring(void)
 	CU_ASSERT_EQUAL(run(1 << 20, NR_MSGS, &c, &pr), 0);
 	CU_ASSERT_EQUAL(c.next, NR_MSGS);
 	CU_ASSERT_EQUAL(c.bad, 0);
+}
+
+/*
+ * Stacks that repeat go through as ids after their first time, events with
+ * empty fields go through short: both arrive as they were sent.
+ */
+static void test_repeated_stacks(void)
+{
+	struct consumer c = { 0 };
+	struct producer pr = { 0 };
+
+	repeat = 1;
+	CU_ASSERT_EQUAL(run(1024, NR_MSGS, &c, &pr), 0);
+	CU_ASSERT_EQUAL(pr.sent, NR_MSGS);
+	CU_ASSERT_EQUAL(c.next, NR_MSGS);
+	CU_ASSERT_EQUAL(c.bad, 0);
+	c = (struct consumer){ 0 };
+	pr = (struct producer){ 0 };
+	CU_ASSERT_EQUAL(run(1 << 20, NR_MSGS, &c, &pr), 0);
+	CU_ASSERT_EQUAL(c.next, NR_MSGS);
+	CU_ASSERT_EQUAL(c.bad, 0);
+	repeat = 0;
 }
 
 /* The consumer's first error comes back from drain, and the producer stops. */
@@ -273,6 +321,7 @@ static void add_pipe_suite(void)
 
 	CU_add_test(s, "order and content across ring wraps", test_order_across_wraps);
 	CU_add_test(s, "large ring", test_large_ring);
+	CU_add_test(s, "repeated stacks, events with empty fields", test_repeated_stacks);
 	CU_add_test(s, "consumer error stops the producer", test_consumer_error);
 	CU_add_test(s, "message larger than half the ring", test_too_big);
 	CU_add_test(s, "call site sent once per tag", test_site_once);

@@ -332,6 +332,86 @@ static void test_uprobe_layout(void)
 	env_free(&e);
 }
 
+/*
+ * Print @data as a record at @offset of a trace whose header page gives
+ * 4096-byte pages, @record_size bytes with its ring-buffer header.
+ */
+static const char *print_at(struct plugin_env *e, const void *data, int len,
+			    unsigned long long offset, int record_size)
+{
+	static char out[1024];
+	struct tep_record rec = { .data = (void *)data, .size = len, .offset = offset,
+				  .record_size = record_size };
+	struct trace_seq s;
+
+	trace_seq_init(&s);
+	tep_print_event(e->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	snprintf(out, sizeof(out), "%s", s.buffer);
+	trace_seq_destroy(&s);
+	return out;
+}
+
+/*
+ * A record whose length runs past its page (libtraceevent's kbuffer hands it
+ * out so): its strings are not read, whatever its __data_loc fields say.
+ */
+static void test_record_past_page(void)
+{
+	char header[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+			"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+			"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+			"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+	unsigned char buf[TDW_MAX_PAYLOAD];
+	struct plugin_env e = { 0 };
+	size_t len;
+
+	CU_ASSERT_FATAL(env_init(&e, "") == 0);
+	CU_ASSERT_FATAL(tep_parse_header_page(e.tep, header, strlen(header), 8) == 0);
+	CU_ASSERT_EQUAL(tep_get_sub_buffer_size(e.tep), 4096);
+	len = tdw_alloc_tag_hit(buf, e.hit, 1, TAG1, "NONE", "a.c", "fn", 3);
+	/* 8 bytes of header (a long record), at 3000 in its page: it fits */
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 4096 + 3000, len + 8),
+			       "fn a.c:3 tag=0xffffffff82000000");
+	/* at 4050, the same record runs past the page */
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 4096 + 4050, len + 8), "[bad record]");
+	/* a length larger than the page */
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, 5000, 2 * 4096 + 16, 5008), "[bad record]");
+	/* data longer than the whole record, a negative size */
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 4096 + 16, len - 4), "[bad record]");
+	/* (libtraceevent itself refuses a record too short for its event id) */
+	CU_ASSERT_PTR_NULL(strstr(print_at(&e, buf, -4, 2 * 4096 + 16, 4), "a.c"));
+	len = tdw_alloc_tag_mem(buf, e.alloced, 1, PTR1, TAG1, 64);
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 4096 + 4090, len + 4), "[bad record]");
+	env_free(&e);
+}
+
+/* A format whose field offsets overflow an int: no arithmetic on them overflows. */
+static void test_huge_field_offset(void)
+{
+	static const char fmt[] =
+		"name: alloc_tag_hit\nID: 2002\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:void * tag;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:__data_loc char[] modname;\toffset:2147483646;\tsize:4;\tsigned:0;\n"
+		"\tfield:__data_loc char[] filename;\toffset:20;\tsize:4;\tsigned:0;\n"
+		"\tfield:__data_loc char[] function;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int lineno;\toffset:2147483647;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"tag %p\", REC->tag\n";
+	struct plugin_env e = { 0 };
+	unsigned char buf[64] = { 0 };
+	struct tep_event *event;
+
+	CU_ASSERT_FATAL(env_tep(&e) == 0);
+	CU_ASSERT_FATAL(tep_parse_format(e.tep, &event, fmt, strlen(fmt), "alloc_tag") == 0);
+	tdw_common(buf, 2002, 1);
+	CU_ASSERT_STRING_EQUAL(print(&e, buf, 64), "[bad record]");
+	env_free(&e);
+}
+
 static void add_tests(void)
 {
 	CU_pSuite suite = CU_add_suite("plugin", suite_init, suite_destroy);
@@ -348,5 +428,7 @@ static void add_tests(void)
 	CU_add_test(suite, "malformed records", test_bad_records);
 	CU_add_test(suite, "format without a field", test_missing_field);
 	CU_add_test(suite, "uprobe stand-in layout", test_uprobe_layout);
+	CU_add_test(suite, "a record running past its page", test_record_past_page);
+	CU_add_test(suite, "field offsets past INT_MAX", test_huge_field_offset);
 }
 ATAG_UTEST_SUITE("plugin", add_tests)

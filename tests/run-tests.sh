@@ -32,6 +32,17 @@ else
 fi
 cd "$ATAG_SRC" || exit 2
 
+# 0. the top-level tracefs settings, to compare at the end (root only: as another
+# user the tiers cannot change them)
+state_before=$ATAG_BUILD/tracefs-state.before
+rm -f "$state_before"
+if [ "$(id -u)" = 0 ] && sh tests/tracefs-state.sh > "$state_before.tmp" 2>&1; then
+	mv "$state_before.tmp" "$state_before"
+else
+	state_why=$(if [ "$(id -u)" != 0 ]; then echo "not root"; else cat "$state_before.tmp"; fi)
+	rm -f "$state_before.tmp"
+fi
+
 # 1. CUnit: the counts come from its Run Summary ("tests  total ran passed failed inactive")
 log=$ATAG_BUILD/utest.log
 "$ATAG_BUILD/tests/atag-utest" > "$log" 2>&1
@@ -87,5 +98,23 @@ while [ $i -lt "$jobs" ]; do
 done
 wait
 rm -f "$queue" "$lock" "$lock.queue" "$lock.live"
+
+# 3. the suite leaves the top-level tracefs settings as it found them
+if [ -f "$state_before" ]; then
+	sh tests/tracefs-state.sh > "$ATAG_BUILD/tracefs-state.after" 2>&1
+	if diff -u "$state_before" "$ATAG_BUILD/tracefs-state.after" > "$ATAG_BUILD/tracefs-state.diff"
+	then
+		echo "ok - tracefs-state: top-level tracefs settings as the suite found them"
+		echo "tracefs-state 1 0 0" >> "$ATAG_RESULTS"
+	else
+		echo "FAIL - tracefs-state: the suite changed top-level tracefs settings:"
+		sed -n '3,$p' "$ATAG_BUILD/tracefs-state.diff" | grep '^[-+]' | head -20 |
+			sed 's/^/    | /'
+		echo "tracefs-state 0 1 0" >> "$ATAG_RESULTS"
+	fi
+else
+	echo "skip - tracefs-state: $state_why"
+	echo "tracefs-state 0 0 1" >> "$ATAG_RESULTS"
+fi
 
 awk '{ p += $2; f += $3; s += $4 } END { printf "%s: %d passed, %d failed, %d skipped\n", "'"$(basename "$ATAG_BUILD")"'", p, f, s }' "$ATAG_RESULTS"

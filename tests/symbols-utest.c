@@ -113,6 +113,79 @@ static void test_empty_text(void)
 }
 
 /*
+ * The table answers as libtraceevent's own does (tep_parse_kallsyms()): the
+ * same name and start for every address, symbols sharing an address, absolute
+ * and '$' symbols left out, nothing past the last symbol.
+ */
+static void test_same_as_libtraceevent(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81001000 T first_dup\n"
+		"ffffffff81001000 t second_dup\n"
+		"ffffffff81001000 W third_dup\n"
+		"ffffffff81002000 A abs_sym\n"
+		"ffffffff81002000 T after_abs\n"
+		"ffffffff81003000 t $x.1\n"
+		"ffffffff81003800 t plain\n"
+		"ffffffff81004000 t mod_fn\t[mymod]\n"
+		"ffffffff81004000 t mod_dup\t[other]\n"
+		"ffffffff81005000 T _etext\n";
+	static const uint64_t probes[] = {
+		0, 0xffffffff80ffffffULL, 0xffffffff81000000ULL, 0xffffffff81000010ULL,
+		0xffffffff81001000ULL, 0xffffffff81001001ULL, 0xffffffff81002000ULL,
+		0xffffffff81002fffULL, 0xffffffff81003000ULL, 0xffffffff81003004ULL,
+		0xffffffff81003800ULL, 0xffffffff81004000ULL, 0xffffffff81004100ULL,
+		0xffffffff81005000ULL, 0xffffffff81005001ULL, ~0ULL,
+	};
+	struct tep_handle *ref = tep_alloc(), *ours = tep_alloc();
+	struct atag_modules *m = atag_modules_parse(text, sizeof(text) - 1);
+	const char *a, *b;
+	size_t i;
+
+	CU_ASSERT_FATAL(ref && ours && m);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_kallsyms(ref, text), 0);
+	CU_ASSERT_EQUAL_FATAL(atag_modules_attach(m, ours), 0);
+	CU_ASSERT_EQUAL(atag_modules_count(m), 9);
+	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		a = tep_find_function(ref, probes[i]);
+		b = tep_find_function(ours, probes[i]);
+		CU_ASSERT_STRING_EQUAL(b ? b : "(none)", a ? a : "(none)");
+		CU_ASSERT_EQUAL(tep_find_function_address(ours, probes[i]),
+				tep_find_function_address(ref, probes[i]));
+	}
+	tep_free(ref);
+	tep_free(ours);
+	atag_modules_free(m);
+}
+
+/*
+ * A NUL inside the text ends it, as libtraceevent reads it: nothing read past
+ * it, no module made of the bytes around it.
+ */
+static void test_nul_in_module_name(void)
+{
+	static const char text[] =
+		"ffffffffc0001000 t foo_alloc\t[fo\0o]\n"
+		"ffffffffc0002000 t foo_free\t[fo\0o]\n"
+		"ffffffffc0003000 t foo_end\t[fo\0o]\n";
+	struct atag_modules *m = atag_modules_parse(text, sizeof(text) - 1);
+	struct tep_handle *tep = tep_alloc();
+	const char *fn, *mod = "unset";
+	uint64_t off;
+
+	CU_ASSERT_FATAL(m && tep);
+	CU_ASSERT_EQUAL(atag_modules_count(m), 1);
+	CU_ASSERT_EQUAL_FATAL(atag_modules_attach(m, tep), 0);
+	fn = atag_function_of(tep, m, 0xffffffffc0001000ULL, &off, &mod);
+	CU_ASSERT_STRING_EQUAL(fn ? fn : "", "foo_alloc");
+	CU_ASSERT_PTR_NULL(mod);
+	CU_ASSERT_PTR_NULL(atag_function_of(tep, m, 0xffffffffc0002000ULL, &off, &mod));
+	tep_free(tep);
+	atag_modules_free(m);
+}
+
+/*
  * The stacks a stacktrace trigger on alloc_tag_hit records on a kernel with the
  * series (shared/seeds/001: the hit fires from the out-of-line
  * __alloc_tag_trace_hit()), and with trace-cmd record -T: both start at the
@@ -165,6 +238,8 @@ static void add_symbols_suite(void)
 	CU_add_test(s, "function, offset and module of an address", test_function_of);
 	CU_add_test(s, "frame strings", test_symbolize);
 	CU_add_test(s, "empty kallsyms", test_empty_text);
+	CU_add_test(s, "look-ups as libtraceevent's", test_same_as_libtraceevent);
+	CU_add_test(s, "a NUL inside a module name", test_nul_in_module_name);
 	CU_add_test(s, "the series' hooks are tracing frames", test_seed_hook_frames);
 }
 ATAG_UTEST_SUITE("symbols", add_symbols_suite);

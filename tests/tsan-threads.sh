@@ -32,7 +32,7 @@ mkfixture -o "$T_TMP/lt.dat" "$D/lifetimes.txt" || fail "lifetimes fixture"
 tsan_report() {
 	name=$1
 	shift
-	"$ATAG_CMD" report -f json -n 0 "$@" > "$T_TMP/t2.json" 2> "$T_TMP/t2.err"
+	ATAG_THREADS=2 "$ATAG_CMD" report -f json -n 0 "$@" > "$T_TMP/t2.json" 2> "$T_TMP/t2.err"
 	rc2=$?
 	ATAG_THREADS=1 "$ATAG_CMD" report -f json -n 0 "$@" > "$T_TMP/t1.json" 2> "$T_TMP/t1.err"
 	rc1=$?

@@ -24,6 +24,10 @@
 
 enum { TASK_COUNTED = 1, TASK_FILTERED };
 
+/* events of all sources and the special ones: slot numbers below SLOT_OTHER */
+#define MAX_DISPATCH	128
+#define SLOT_OTHER	0xff
+
 /* Records no source reads that the decoder reads itself. */
 enum special {
 	S_NONE,
@@ -47,8 +51,16 @@ struct atag_decoder {
 	const struct atag_source	*src[ATAG_DECODER_MAX_SOURCES];
 	unsigned int			nr_src;
 	struct tep_handle		*tep;
-	struct dispatch			*by_id;
+	/*
+	 * Event id -> 1 + index into disp, SLOT_OTHER for another event of the
+	 * trace, 0 for an id the trace defines no event for; as many entries as the
+	 * largest id the trace has (at most 65536: records carry 16 bits): one byte
+	 * per id, the few dispatch entries stay in the first-level cache.
+	 */
+	uint8_t				*slot;
 	int				nr_ids;
+	struct dispatch			disp[MAX_DISPATCH];
+	int				nr_disp;
 	int				stack_id;	/* ftrace:kernel_stack, or -1 */
 	struct atag_field		stack_size;
 	struct atag_field		stack_caller;
@@ -88,13 +100,30 @@ static void field_of(const struct atag_decoder *d, struct tep_event *event, cons
 		name[n] = '\0';
 		tf = tep_find_field(event, name);
 	}
-	if (!tf || tf->offset < 0 || tf->size <= 0)
+	/* a record is shorter than a page: a field beyond 64 KiB is no field */
+	if (!tf || tf->offset < 0 || tf->size <= 0 || tf->offset > 0xffff || tf->size > 0xffff)
 		return;
 	f->offset = tf->offset;
 	f->size = tf->size;
 	f->dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
 	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
 	f->native64 = f->size == 8 && !f->dynamic && !d->swap;
+}
+
+/* The dispatch entry of event @id, or NULL (another event, or none). */
+static inline struct dispatch *dispatch_of(const struct atag_decoder *d, int id)
+{
+	unsigned int s = d->slot[id];
+
+	return s && s != SLOT_OTHER ? (struct dispatch *)&d->disp[s - 1] : NULL;
+}
+
+static struct dispatch *new_dispatch(struct atag_decoder *d, int id)
+{
+	if (d->nr_disp >= MAX_DISPATCH)
+		return NULL;
+	d->slot[id] = d->nr_disp + 1;
+	return &d->disp[d->nr_disp++];
 }
 
 static int add_event(struct atag_decoder *d, unsigned int src, const struct atag_source_event *se,
@@ -104,13 +133,15 @@ static int add_event(struct atag_decoder *d, unsigned int src, const struct atag
 	struct dispatch *dp;
 	int i;
 
-	if (!event)
+	/* records name their event in 16 bits: an event of another id has none */
+	if (!event || event->id < 0 || event->id >= d->nr_ids)
 		return 0;
-	if (event->id < 0 || event->id >= d->nr_ids)
-		return -EINVAL;
-	dp = &d->by_id[event->id];
-	if (dp->ev)
+	dp = dispatch_of(d, event->id);
+	if (dp)
 		return 0;		/* an event two sources name: the first one's */
+	dp = new_dispatch(d, event->id);
+	if (!dp)
+		return -EINVAL;
 	dp->ev = se;
 	dp->src = src;
 	dp->index = index;
@@ -140,9 +171,11 @@ static void add_special(struct atag_decoder *d, enum special k)
 	struct dispatch *dp;
 	int i;
 
-	if (!event || event->id < 0 || event->id >= d->nr_ids || d->by_id[event->id].ev)
+	if (!event || event->id < 0 || event->id >= d->nr_ids || dispatch_of(d, event->id))
 		return;
-	dp = &d->by_id[event->id];
+	dp = new_dispatch(d, event->id);
+	if (!dp)
+		return;
 	dp->special = k;
 	for (i = 0; specials[k].fields[i]; i++) {
 		field_of(d, event, specials[k].fields[i], &dp->f[i]);
@@ -161,9 +194,20 @@ static int max_event_id(struct tep_handle *tep)
 	int i, max = 0;
 
 	for (i = 0; events && events[i]; i++)
-		if (events[i]->id > max)
+		if (events[i]->id > max && events[i]->id <= 0xffff)
 			max = events[i]->id;
 	return max;
+}
+
+/* Every event id the trace defines (a format libtraceevent could not parse whole too). */
+static void mark_events(struct atag_decoder *d)
+{
+	struct tep_event **events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	int i;
+
+	for (i = 0; events && events[i]; i++)
+		if (events[i]->id >= 0 && events[i]->id < d->nr_ids)
+			d->slot[events[i]->id] = SLOT_OTHER;
 }
 
 struct atag_decoder *atag_decoder_alloc_sources(const struct atag_source *const *srcs,
@@ -184,10 +228,11 @@ struct atag_decoder *atag_decoder_alloc_sources(const struct atag_source *const 
 	d->nr_ids = max_event_id(tep) + 1;
 	d->long_size = tep_get_long_size(tep);
 	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
-	d->by_id = calloc(d->nr_ids, sizeof(*d->by_id));
+	d->slot = calloc(d->nr_ids, sizeof(*d->slot));
 	d->frames_seen = atag_frame_cache_alloc(tep);
-	if (!d->by_id || !d->frames_seen)
+	if (!d->slot || !d->frames_seen)
 		goto fail;
+	mark_events(d);
 	for (k = 0; k < nr; k++) {
 		d->src[k] = srcs[k];
 		for (i = 0; srcs[k]->events[i].name; i++)
@@ -234,7 +279,7 @@ void atag_decoder_free(struct atag_decoder *d)
 
 	if (!d)
 		return;
-	free(d->by_id);
+	free(d->slot);
 	for (k = 0; k < d->nr_src; k++)
 		free(d->counts[k]);
 	atag_map_free(&d->described);
@@ -442,16 +487,19 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
  */
 static bool site_wanted(const struct atag_decoder *d, int type)
 {
-	return type < 0 || type >= d->nr_ids || d->by_id[type].untagged;
+	const struct dispatch *dp = type >= 0 && type < d->nr_ids ? dispatch_of(d, type) : NULL;
+
+	return type < 0 || type >= d->nr_ids || (dp && dp->untagged);
 }
 
 /* The source whose stack_site names the call site of a stack for event @type, or NULL. */
 static const struct atag_source *site_source(const struct atag_decoder *d, int type)
 {
+	const struct dispatch *dp = type >= 0 && type < d->nr_ids ? dispatch_of(d, type) : NULL;
 	unsigned int k;
 
-	if (type >= 0 && type < d->nr_ids && d->by_id[type].ev)
-		return d->src[d->by_id[type].src]->stack_site ? d->src[d->by_id[type].src] : NULL;
+	if (dp && dp->ev)
+		return d->src[dp->src]->stack_site ? d->src[dp->src] : NULL;
 	for (k = 0; k < d->nr_src; k++)
 		if (d->src[k]->stack_site)
 			return d->src[k];
@@ -642,6 +690,11 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	}
 	if (type == d->stack_id)
 		return feed_stack(d, sink, rec, pid);
+	/* a record of an event the trace does not define is damaged data */
+	if (type >= d->nr_ids || !d->slot[type]) {
+		d->malformed++;
+		return 0;
+	}
 	/* every field set: an event of another type still crosses the pipe whole */
 	ev.kind = ATAG_EV_OTHER;
 	ev.type = type;
@@ -655,7 +708,7 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	ev.task = ATAG_TASK_ANY;
 	ev.function = ev.file = ev.module = NULL;
 	ev.line = -1;
-	dp = type < d->nr_ids ? &d->by_id[type] : NULL;
+	dp = dispatch_of(d, type);
 	if (dp && dp->ev) {
 		d->counts[dp->src][dp->index]++;
 		ev.src = dp->src;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-pages.h - walking the ring-buffer pages of a version 6 trace.dat directly
- * (library-internal). See lib/read/atag-pages.c.
+ * atag-pages.h - walking the ring-buffer pages of a trace.dat (library-internal).
+ * See lib/read/atag-pages.c.
  */
 #ifndef _ATAG_PAGES_H
 #define _ATAG_PAGES_H
@@ -9,36 +9,35 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct atag_pages;
+struct atag_tracedat;
 struct tep_record;
 
 /*
- * The layout of the v6 or v7 file at @fd, or NULL if it cannot be read. Files
- * whose timestamps libtracecmd would convert are described but not walkable:
- * atag_pages_find() then finds no buffer. A walk says what it had to skip (a bad
- * page, a chunk it cannot decompress) through @warn, with @ctx; @warn may be NULL.
+ * A walker of @td's buffers (@td must outlive it). What a walk skips (a bad
+ * page, a chunk it cannot decompress) it says through @warn, with @ctx; @warn
+ * may be NULL.
  */
-struct atag_pages *atag_pages_open(int fd, void (*warn)(void *ctx, const char *fmt, va_list ap),
-				   void *ctx);
-void atag_pages_close(struct atag_pages *p);
-
-/* Keep libtracecmd as the walker of this file (@walkable false). */
-void atag_pages_set_walkable(struct atag_pages *p, bool walkable);
-
-/* Index of the buffer called @name ("" = top), or -1 (also when not walkable). */
-int atag_pages_find(const struct atag_pages *p, const char *name);
+struct atag_pages *atag_pages_alloc(struct atag_tracedat *td,
+				    void (*warn)(void *ctx, const char *fmt, va_list ap), void *ctx);
+void atag_pages_free(struct atag_pages *p);
 
 /*
- * Call @cb with each record of @buffer in timestamp order across CPUs, like
- * tracecmd_iterate_events() (@cb returns non-zero to stop). Returns 0 or a
+ * Call @cb with each record of buffer @buffer in timestamp order across CPUs,
+ * the order tracecmd_iterate_events() gives (of equal timestamps, the CPU listed
+ * first), until @cb returns non-zero. A record carries ts, cpu (the CPU's index
+ * in the buffer's list, see atag_tracedat.buf[].cpus), data, size and
+ * missed_events (on the first record of a page flagged with lost events); its
+ * data lies within its page and is valid during the call only. Returns 0 or a
  * negative errno.
  */
 int atag_pages_iterate(struct atag_pages *p, int buffer,
 		       int (*cb)(const struct tep_record *rec, void *data), void *data);
 
-/* The kallsyms text the file carries (malloc'ed, NUL-terminated; *@len bytes), or NULL. */
-char *atag_pages_kallsyms(struct atag_pages *p, size_t *len);
+/* Pages and chunks the last walk skipped as damaged. */
+uint64_t atag_pages_damaged(const struct atag_pages *p);
 
 /* How far the walk under way has got, from 0 to 1, by bytes of the file. */
 double atag_pages_progress(const struct atag_pages *p);

@@ -291,25 +291,8 @@ void atag_reader_close(struct atag_reader *rd)
 
 static void note_missed(struct atag_reader *rd, const struct tep_record *rec)
 {
-	bool *seen;
-	uint64_t *m;
-	int n;
-
-	if (rec->cpu >= rd->nr_cpus) {
-		n = rec->cpu + 1;
-		m = realloc(rd->missed, n * sizeof(*m));
-		seen = m ? realloc(rd->missed_seen, n * sizeof(*seen)) : NULL;
-		if (!m || !seen) {
-			if (m)
-				rd->missed = m;
-			return;
-		}
-		memset(m + rd->nr_cpus, 0, (n - rd->nr_cpus) * sizeof(*m));
-		memset(seen + rd->nr_cpus, 0, (n - rd->nr_cpus) * sizeof(*seen));
-		rd->missed = m;
-		rd->missed_seen = seen;
-		rd->nr_cpus = n;
-	}
+	if (rec->cpu < 0 || rec->cpu >= rd->nr_cpus)
+		return;
 	rd->missed_seen[rec->cpu] = true;
 	if (rec->missed_events < 0 || rd->missed[rec->cpu] == ~0ULL)
 		rd->missed[rec->cpu] = ~0ULL;
@@ -362,6 +345,14 @@ fail:
 
 int atag_reader_run(struct atag_reader *rd, const struct atag_sink *sink)
 {
+	/* per CPU of the buffer: as many as it lists, whatever their ids */
+	if (!rd->missed) {
+		rd->nr_cpus = atag_trace_nr_cpus(rd->trace, rd->buffer);
+		rd->missed = calloc(rd->nr_cpus + 1, sizeof(*rd->missed));
+		rd->missed_seen = calloc(rd->nr_cpus + 1, sizeof(*rd->missed_seen));
+		if (!rd->missed || !rd->missed_seen)
+			return -ENOMEM;
+	}
 	rd->out = sink;
 	if (rd->opts.progress && !atag_trace_direct(rd->trace, rd->buffer)) {
 		rd->span_start = atag_trace_first_ts(rd->trace, rd->buffer);
@@ -391,6 +382,16 @@ bool atag_reader_missed(const struct atag_reader *rd, int cpu, uint64_t *count)
 int atag_reader_nr_cpus(const struct atag_reader *rd)
 {
 	return rd->nr_cpus;
+}
+
+uint64_t atag_reader_data_size(const struct atag_reader *rd)
+{
+	return atag_trace_data_size(rd->trace, rd->buffer);
+}
+
+int atag_reader_cpu_id(const struct atag_reader *rd, int cpu)
+{
+	return atag_trace_cpu_id(rd->trace, rd->buffer, cpu);
 }
 
 const char *atag_reader_path(const struct atag_reader *rd)

@@ -196,99 +196,228 @@ uint64_t atag_stack_call_site(struct atag_frame_cache *fc, const uint64_t *frame
 	return 0;
 }
 
-/* ------------------------------------------------------------ modules */
+/* ------------------------------------------------------------ kallsyms */
 
-struct atag_modules {
-	struct atag_map	by_addr;	/* symbol address -> index into names */
-	char		**names;	/* one copy of each module name */
-	size_t		nr_names;
+/*
+ * One symbol of the kallsyms text. The table is what libtraceevent would build
+ * from tep_parse_kallsyms() (same lines kept, same order of symbols sharing an
+ * address, same search), so installed as the tep's function resolver it gives
+ * the names libtraceevent gives, from one pass over the text and no allocation
+ * per symbol.
+ */
+struct ksym {
+	uint64_t	addr;
+	const char	*func;
+	const char	*mod;		/* NULL: built-in */
+	uint32_t	line;
 };
 
-static long module_index(struct atag_modules *m, const char *name, size_t n)
-{
-	char **p;
-	size_t i;
+struct atag_modules {
+	char		*text;		/* a copy of the text, cut into strings in place */
+	struct ksym	*syms;		/* sorted; syms[nr] is an end marker of address 0 */
+	size_t		nr;
+};
 
-	for (i = m->nr_names; i-- > 0;)		/* lines of one module come together */
-		if (!strncmp(m->names[i], name, n) && !m->names[i][n])
-			return i;
-	p = realloc(m->names, (m->nr_names + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	m->names = p;
-	m->names[m->nr_names] = strndup(name, n);
-	return m->names[m->nr_names] ? (long)m->nr_names++ : -1;
+static inline bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-/* The hex number at the start of [@p, @end): the text need not be NUL-terminated. */
-static bool parse_hex(const char *p, const char *end, unsigned long long *val)
+static inline int hex_digit(char c)
 {
-	unsigned long long v = 0;
-	const char *start = p;
-	int d;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
 
-	for (; p < end && p - start < 16; p++) {
-		d = *p >= '0' && *p <= '9' ? *p - '0' :
-		    (*p | 0x20) >= 'a' && (*p | 0x20) <= 'f' ? (*p | 0x20) - 'a' + 10 : -1;
-		if (d < 0)
-			break;
-		v = v << 4 | d;
+/*
+ * One line "ADDR TYPE NAME[\t[MODULE]]" of @line (NUL-terminated, no newline):
+ * false for a line that names no symbol. Accepted as libtraceevent's scanf
+ * pattern "%16llx %c %s" accepts them; types A and a (absolute) and names
+ * starting with '$' (ARM mapping symbols) are left out as it leaves them out.
+ */
+static bool parse_line(char *line, struct ksym *s)
+{
+	unsigned long long addr = 0;
+	char *p = line, *func, *mod;
+	int n = 0, digits = 0, d;
+	bool neg = false;
+	char type;
+
+	while (is_space(*p))
+		p++;
+	if (*p == '+' || *p == '-') {
+		neg = *p == '-';
+		p++;
+		n++;
 	}
-	*val = v;
-	return p > start;
+	if (p[0] == '0' && (p[1] | 0x20) == 'x' && hex_digit(p[2]) >= 0 && n + 2 < 16) {
+		p += 2;
+		n += 2;
+	}
+	for (; n < 16 && (d = hex_digit(*p)) >= 0; p++, n++, digits++)
+		addr = addr << 4 | d;
+	if (!digits)
+		return false;
+	while (is_space(*p))
+		p++;
+	type = *p;
+	if (!type)
+		return false;
+	p++;
+	while (is_space(*p))
+		p++;
+	func = p;
+	while (*p && !is_space(*p))
+		p++;
+	if (p == func)
+		return false;
+	mod = NULL;
+	if (p[0] == '\t' && p[1] == '[') {
+		char *m = p + 2, *e;
+
+		for (e = m; *e && !is_space(*e); e++)
+			;
+		/* "[name]": the name without its brackets; "[]" names none */
+		if (e - m > 1 && e[-1] == ']') {
+			e[-1] = '\0';
+			mod = m;
+		}
+	}
+	*p = '\0';
+	if (func[0] == '$' || type == 'A' || type == 'a')
+		return false;
+	s->addr = neg ? -addr : addr;
+	s->func = func;
+	s->mod = mod;
+	return true;
+}
+
+/* libtraceevent sorts a list built last line first: of equal addresses, the later line first */
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->line < y->line ? 1 : x->line > y->line ? -1 : 0;
+}
+
+/*
+ * The symbol containing @addr, as libtraceevent's search finds it: an exact
+ * match, or the symbol whose address is below and whose successor's is above;
+ * the last symbol contains nothing past its own address.
+ */
+static const struct ksym *ksym_find(const struct atag_modules *m, uint64_t addr)
+{
+	size_t l = 0, u = m->nr, i;
+	const struct ksym *s;
+
+	while (l < u) {
+		i = (l + u) / 2;
+		s = &m->syms[i];
+		if (addr == s->addr || (addr > s->addr && addr < s[1].addr))
+			return s;
+		if (addr < s->addr)
+			u = i;
+		else
+			l = i + 1;
+	}
+	return NULL;
 }
 
 struct atag_modules *atag_modules_parse(const char *text, size_t len)
 {
-	const char *line = text, *end = text + len, *nl, *open, *close;
 	struct atag_modules *m = calloc(1, sizeof(*m));
-	unsigned long long addr;
-	long idx;
+	size_t cap = 0, nr_lines = 0;
+	char *line, *nl, *end;
+	struct ksym *p;
 
-	for (; m && line < end; line = nl + 1) {
+	if (!m)
+		return NULL;
+	/* the text ends at its first NUL, as libtraceevent reads it */
+	len = strnlen(text, len);
+	m->text = malloc(len + 1);
+	if (!m->text)
+		goto fail;
+	memcpy(m->text, text, len);
+	m->text[len] = '\0';
+	end = m->text + len;
+	for (line = m->text; line < end; line = nl + 1, nr_lines++) {
 		nl = memchr(line, '\n', end - line);
 		if (!nl)
 			nl = end;
-		open = memchr(line, '[', nl - line);
-		if (!open || !parse_hex(line, open, &addr))
-			continue;
-		close = memchr(open, ']', nl - open);
-		if (!close || close == open + 1)
-			continue;
-		idx = module_index(m, open + 1, close - open - 1);
-		if (idx < 0 || !atag_map_get(&m->by_addr, addr, idx, NULL))
-			break;
+		*nl = '\0';
+		if (m->nr + 1 >= cap) {
+			cap = cap ? cap * 2 : 1024;
+			p = realloc(m->syms, cap * sizeof(*p));
+			if (!p)
+				goto fail;
+			m->syms = p;
+		}
+		if (parse_line(line, &m->syms[m->nr])) {
+			m->syms[m->nr].line = nr_lines;
+			m->nr++;
+		}
 	}
+	if (!m->syms) {
+		m->syms = calloc(1, sizeof(*m->syms));
+		if (!m->syms)
+			goto fail;
+	}
+	qsort(m->syms, m->nr, sizeof(*m->syms), ksym_cmp);
+	memset(&m->syms[m->nr], 0, sizeof(m->syms[m->nr]));
 	return m;
+fail:
+	atag_modules_free(m);
+	return NULL;
 }
 
 void atag_modules_free(struct atag_modules *m)
 {
-	size_t i;
-
 	if (!m)
 		return;
-	for (i = 0; i < m->nr_names; i++)
-		free(m->names[i]);
-	free(m->names);
-	atag_map_free(&m->by_addr);
+	free(m->syms);
+	free(m->text);
 	free(m);
+}
+
+size_t atag_modules_count(const struct atag_modules *m)
+{
+	return m ? m->nr : 0;
+}
+
+static char *resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	const struct ksym *s = ksym_find(priv, *addrp);
+
+	if (!s)
+		return NULL;
+	*addrp = s->addr;
+	*modp = (char *)s->mod;
+	return (char *)s->func;
+}
+
+int atag_modules_attach(struct atag_modules *m, struct tep_handle *tep)
+{
+	return tep_set_function_resolver(tep, resolve, m);
 }
 
 const char *atag_function_of(struct tep_handle *tep, const struct atag_modules *mods,
 			     uint64_t addr, uint64_t *offset, const char **module)
 {
 	unsigned long long start = 0;
+	const struct ksym *s;
 	const char *name = NULL;
-	uint64_t *idx;
 
 	if (!tep_find_function_info(tep, addr, &name, &start, NULL) || !name)
 		return NULL;
 	if (offset)
 		*offset = addr - start;
 	if (module) {
-		idx = mods ? atag_map_find(&mods->by_addr, start) : NULL;
-		*module = idx ? mods->names[*idx] : NULL;
+		s = mods ? ksym_find(mods, start) : NULL;
+		*module = s && s->addr == start ? s->mod : NULL;
 	}
 	return name;
 }

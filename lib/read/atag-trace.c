@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The trace.dat reader: opening files (with the libtracecmd 1.3.1 workarounds:
- * the probe child, the stdout capture, the fault guard, the warning hook) and
- * walking their records. See atag-trace.h.
+ * The trace.dat reader: opening files and walking their records. Its own
+ * reading of the headers (atag-tracedat.c) and of the pages (atag-pages.c)
+ * does the work for every file whose timestamps need no conversion; the others
+ * go through libtracecmd, with the 1.3.1 workarounds (the probe child, the
+ * stdout capture, the fault guard, the warning hook), after their pages were
+ * checked. See atag-trace.h.
  */
 #include <errno.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,9 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -25,30 +31,39 @@
 #include "atag-pages.h"
 #include "atag-symbols.h"
 #include "atag-trace.h"
+#include "atag-tracedat.h"
 #include "atag-utils.h"
 
-#define MAX_REPAIRS	8
 #define RELEASE_EVERY	(1 << 19)	/* records between dropping mapped pages */
+#define PROBE_SECONDS	60		/* the probe child's time to open a file */
 
 struct atag_trace {
 	char			*path;
-	int			nr_buffers;
+	int			fd;		/* the file */
+	struct atag_tracedat	*td;		/* its headers, read here */
+	struct atag_pages	*pages;		/* the walker of its pages */
+	bool			direct;		/* walked here, not by libtracecmd */
+	/* walks through libtracecmd (td->convert, or ATAG_PAGES=0) */
+	int			tc_fd;		/* the file, or its padded copy */
 	struct tracecmd_input	**buf;		/* [0] is the top buffer */
-	char			**name;
-	uint64_t		file_size;
-	uint64_t		needed;		/* > file_size when truncated */
-	int			fd;		/* the file, or its padded copy */
+	int			**index;	/* per buffer: CPU id -> index in its list */
+	int			*nr_index;
 	bool			abandoned;	/* handles faulted: do not touch them */
-	struct atag_pages	*pages;		/* its layout, see atag-pages.c */
-	struct atag_modules	*modules;	/* of its kallsyms */
-	char			**warnings;	/* what libtracecmd said */
+	char			**warnings;	/* what the walks said */
 	unsigned int		nr_warnings;
 	unsigned int		lost_warnings;
 };
 
 #define MAX_WARNINGS	8
 
-/* ------------------------------------------------------------ libtracecmd's voice */
+static bool allow_libtracecmd = true;
+
+void atag_trace_allow_libtracecmd(bool allow)
+{
+	allow_libtracecmd = allow;
+}
+
+/* ------------------------------------------------------------ what the walks say */
 
 /*
  * libtracecmd reports trouble through the weak tracecmd_warning(); ours keeps
@@ -58,20 +73,26 @@ struct atag_trace {
  */
 static __thread struct atag_trace *warn_sink;
 
-static void keep_warning(struct atag_trace *t, const char *fmt, va_list ap)
+static void keep_warning(struct atag_trace *t, const char *prefix, const char *fmt, va_list ap)
 {
-	char **p, *s;
+	char **p, *s, *m;
 
 	if (!t) {
-		fputs("libtracecmd: ", stderr);
+		fputs(prefix, stderr);
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
 		return;
 	}
-	if (t->nr_warnings == MAX_WARNINGS || vasprintf(&s, fmt, ap) < 0) {
+	if (t->nr_warnings == MAX_WARNINGS || vasprintf(&m, fmt, ap) < 0) {
 		t->lost_warnings++;
 		return;
 	}
+	if (asprintf(&s, "%s%s", prefix, m) < 0) {
+		free(m);
+		t->lost_warnings++;
+		return;
+	}
+	free(m);
 	p = realloc(t->warnings, (t->nr_warnings + 1) * sizeof(*p));
 	if (!p) {
 		free(s);
@@ -86,7 +107,7 @@ void tracecmd_warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	keep_warning(warn_sink, fmt, ap);
+	keep_warning(warn_sink, "libtracecmd: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -95,13 +116,13 @@ void tracecmd_critical(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	keep_warning(warn_sink, fmt, ap);
+	keep_warning(warn_sink, "libtracecmd: ", fmt, ap);
 	va_end(ap);
 }
 
 static void pages_warning(void *ctx, const char *fmt, va_list ap)
 {
-	keep_warning(ctx, fmt, ap);
+	keep_warning(ctx, "", fmt, ap);
 }
 
 unsigned int atag_trace_nr_warnings(const struct atag_trace *t)
@@ -114,13 +135,14 @@ const char *atag_trace_warning(const struct atag_trace *t, unsigned int i)
 	return i < t->nr_warnings ? t->warnings[i] : NULL;
 }
 
-/* ------------------------------------------------------------ keeping stdout clean */
+/* ------------------------------------------------------------ libtracecmd */
 
 struct capture {
 	int	saved;
 	int	fd;
 };
 
+/* libtracecmd prints to stdout when a file is cut short: into a memory file meanwhile */
 static void capture_begin(struct capture *c)
 {
 	fflush(stdout);
@@ -133,52 +155,15 @@ static void capture_begin(struct capture *c)
 	}
 }
 
-/* Restore stdout; returns what was printed meanwhile (malloc'ed, maybe empty). */
-static char *capture_end(struct capture *c)
+static void capture_end(struct capture *c)
 {
-	char *text = calloc(1, 4096);
-	ssize_t n;
-
 	fflush(stdout);
 	if (c->saved >= 0) {
 		dup2(c->saved, STDOUT_FILENO);
 		close(c->saved);
 	}
-	if (c->fd < 0)
-		return text;
-	if (text && lseek(c->fd, 0, SEEK_SET) == 0) {
-		n = read(c->fd, text, 4095);
-		text[n > 0 ? n : 0] = '\0';
-	}
-	close(c->fd);
-	return text;
-}
-
-/* libtracecmd says "Need at least N, but file size is M." for a truncated file. */
-static uint64_t needed_size(const char *text)
-{
-	const char *p = text ? strstr(text, "Need at least ") : NULL;
-
-	return p ? strtoull(p + 14, NULL, 10) : 0;
-}
-
-/* ------------------------------------------------------------ opening */
-
-static int check_magic(int fd, char *err, size_t errlen)
-{
-	static const char magic[] = "\x17\x08\x44tracing";
-	char head[16] = { 0 };
-
-	if (pread(fd, head, sizeof(head), 0) < 12 || memcmp(head, magic, 10)) {
-		snprintf(err, errlen, "not a trace.dat file (no trace-cmd magic at its start)");
-		return -EINVAL;
-	}
-	if (head[10] < '6' || head[10] > '7' || head[11]) {
-		snprintf(err, errlen, "trace.dat version '%.3s' is not supported (6 and 7 are)",
-			 head + 10);
-		return -EINVAL;
-	}
-	return 0;
+	if (c->fd >= 0)
+		close(c->fd);
 }
 
 static void close_buffers(struct atag_trace *t)
@@ -186,30 +171,21 @@ static void close_buffers(struct atag_trace *t)
 	int i;
 
 	/* instances share the top handle's tep: close them first */
-	for (i = t->nr_buffers - 1; i >= 0; i--) {
-		if (t->buf && t->buf[i])
+	for (i = t->td ? t->td->nr_buffers - 1 : -1; i >= 0; i--)
+		if (t->buf && t->buf[i] && !t->abandoned)
 			tracecmd_close(t->buf[i]);
-		if (t->name)
-			free(t->name[i]);
-	}
 	free(t->buf);
-	free(t->name);
 	t->buf = NULL;
-	t->name = NULL;
-	t->nr_buffers = 0;
 }
 
-/*
- * Open every buffer from t->fd; NULL handles and a message in @err on failure.
- * Only called once a probe (below) opened the same file without trouble.
- */
+/* Open every buffer from t->tc_fd with libtracecmd: 0, or a reason in @err. */
 static int open_buffers(struct atag_trace *t, bool quiet, char *err, size_t errlen)
 {
 	struct tracecmd_input *top, *h;
 	struct capture cap;
 	int fd, n, i;
 
-	fd = fcntl(t->fd, F_DUPFD_CLOEXEC, 0);
+	fd = fcntl(t->tc_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	lseek(fd, 0, SEEK_SET);
@@ -217,105 +193,114 @@ static int open_buffers(struct atag_trace *t, bool quiet, char *err, size_t errl
 		capture_begin(&cap);
 	top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (quiet)
-		free(capture_end(&cap));
+		capture_end(&cap);
 	if (!top) {
 		close(fd);
-		snprintf(err, errlen, "cannot read its headers (corrupt trace.dat)");
+		snprintf(err, errlen, "libtracecmd cannot read its headers");
 		return -EINVAL;
 	}
 	n = tracecmd_buffer_instances(top);
-	t->buf = calloc(n + 1, sizeof(*t->buf));
-	t->name = calloc(n + 1, sizeof(*t->name));
-	if (!t->buf || !t->name) {
+	t->buf = calloc(t->td->nr_buffers, sizeof(*t->buf));
+	if (!t->buf) {
 		tracecmd_close(top);
 		return -ENOMEM;
 	}
 	t->buf[0] = top;
-	t->name[0] = strdup("");
-	t->nr_buffers = 1;
+	if (n != t->td->nr_buffers - 1) {
+		snprintf(err, errlen, "libtracecmd sees %d instance buffers, not %d", n,
+			 t->td->nr_buffers - 1);
+		return -EINVAL;
+	}
 	for (i = 0; i < n; i++) {
 		if (quiet)
 			capture_begin(&cap);
 		h = tracecmd_buffer_instance_handle(top, i);
 		if (quiet)
-			free(capture_end(&cap));
-		if (!h) {
-			snprintf(err, errlen, "cannot read instance buffer '%s'",
-				 tracecmd_buffer_instance_name(top, i));
+			capture_end(&cap);
+		if (!h || strcmp(tracecmd_buffer_instance_name(top, i), t->td->buf[i + 1].name)) {
+			if (h)
+				tracecmd_close(h);
+			snprintf(err, errlen, "libtracecmd cannot read instance buffer '%s'",
+				 t->td->buf[i + 1].name);
 			return -EINVAL;
 		}
-		t->buf[t->nr_buffers] = h;
-		t->name[t->nr_buffers++] = strdup(tracecmd_buffer_instance_name(top, i));
+		t->buf[i + 1] = h;
 	}
 	return 0;
 }
 
-/* The probe child: 0 if every buffer opens, 3 if the headers do not, 4 if the data does not. */
-static int __attribute__((noreturn)) probe_child(struct atag_trace *t, int out)
+/* The probe child: 0 if libtracecmd opens every buffer, else 1. */
+static int __attribute__((noreturn)) probe_child(struct atag_trace *t, pid_t parent)
 {
-	struct atag_trace probe = { .fd = t->fd, .file_size = t->file_size };
-	char err[256], path[64];
+	struct atag_trace probe = { .tc_fd = t->tc_fd, .td = t->td };
+	char err[256];
+	int null;
 
-	dup2(out, STDOUT_FILENO);
-	dup2(out, STDERR_FILENO);
-	/* what libtracecmd prints must get out before it may crash */
-	setvbuf(stdout, NULL, _IONBF, 0);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", t->fd);
-	if (!tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS))
-		_exit(3);
-	_exit(open_buffers(&probe, false, err, sizeof(err)) ? 4 : 0);
+	/* it dies with report, whatever ends report */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+	}
+	_exit(open_buffers(&probe, false, err, sizeof(err)) ? 1 : 0);
 }
 
 /*
- * Open the file in a child first: libtracecmd 1.3.1 crashes in its own cleanup on
- * some truncated or corrupt files, and prints to stdout when a file is cut short.
- * Returns 0 if the child opened every buffer, -EAGAIN with *@need set when the
- * file must first be padded to *@need bytes, -EBADMSG if its headers cannot be
- * read, else -EINVAL (its data cannot).
+ * Open the file in a child first: libtracecmd 1.3.1 crashes in its own cleanup
+ * on some files. The child is killed after PROBE_SECONDS, and dies with us.
+ * Returns 0 if it opened every buffer.
  */
-static int probe(struct atag_trace *t, uint64_t *need)
+static int probe(struct atag_trace *t)
 {
-	char said[4096] = "";
-	int pipefd[2], status;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
+	pid_t pid, parent = getpid();
+	struct timespec start, now;
+	int status, waited = 0;
 
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
 	fflush(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
+	if (pid < 0)
 		return -errno;
-	}
 	if (!pid)
-		probe_child(t, pipefd[1]);
-	close(pipefd[1]);
-	while (got < sizeof(said) - 1 &&
-	       (n = read(pipefd[0], said + got, sizeof(said) - 1 - got)) > 0)
-		got += n;
-	said[got] = '\0';
-	close(pipefd[0]);
-	if (waitpid(pid, &status, 0) < 0)
+		probe_child(t, parent);
+	for (;;) {
+		waited = waitpid(pid, &status, WNOHANG);
+		if (waited)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= PROBE_SECONDS) {
+			kill(pid, SIGKILL);
+			waited = waitpid(pid, &status, 0);
+			return -ETIMEDOUT;
+		}
+		poll(NULL, 0, 2);
+	}
+	if (waited < 0)
 		return -errno;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
-	*need = needed_size(said);
-	if (*need > t->needed)
-		return -EAGAIN;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 3 ? -EBADMSG : -EINVAL;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EINVAL;
 }
 
-/* Replace t->fd by a copy of the file padded with zeroes to @size bytes. */
-static int pad_copy(struct atag_trace *t, uint64_t size)
+/*
+ * A copy of the file padded with zeroes (empty pages) to the size its headers
+ * claim, for libtracecmd, which refuses a file whose data runs past its end.
+ * Bounded by what the file holds: a claim of more than twice its size (and a
+ * MiB) is refused.
+ */
+static int pad_copy(struct atag_trace *t, char *err, size_t errlen)
 {
+	uint64_t size = t->td->needed, have = t->td->file_size;
 	char buf[1 << 16];
 	off_t off = 0;
 	ssize_t n;
 	int fd;
 
+	if (size > 2 * have + (1 << 20)) {
+		snprintf(err, errlen, "truncated: its data would need %llu bytes, and %s",
+			 (unsigned long long)size, t->td->convert);
+		return -EINVAL;
+	}
 	fd = memfd_create("atag-truncated", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -330,39 +315,108 @@ static int pad_copy(struct atag_trace *t, uint64_t size)
 		close(fd);
 		return -EIO;
 	}
-	close(t->fd);
-	t->fd = fd;
+	t->tc_fd = fd;
 	return 0;
 }
 
-static void load_modules(struct atag_trace *t)
+static int count_cb(const struct tep_record *rec, void *data)
 {
-	size_t len = 0;
-	char *text;
+	return 0;
+}
 
-	text = t->pages ? atag_pages_kallsyms(t->pages, &len) : NULL;
-	if (text)
-		t->modules = atag_modules_parse(text, len);
-	free(text);
+/* Per buffer, the index of each CPU id in its list (libtracecmd hands out ids). */
+static int index_cpus(struct atag_trace *t, char *err, size_t errlen)
+{
+	const struct atag_buffer_layout *b;
+	int i, c, max;
+
+	t->index = calloc(t->td->nr_buffers, sizeof(*t->index));
+	t->nr_index = calloc(t->td->nr_buffers, sizeof(*t->nr_index));
+	if (!t->index || !t->nr_index)
+		return -ENOMEM;
+	for (i = 0; i < t->td->nr_buffers; i++) {
+		b = &t->td->buf[i];
+		for (c = 0, max = -1; c < b->nr_cpus; c++)
+			if (b->cpus[c].cpu > max)
+				max = b->cpus[c].cpu;
+		/* libtracecmd makes a table as long as the largest id */
+		if (max >= ATAG_MAX_CPUS) {
+			snprintf(err, errlen, "buffer '%s' names CPU %d, and %s", b->name, max,
+				 t->td->convert);
+			return -EINVAL;
+		}
+		t->index[i] = malloc((max + 1 > 0 ? max + 1 : 1) * sizeof(int));
+		if (!t->index[i])
+			return -ENOMEM;
+		memset(t->index[i], 0xff, (max + 1 > 0 ? max + 1 : 1) * sizeof(int));
+		t->nr_index[i] = max + 1;
+		for (c = 0; c < b->nr_cpus; c++)
+			t->index[i][b->cpus[c].cpu] = c;
+	}
+	return 0;
+}
+
+/* Open @t for walks through libtracecmd, once its pages proved sound. */
+static int open_libtracecmd(struct atag_trace *t, char *err, size_t errlen)
+{
+	const char *why = t->td->convert ? t->td->convert : "ATAG_PAGES=0 asks for it";
+	int i, ret;
+
+	if (!allow_libtracecmd) {
+		snprintf(err, errlen, "%s (needs libtracecmd, which this program does not use)",
+			 why);
+		return -EINVAL;
+	}
+	/* kbuffer trusts the pages: none may reach it unchecked */
+	for (i = 0; i < t->td->nr_buffers; i++) {
+		atag_pages_iterate(t->pages, i, count_cb, NULL);
+		if (atag_pages_damaged(t->pages)) {
+			snprintf(err, errlen, "corrupt ring-buffer data in buffer %s (%s), and %s: "
+				 "libtracecmd, which must read it, cannot skip damaged pages",
+				 t->td->buf[i].name[0] ? t->td->buf[i].name : "top",
+				 t->nr_warnings ? t->warnings[t->nr_warnings - 1] : "a bad page",
+				 why);
+			return -EINVAL;
+		}
+	}
+	ret = index_cpus(t, err, errlen);
+	if (ret)
+		return ret;
+	t->tc_fd = t->fd;
+	if (t->td->needed > t->td->file_size) {
+		ret = pad_copy(t, err, errlen);
+		if (ret)
+			return ret;
+	}
+	ret = probe(t);
+	if (ret) {
+		snprintf(err, errlen, "libtracecmd cannot open it (%s), and %s",
+			 ret == -ETIMEDOUT ? "it took too long" : "corrupt headers or data", why);
+		return -EINVAL;
+	}
+	warn_sink = t;
+	ret = open_buffers(t, true, err, errlen);
+	warn_sink = NULL;
+	return ret;
 }
 
 int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size_t errlen)
 {
 	struct atag_trace *t;
-	uint64_t need = 0;
 	const char *env;
 	struct stat st;
-	int ret, tries, long_size;
+	int ret;
 
 	*trace = NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return -ENOMEM;
+		return atag_err(-ENOMEM);
+	t->tc_fd = -1;
 	t->path = strdup(path);
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (t->fd < 0 || fstat(t->fd, &st)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s", strerror(errno));
+	if (!t->path || t->fd < 0 || fstat(t->fd, &st)) {
+		ret = t->path ? -errno : -ENOMEM;
+		snprintf(err, errlen, "%s", strerror(-ret));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -370,57 +424,28 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 		snprintf(err, errlen, "not a regular file");
 		goto fail;
 	}
-	t->file_size = t->needed = st.st_size;
-	ret = check_magic(t->fd, err, errlen);
+	ret = atag_tracedat_open(t->fd, &t->td, err, errlen);
 	if (ret)
 		goto fail;
-	for (tries = 0; tries < MAX_REPAIRS; tries++) {
-		ret = probe(t, &need);
-		if (ret != -EAGAIN)
-			break;
-		if (need > t->file_size * 64 + (1ULL << 30)) {
-			snprintf(err, errlen, "truncated or corrupt: its data would need %llu bytes",
-				 (unsigned long long)need);
-			ret = -EINVAL;
-			goto fail;
-		}
-		t->needed = need;
-		ret = pad_copy(t, need);
-		if (ret) {
-			snprintf(err, errlen, "truncated, and cannot make a padded copy: %s",
-				 strerror(-ret));
-			goto fail;
-		}
-	}
-	if (ret == -EBADMSG) {
-		snprintf(err, errlen, "cannot read its headers (corrupt or truncated trace.dat)");
+	t->pages = atag_pages_alloc(t->td, pages_warning, t);
+	if (!t->pages) {
+		ret = -ENOMEM;
 		goto fail;
 	}
-	if (ret) {
-		snprintf(err, errlen, "corrupt CPU data: libtracecmd cannot read where it starts");
-		goto fail;
-	}
-	warn_sink = t;
-	ret = open_buffers(t, true, err, errlen);
-	warn_sink = NULL;
-	if (ret)
-		goto fail;
-	long_size = tep_get_long_size(atag_trace_tep(t));
-	if (long_size != 4 && long_size != 8) {
-		snprintf(err, errlen, "corrupt header: a long of %d bytes (4 or 8 expected)",
-			 long_size);
-		ret = -EINVAL;
-		goto fail;
-	}
-	t->pages = atag_pages_open(t->fd, pages_warning, t);
-	load_modules(t);
-	/* ATAG_PAGES=0: walk through libtracecmd only (tests compare both walks) */
+	posix_fadvise(t->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	/* ATAG_PAGES=0: walk through libtracecmd (tests compare both walks) */
 	env = getenv("ATAG_PAGES");
-	if (t->pages && ((env && !strcmp(env, "0")) || tep_is_old_format(atag_trace_tep(t))))
-		atag_pages_set_walkable(t->pages, false);
+	t->direct = !t->td->convert && !(env && !strcmp(env, "0"));
+	if (!t->direct) {
+		ret = open_libtracecmd(t, err, errlen);
+		if (ret)
+			goto fail;
+	}
 	*trace = t;
 	return 0;
 fail:
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
 	atag_trace_close(t);
 	return atag_err(ret);
 }
@@ -428,19 +453,22 @@ fail:
 void atag_trace_close(struct atag_trace *t)
 {
 	unsigned int i;
+	int b;
 
 	if (!t)
 		return;
 	for (i = 0; i < t->nr_warnings; i++)
 		free(t->warnings[i]);
 	free(t->warnings);
-	atag_pages_close(t->pages);
-	atag_modules_free(t->modules);
-	if (t->abandoned) {
-		free(t->buf);
-		t->buf = NULL;
-	}
 	close_buffers(t);
+	for (b = 0; t->index && b < t->td->nr_buffers; b++)
+		free(t->index[b]);
+	free(t->index);
+	free(t->nr_index);
+	atag_pages_free(t->pages);
+	atag_tracedat_close(t->td);
+	if (t->tc_fd >= 0 && t->tc_fd != t->fd)
+		close(t->tc_fd);
 	if (t->fd >= 0)
 		close(t->fd);
 	free(t->path);
@@ -449,7 +477,7 @@ void atag_trace_close(struct atag_trace *t)
 
 const struct atag_modules *atag_trace_modules(const struct atag_trace *t)
 {
-	return t->modules;
+	return t->td->kallsyms;
 }
 
 const char *atag_trace_path(const struct atag_trace *t)
@@ -459,52 +487,57 @@ const char *atag_trace_path(const struct atag_trace *t)
 
 struct tep_handle *atag_trace_tep(const struct atag_trace *t)
 {
-	return tracecmd_get_tep(t->buf[0]);
+	return t->td->tep;
 }
 
 const char *atag_trace_uname(const struct atag_trace *t)
 {
-	return tracecmd_get_uname(t->buf[0]);
+	return t->td->uname;
 }
 
 const char *atag_trace_comm(const struct atag_trace *t, int pid)
 {
-	struct tep_handle *tep = atag_trace_tep(t);
+	struct tep_handle *tep = t->td->tep;
 
 	return tep_is_pid_registered(tep, pid) ? tep_data_comm_from_pid(tep, pid) : NULL;
 }
 
 int atag_trace_nr_buffers(const struct atag_trace *t)
 {
-	return t->nr_buffers;
+	return t->td->nr_buffers;
 }
 
 const char *atag_trace_buffer_name(const struct atag_trace *t, int i)
 {
-	return i >= 0 && i < t->nr_buffers ? t->name[i] : NULL;
-}
-
-static struct tracecmd_input *buffer(const struct atag_trace *t, int i)
-{
-	return i >= 0 && i < t->nr_buffers ? t->buf[i] : NULL;
+	return i >= 0 && i < t->td->nr_buffers ? t->td->buf[i].name : NULL;
 }
 
 int atag_trace_find_buffer(const struct atag_trace *t, const char *name)
 {
-	int i;
+	return atag_tracedat_find(t->td, strcmp(name, "top") ? name : "");
+}
 
-	if (!strcmp(name, "top"))
-		name = "";
-	for (i = 0; i < t->nr_buffers; i++)
-		if (t->name[i] && !strcmp(t->name[i], name))
-			return i;
-	return -1;
+int atag_trace_nr_cpus(const struct atag_trace *t, int i)
+{
+	return i >= 0 && i < t->td->nr_buffers ? t->td->buf[i].nr_cpus : 0;
+}
+
+int atag_trace_cpu_id(const struct atag_trace *t, int i, int index)
+{
+	if (i < 0 || i >= t->td->nr_buffers || index < 0 || index >= t->td->buf[i].nr_cpus)
+		return -1;
+	return t->td->buf[i].cpus[index].cpu;
+}
+
+bool atag_trace_direct(const struct atag_trace *t, int i)
+{
+	return t->direct && i >= 0 && i < t->td->nr_buffers;
 }
 
 /*
- * Drop the file pages mapped by libtracecmd (or the page walker) that the reader
- * has gone past. The mappings are private and read-only: dropped pages come back
- * from the page cache if touched again.
+ * Drop the file pages mapped by libtracecmd that the reader has gone past. The
+ * mappings are private and read-only: dropped pages come back from the page
+ * cache if touched again.
  */
 static void release_pages(const struct atag_trace *t)
 {
@@ -514,7 +547,7 @@ static void release_pages(const struct atag_trace *t)
 	struct stat st;
 	FILE *maps;
 
-	if (fstat(t->fd, &st))
+	if (fstat(t->tc_fd, &st))
 		return;
 	maps = fopen("/proc/self/maps", "re");
 	if (!maps)
@@ -531,14 +564,15 @@ static void release_pages(const struct atag_trace *t)
 	fclose(maps);
 }
 
-/* ------------------------------------------------------------ reading, guarded */
+/* ------------------------------------------------------------ reading through libtracecmd */
 
 /*
- * libtracecmd and kbuffer trust what a page says (record lengths, time extends),
- * so a damaged file can make them fault. Every read of ring-buffer data runs
- * under guarded(): SIGSEGV and SIGBUS are caught while libtracecmd code runs (not
- * while our own callbacks do: a fault of ours is a bug and must crash), the walk
- * stops, and the trace is abandoned. The jump buffer is per thread.
+ * libtracecmd trusts what a page says; the pages were checked before it may
+ * see them, but its own bookkeeping may still fault on a file it mishandles.
+ * Every read of ring-buffer data through it runs under guarded(): SIGSEGV and
+ * SIGBUS are caught while libtracecmd code runs (not while our own callbacks do:
+ * a fault of ours is a bug and must crash), the walk stops, and the trace is
+ * abandoned. The jump buffer is per thread.
  */
 static __thread sigjmp_buf *fault_jmp;
 
@@ -578,12 +612,6 @@ static int guarded(struct atag_trace *t, void (*fn)(void *arg), void *arg)
 	return sig;
 }
 
-bool atag_trace_direct(const struct atag_trace *t, int i)
-{
-	return t->pages && i >= 0 && i < t->nr_buffers &&
-	       atag_pages_find(t->pages, t->name[i]) >= 0;
-}
-
 struct walk {
 	struct atag_trace	*t;
 	int			buffer;
@@ -592,44 +620,43 @@ struct walk {
 	unsigned long		records;
 };
 
-/* The caller's callback runs outside the guard. */
-static int unguarded_cb(const struct tep_record *rec, void *arg)
+/* A record of libtracecmd's, its CPU id made the CPU's index; the callback runs unguarded. */
+static int tracecmd_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
 {
 	struct walk *w = arg;
 	sigjmp_buf *jb = fault_jmp;
+	struct tep_record r = *rec;
 	int ret;
 
 	if (!(++w->records % RELEASE_EVERY))
 		release_pages(w->t);
+	if (r.cpu < 0 || r.cpu >= w->t->nr_index[w->buffer] ||
+	    (r.cpu = w->t->index[w->buffer][r.cpu]) < 0)
+		return 0;
 	fault_jmp = NULL;
-	ret = w->cb(rec, w->data);
+	ret = w->cb(&r, w->data);
 	fault_jmp = jb;
-	return ret;
+	return ret ? -1 : 0;
 }
 
-static int tracecmd_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *arg)
-{
-	return unguarded_cb(rec, arg) ? -1 : 0;
-}
-
-/* The pages of the file when it allows, libtracecmd's iterator otherwise. */
-static void walk(void *arg)
+static void walk_tracecmd(void *arg)
 {
 	struct walk *w = arg;
-	struct tracecmd_input *h = w->t->buf[w->buffer];
-	int k = w->t->pages ? atag_pages_find(w->t->pages, w->t->name[w->buffer]) : -1;
 
-	if (k < 0 || atag_pages_iterate(w->t->pages, k, unguarded_cb, w))
-		tracecmd_iterate_events(h, NULL, 0, tracecmd_cb, w);
+	tracecmd_iterate_events(w->t->buf[w->buffer], NULL, 0, tracecmd_cb, w);
 }
 
 int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *data)
 {
 	struct walk w = { .t = t, .buffer = i, .cb = cb, .data = data };
 
-	if (!buffer(t, i))
+	if (i < 0 || i >= t->td->nr_buffers)
 		return 0;
-	return guarded(t, walk, &w);
+	if (t->direct) {
+		atag_pages_iterate(t->pages, i, cb, data);
+		return 0;
+	}
+	return guarded(t, walk_tracecmd, &w);
 }
 
 struct probe_types {
@@ -642,10 +669,17 @@ struct probe_types {
 	uint64_t		last_ts;
 };
 
+/* The record's event id: its first two bytes, as the decoder reads it. */
 static bool wanted(const struct probe_types *p, const struct tep_record *rec)
 {
-	int type = tep_data_type(atag_trace_tep(p->t), (struct tep_record *)rec), k;
+	uint16_t type;
+	int k;
 
+	if (rec->size < 2)
+		return false;
+	memcpy(&type, rec->data, 2);
+	if (p->t->td->swap)
+		type = __builtin_bswap16(type);
 	for (k = 0; k < p->nr_ids; k++)
 		if (type == p->ids[k])
 			return true;
@@ -660,21 +694,15 @@ static int probe_pages_cb(const struct tep_record *rec, void *arg)
 	return p->found || !--p->limit ? -1 : 0;
 }
 
-/* The first records of each CPU: any of the wanted types? Rewinds the buffer. */
+/* The first records of each CPU through libtracecmd: any of the wanted types? */
 static void probe_types(void *arg)
 {
 	struct probe_types *p = arg;
 	struct tracecmd_input *h = p->t->buf[p->buffer];
 	struct tep_record *rec;
-	int k, cpu;
 	unsigned int n;
+	int cpu;
 
-	k = p->t->pages ? atag_pages_find(p->t->pages, p->t->name[p->buffer]) : -1;
-	if (k >= 0) {
-		p->limit *= tracecmd_cpus(h);
-		if (!atag_pages_iterate(p->t->pages, k, probe_pages_cb, p))
-			return;
-	}
 	for (cpu = 0; cpu < tracecmd_cpus(h) && !p->found; cpu++) {
 		rec = tracecmd_read_cpu_first(h, cpu);
 		for (n = 0; rec && n < p->limit && !p->found; n++) {
@@ -694,8 +722,14 @@ bool atag_trace_buffer_has(struct atag_trace *t, int i, const int *ids, int nr_i
 	struct probe_types p = { .t = t, .buffer = i, .ids = ids, .nr_ids = nr_ids,
 				 .limit = limit ? limit : 1 };
 
-	if (!buffer(t, i))
+	if (i < 0 || i >= t->td->nr_buffers)
 		return false;
+	if (t->direct) {
+		/* as many records as libtracecmd's look takes, in timestamp order */
+		p.limit *= t->td->buf[i].nr_cpus ? t->td->buf[i].nr_cpus : 1;
+		atag_pages_iterate(t->pages, i, probe_pages_cb, &p);
+		return p.found;
+	}
 	guarded(t, probe_types, &p);
 	return p.found;
 }
@@ -720,7 +754,7 @@ uint64_t atag_trace_last_ts(struct atag_trace *t, int i)
 {
 	struct probe_types p = { .t = t, .buffer = i };
 
-	if (!buffer(t, i))
+	if (t->direct || i < 0 || i >= t->td->nr_buffers)
 		return 0;
 	guarded(t, last_ts, &p);
 	return p.last_ts;
@@ -728,19 +762,31 @@ uint64_t atag_trace_last_ts(struct atag_trace *t, int i)
 
 uint64_t atag_trace_first_ts(struct atag_trace *t, int i)
 {
-	return buffer(t, i) ? tracecmd_get_first_ts(t->buf[i]) : 0;
+	if (t->direct || i < 0 || i >= t->td->nr_buffers || t->abandoned)
+		return 0;
+	return tracecmd_get_first_ts(t->buf[i]);
 }
 
 double atag_trace_progress(const struct atag_trace *t)
 {
-	return t->pages ? atag_pages_progress(t->pages) : -1;
+	return t->direct ? atag_pages_progress(t->pages) : -1;
+}
+
+uint64_t atag_trace_data_size(const struct atag_trace *t, int i)
+{
+	uint64_t n = 0;
+	int c;
+
+	for (c = 0; i >= 0 && i < t->td->nr_buffers && c < t->td->buf[i].nr_cpus; c++)
+		n += t->td->buf[i].cpus[c].avail;
+	return n;
 }
 
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed)
 {
 	if (size)
-		*size = t->file_size;
+		*size = t->td->file_size;
 	if (needed)
-		*needed = t->needed;
-	return t->needed > t->file_size;
+		*needed = t->td->needed > t->td->file_size ? t->td->needed : t->td->file_size;
+	return t->td->needed > t->td->file_size;
 }

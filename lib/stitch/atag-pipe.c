@@ -7,14 +7,24 @@
  * result is exactly that of stitching in one thread.
  *
  * Messages are 8-byte aligned records in one ring of bytes; one never wraps (a
- * PAD message fills the end). The producer publishes its position in batches,
- * the consumer its own after each batch it drained. A side with nothing to do
- * spins briefly, then sleeps on a futex the other side wakes: yielding instead
- * would hand the CPU to any other runnable task for a whole time slice.
+ * PAD message fills the end). The producer publishes its position every
+ * PUBLISH_EVERY messages, the consumer its own every eighth of the ring it
+ * drained, so that neither waits for the other to finish a large batch. A side
+ * with nothing to do spins briefly, then sleeps on a futex the other side
+ * wakes; wake-ups are batched: a producer that found the ring full sleeps until
+ * the consumer has emptied half of it, so a fast reader in front of a slower
+ * stitcher costs a few wake-ups per ring, not one per batch of messages.
+ * Yielding instead of sleeping would hand the CPU to any other runnable task
+ * for a whole time slice.
  *
- * A hit carries its call-site strings only the first time its tag goes through
- * (the stitcher keeps the first it learns), so the strings are not copied per
- * event.
+ * What crosses the ring between two cores is what the two threads pay for
+ * most (each cache line written on one side is read from the other), so
+ * messages carry no field that is empty: an event has a 32-byte header and then
+ * only its tag, key, bytes and line when set. A hit carries its call-site
+ * strings only the first time its tag goes through (the stitcher keeps the
+ * first it learns), and a kernel stack its frames only the first time those
+ * frames go through: after that a stack id both sides keep (the distinct stacks
+ * of a trace, as the stitcher's own table).
  *
  * Threads: one producer calls the sink of atag_pipe_sink() and atag_pipe_close();
  * one consumer calls atag_pipe_drain(). What crosses is copied into the ring:
@@ -44,28 +54,48 @@ enum {
 };
 
 /* msg.flags */
-#define F_STACK_FOLLOWS	0x1
-#define F_FILTERED	0x2
-#define F_SITE		0x4	/* the call-site strings follow */
-#define F_TASK_SHIFT	3	/* 2 bits: enum atag_task */
+#define F_STACK_FOLLOWS	0x01
+#define F_FILTERED	0x02
+#define F_SITE		0x04	/* the call-site strings follow */
+#define F_TAG		0x08	/* the optional fields present, in this order */
+#define F_PTR		0x10
+#define F_BYTES		0x20
+#define F_LINE		0x40
+#define F_FRAMES	0x80	/* a stack: its frames follow */
+#define F_KEEP		0x100	/* ... and both sides keep them as stack nr_kept */
+#define F_TASK_SHIFT	9	/* 2 bits: enum atag_task */
 _Static_assert(ATAG_TASK_NR <= 4, "a task class fits in two bits of msg.flags");
 
 struct msg {
 	uint32_t	size;		/* of the whole message, a multiple of 8 */
 	uint8_t		kind;
 	uint8_t		ev_kind;
-	uint8_t		flags;
-	uint8_t		src;
+	uint16_t	flags;
 	int32_t		type;
 	int32_t		cpu;
 	int32_t		pid;
-	uint32_t	nr;		/* stack frames */
-	int64_t		line;
+	uint32_t	nr;		/* a stack: frames, or the id of a kept stack;
+					   an event: its source */
 	uint64_t	ts;
-	uint64_t	tag;		/* of a stack: its call site */
-	uint64_t	ptr;
-	uint64_t	bytes;
-	/* then frames[nr], or "function\0file\0module\0" with F_SITE */
+	/*
+	 * then an event's tag, ptr, bytes, line (u64 each, those flagged) and
+	 * "function\0file\0module\0" with F_SITE; a stack's call site (u64), then
+	 * its frames with F_FRAMES
+	 */
+};
+
+/* Stacks kept by both sides: an id is an index into off/nr, the frames in one array. */
+#define MAX_KEPT	(1U << 20)
+#define MAX_KEPT_FRAMES	(16U << 20)
+
+struct kept {
+	uint64_t	*frames;
+	size_t		nr_frames;
+	size_t		cap_frames;
+	uint32_t	*off;
+	uint32_t	*len;
+	uint32_t	nr;
+	uint32_t	cap;
 };
 
 #define CACHELINE	64
@@ -75,12 +105,12 @@ struct atag_pipe {
 	size_t			size;		/* a power of two */
 	/* written by the producer, read by the consumer */
 	_Atomic size_t		head __attribute__((aligned(CACHELINE)));	/* published */
-	_Atomic uint32_t	head_seq;	/* futex: bumped with each publish */
+	_Atomic uint32_t	head_seq;	/* futex: bumped to wake the consumer */
 	_Atomic int		closed;
 	_Atomic int		producer_sleeps;
 	/* written by the consumer, read by the producer */
 	_Atomic size_t		tail __attribute__((aligned(CACHELINE)));	/* consumed */
-	_Atomic uint32_t	tail_seq;	/* futex: bumped with each release */
+	_Atomic uint32_t	tail_seq;	/* futex: bumped to wake the producer */
 	_Atomic int		consumer_sleeps;
 	_Atomic int		error;		/* the consumer's first error: producer stops */
 	/* producer only */
@@ -88,6 +118,10 @@ struct atag_pipe {
 	size_t			seen_tail;	/* the last tail it read */
 	unsigned int		unpublished;
 	struct atag_map		described;	/* tags whose call site went through */
+	struct atag_map		sent;		/* hash of a stack's frames -> its id + 1 */
+	struct kept		sent_stacks;
+	/* consumer only */
+	struct kept		got_stacks __attribute__((aligned(CACHELINE)));
 };
 
 struct atag_pipe *atag_pipe_alloc(size_t size)
@@ -108,11 +142,59 @@ struct atag_pipe *atag_pipe_alloc(size_t size)
 	return p;
 }
 
+static void kept_free(struct kept *k)
+{
+	free(k->frames);
+	free(k->off);
+	free(k->len);
+}
+
+/* Keep @nr frames as stack k->nr; false without memory or room. */
+static bool keep(struct kept *k, const uint64_t *frames, uint32_t nr)
+{
+	size_t cap;
+	void *n;
+
+	if (k->nr >= MAX_KEPT || k->nr_frames + nr > MAX_KEPT_FRAMES)
+		return false;
+	if (k->nr == k->cap) {
+		cap = k->cap ? 2 * k->cap : 256;
+		n = realloc(k->off, cap * sizeof(*k->off));
+		if (!n)
+			return false;
+		k->off = n;
+		n = realloc(k->len, cap * sizeof(*k->len));
+		if (!n)
+			return false;
+		k->len = n;
+		k->cap = cap;
+	}
+	if (k->nr_frames + nr > k->cap_frames) {
+		cap = k->cap_frames ? 2 * k->cap_frames : 4096;
+		while (cap < k->nr_frames + nr)
+			cap *= 2;
+		n = realloc(k->frames, cap * sizeof(*k->frames));
+		if (!n)
+			return false;
+		k->frames = n;
+		k->cap_frames = cap;
+	}
+	memcpy(k->frames + k->nr_frames, frames, nr * sizeof(*frames));
+	k->off[k->nr] = k->nr_frames;
+	k->len[k->nr] = nr;
+	k->nr_frames += nr;
+	k->nr++;
+	return true;
+}
+
 void atag_pipe_free(struct atag_pipe *p)
 {
 	if (!p)
 		return;
 	atag_map_free(&p->described);
+	atag_map_free(&p->sent);
+	kept_free(&p->sent_stacks);
+	kept_free(&p->got_stacks);
 	free(p->buf);
 	free(p);
 }
@@ -146,9 +228,10 @@ static bool spin(unsigned int *spins)
 static void publish(struct atag_pipe *p)
 {
 	atomic_store(&p->head, p->pos);
-	atomic_fetch_add(&p->head_seq, 1);
-	if (atomic_load(&p->consumer_sleeps))
+	if (atomic_load(&p->consumer_sleeps)) {
+		atomic_fetch_add(&p->head_seq, 1);
 		futex_wake(&p->head_seq);
+	}
 	p->unpublished = 0;
 }
 
@@ -177,8 +260,9 @@ static struct msg *reserve(struct atag_pipe *p, size_t n)
 		publish(p);
 		if (spin(&spins))
 			continue;
+		/* the consumer wakes us once it emptied half the ring (release()) */
 		atomic_store_explicit(&p->producer_sleeps, 1, memory_order_seq_cst);
-		if (atomic_load_explicit(&p->tail, memory_order_seq_cst) == p->seen_tail)
+		if (p->size - (p->pos - atomic_load_explicit(&p->tail, memory_order_seq_cst)) < n)
 			futex_wait(&p->tail_seq, seq);
 		atomic_store_explicit(&p->producer_sleeps, 0, memory_order_relaxed);
 	}
@@ -215,7 +299,6 @@ static struct msg *put(struct atag_pipe *p, int kind, size_t extra, int *err)
 	if (*err)
 		return NULL;
 	m = reserve(p, n);
-	memset(m, 0, sizeof(*m));
 	m->size = n;
 	m->kind = kind;
 	return m;
@@ -224,9 +307,11 @@ static struct msg *put(struct atag_pipe *p, int kind, size_t extra, int *err)
 static int put_event(void *ctx, const struct atag_event *ev)
 {
 	const char *file = ev->file ? ev->file : "", *module = ev->module ? ev->module : "";
-	size_t lf = 0, lfi = 0, lm = 0;
+	size_t lf = 0, lfi = 0, lm = 0, extra;
 	struct atag_pipe *p = ctx;
 	bool created = false;
+	uint16_t flags;
+	uint64_t *o;
 	struct msg *m;
 	int err;
 
@@ -238,23 +323,32 @@ static int put_event(void *ctx, const struct atag_event *ev)
 		if (!atag_map_get(&p->described, ev->tag, 1, &created))
 			return -ENOMEM;
 	}
-	m = put(p, M_EVENT, lf + lfi + lm, &err);
+	flags = (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
+		(created ? F_SITE : 0) | (ev->tag ? F_TAG : 0) | (ev->ptr ? F_PTR : 0) |
+		(ev->bytes ? F_BYTES : 0) | (ev->line != -1 ? F_LINE : 0) |
+		(ev->task & 3) << F_TASK_SHIFT;
+	extra = 8 * __builtin_popcount(flags & (F_TAG | F_PTR | F_BYTES | F_LINE));
+	m = put(p, M_EVENT, extra + lf + lfi + lm, &err);
 	if (!m)
 		return err;
 	m->ev_kind = ev->kind;
-	m->flags = (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
-		   (created ? F_SITE : 0) | (ev->task & 3) << F_TASK_SHIFT;
-	m->src = ev->src;
+	m->flags = flags;
 	m->type = ev->type;
 	m->cpu = ev->cpu;
 	m->pid = ev->pid;
-	m->line = ev->line;
+	m->nr = ev->src;
 	m->ts = ev->ts;
-	m->tag = ev->tag;
-	m->ptr = ev->ptr;
-	m->bytes = ev->bytes;
+	o = (uint64_t *)(m + 1);
+	if (flags & F_TAG)
+		*o++ = ev->tag;
+	if (flags & F_PTR)
+		*o++ = ev->ptr;
+	if (flags & F_BYTES)
+		*o++ = ev->bytes;
+	if (flags & F_LINE)
+		*o++ = ev->line;
 	if (created) {
-		char *s = (char *)(m + 1);
+		char *s = (char *)o;
 
 		memcpy(s, ev->function, lf);
 		memcpy(s + lf, file, lfi);
@@ -264,22 +358,75 @@ static int put_event(void *ctx, const struct atag_event *ev)
 	return 0;
 }
 
+static uint64_t frames_hash(const uint64_t *frames, unsigned int nr)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ nr;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		h = (h ^ frames[i]) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+/*
+ * The id of a stack both sides keep (its frames went through before), or -1:
+ * then *@keep_it says whether the frames going through now are to be kept.
+ */
+static int64_t sent_stack(struct atag_pipe *p, const struct atag_kstack *ks, bool *keep_it)
+{
+	uint64_t h = frames_hash(ks->frames, ks->nr), *v;
+	struct kept *k = &p->sent_stacks;
+	bool created;
+
+	*keep_it = false;
+	v = atag_map_get(&p->sent, h, 0, &created);
+	if (!v)
+		return -1;
+	if (!created) {
+		uint32_t id = *v - 1;
+
+		/* a collision of hashes: those frames go through whole, every time */
+		if (k->len[id] == ks->nr &&
+		    !memcmp(k->frames + k->off[id], ks->frames, ks->nr * sizeof(*ks->frames)))
+			return id;
+		return -1;
+	}
+	if (!keep(k, ks->frames, ks->nr)) {
+		atag_map_remove(&p->sent, h, NULL);
+		return -1;
+	}
+	*v = k->nr;
+	*keep_it = true;
+	return -1;
+}
+
 static int put_stack(void *ctx, const struct atag_kstack *ks)
 {
 	struct atag_pipe *p = ctx;
+	bool keep_it = false;
+	uint64_t *o;
+	int64_t id;
 	struct msg *m;
 	int err;
 
-	m = put(p, M_STACK, ks->nr * sizeof(*ks->frames), &err);
+	id = stopped(p) ? -1 : sent_stack(p, ks, &keep_it);
+	m = put(p, M_STACK, 8 + (id >= 0 ? 0 : ks->nr * sizeof(*ks->frames)), &err);
 	if (!m)
 		return err;
 	m->cpu = ks->cpu;
 	m->pid = ks->pid;
-	m->ts = ks->ts;
 	m->type = ks->type;
-	m->tag = ks->site;
-	m->nr = ks->nr;
-	memcpy(m + 1, ks->frames, ks->nr * sizeof(*ks->frames));
+	m->ts = ks->ts;
+	o = (uint64_t *)(m + 1);
+	*o++ = ks->site;
+	if (id >= 0) {
+		m->flags = 0;
+		m->nr = id;
+	} else {
+		m->flags = F_FRAMES | (keep_it ? F_KEEP : 0);
+		m->nr = ks->nr;
+		memcpy(o, ks->frames, ks->nr * sizeof(*ks->frames));
+	}
 	commit(p, m);
 	return 0;
 }
@@ -293,6 +440,7 @@ static int put_missed(void *ctx, int cpu)
 	m = put(p, M_MISSED, 0, &err);
 	if (!m)
 		return err;
+	m->flags = 0;
 	m->cpu = cpu;
 	commit(p, m);
 	return 0;
@@ -316,31 +464,51 @@ void atag_pipe_close(struct atag_pipe *p)
 }
 
 /* Hand message @m to @out. */
-static int deliver(const struct msg *m, const struct atag_sink *out)
+static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_sink *out)
 {
+	struct kept *k = &p->got_stacks;
+	const uint64_t *o;
 	struct atag_kstack ks;
 	struct atag_event ev;
 	const char *s;
 
 	switch (m->kind) {
 	case M_STACK:
+		o = (const uint64_t *)(m + 1);
 		ks = (struct atag_kstack){
-			.cpu = m->cpu, .pid = m->pid, .ts = m->ts, .type = m->type, .site = m->tag,
-			.frames = (const uint64_t *)(m + 1), .nr = m->nr,
+			.cpu = m->cpu, .pid = m->pid, .ts = m->ts, .type = m->type, .site = o[0],
 		};
+		if (m->flags & F_FRAMES) {
+			ks.frames = o + 1;
+			ks.nr = m->nr;
+			/* the producer kept them: so must we, or ids go wrong */
+			if ((m->flags & F_KEEP) && !keep(k, ks.frames, ks.nr))
+				return -ENOMEM;
+		} else {
+			ks.frames = k->frames + k->off[m->nr];
+			ks.nr = k->len[m->nr];
+		}
 		return out->stack(out->ctx, &ks);
 	case M_MISSED:
 		return out->missed(out->ctx, m->cpu);
 	case M_EVENT:
+		o = (const uint64_t *)(m + 1);
 		ev = (struct atag_event){
 			.kind = m->ev_kind, .type = m->type, .cpu = m->cpu, .pid = m->pid,
-			.ts = m->ts, .tag = m->tag, .ptr = m->ptr, .bytes = m->bytes,
-			.stack_follows = m->flags & F_STACK_FOLLOWS,
-			.filtered = m->flags & F_FILTERED, .line = m->line, .src = m->src,
+			.ts = m->ts, .stack_follows = m->flags & F_STACK_FOLLOWS,
+			.filtered = m->flags & F_FILTERED, .line = -1, .src = m->nr,
 			.task = m->flags >> F_TASK_SHIFT & 3,
 		};
+		if (m->flags & F_TAG)
+			ev.tag = *o++;
+		if (m->flags & F_PTR)
+			ev.ptr = *o++;
+		if (m->flags & F_BYTES)
+			ev.bytes = *o++;
+		if (m->flags & F_LINE)
+			ev.line = *o++;
 		if (m->flags & F_SITE) {
-			s = (const char *)(m + 1);
+			s = (const char *)o;
 			ev.function = s;
 			ev.file = s + strlen(s) + 1;
 			ev.module = ev.file + strlen(ev.file) + 1;
@@ -351,9 +519,23 @@ static int deliver(const struct msg *m, const struct atag_sink *out)
 	}
 }
 
+/*
+ * The consumer's position, up to which the producer may write again; a sleeping
+ * producer is woken once no more than half the ring (of what it published) is
+ * left to drain.
+ */
+static void release(struct atag_pipe *p, size_t tail, size_t head)
+{
+	atomic_store(&p->tail, tail);
+	if (atomic_load(&p->producer_sleeps) && head - tail <= p->size / 2) {
+		atomic_fetch_add(&p->tail_seq, 1);
+		futex_wake(&p->tail_seq);
+	}
+}
+
 int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 {
-	size_t tail = atomic_load_explicit(&p->tail, memory_order_relaxed), head;
+	size_t tail = atomic_load_explicit(&p->tail, memory_order_relaxed), head, mark;
 	unsigned int spins = 0;
 	const struct msg *m;
 	int closed, ret;
@@ -376,19 +558,21 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 			continue;
 		}
 		spins = 0;
+		mark = tail + p->size / 8;
 		while (tail != head) {
 			m = (const struct msg *)(p->buf + (tail & (p->size - 1)));
 			/* after an error keep draining, so the producer never blocks */
 			if (!atomic_load_explicit(&p->error, memory_order_relaxed)) {
-				ret = deliver(m, out);
+				ret = deliver(p, m, out);
 				if (ret)
 					atomic_store(&p->error, ret);
 			}
 			tail += m->size;
+			if (tail >= mark) {
+				release(p, tail, head);
+				mark = tail + p->size / 8;
+			}
 		}
-		atomic_store(&p->tail, tail);
-		atomic_fetch_add(&p->tail_seq, 1);
-		if (atomic_load(&p->producer_sleeps))
-			futex_wake(&p->tail_seq);
+		release(p, tail, head);
 	}
 }

@@ -280,10 +280,10 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 			continue;
 		if (missed == ~0ULL)
 			notice(r, "%s: buffer %s, CPU %d: events were lost (count unknown)",
-			       f->path, b, cpu);
+			       f->path, b, atag_reader_cpu_id(rd, cpu));
 		else
 			notice(r, "%s: buffer %s, CPU %d: %llu events were lost", f->path, b,
-			       cpu, (unsigned long long)missed);
+			       atag_reader_cpu_id(rd, cpu), (unsigned long long)missed);
 	}
 	if (atag_trace_truncated(trace, &size, &needed)) {
 		f->truncated = true;
@@ -291,7 +291,7 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 		       f->path, (unsigned long long)size, (unsigned long long)needed);
 	}
 	for (i = 0; i < atag_trace_nr_warnings(trace); i++)
-		notice(r, "%s: libtracecmd: %s", f->path, atag_trace_warning(trace, i));
+		notice(r, "%s: %s", f->path, atag_trace_warning(trace, i));
 	if (f->malformed)
 		notice(r, "%s: %llu malformed records skipped", f->path,
 		       (unsigned long long)f->malformed);

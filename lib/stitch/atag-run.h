@@ -26,8 +26,12 @@
  *    touch until it has joined the stitching thread.
  *  - An error of the stitching thread (out of memory) stops the reader at its
  *    next message; the run then fails as a whole.
- * With one CPU, with ATAG_THREADS=1, or when no thread can be made, the stitcher
- * runs on the calling thread behind a direct sink; the results are the same.
+ * Two threads only pay when there is a second core for the stitcher and the
+ * file is large: the stitching thread is used when two CPUs are allowed to the
+ * process and the buffer holds 4 MiB of ring-buffer data or more; ATAG_THREADS=2
+ * asks for it, ATAG_THREADS=1 refuses it. Otherwise, or when no thread can be
+ * made, the stitcher runs on the calling thread behind a direct sink; the
+ * results are the same.
  */
 #ifndef _ATAG_RUN_H
 #define _ATAG_RUN_H

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-tracedat.h - the layout and metadata of a trace.dat, read and checked by
+ * this library alone (library-internal). See lib/read/atag-tracedat.c.
+ *
+ * atag_tracedat_open() reads a version 6 or 7 file's headers once, checking
+ * every size, count and offset against the file, builds the tep libtraceevent
+ * decodes with (header page, event formats, kallsyms, printk formats, comms:
+ * the calls libtracecmd makes, with the same effect), and lists each buffer's
+ * CPUs and where their ring-buffer data lies. Nothing here trusts the file: a
+ * count or size the file cannot hold stops the read with a reason.
+ */
+#ifndef _ATAG_TRACEDAT_H
+#define _ATAG_TRACEDAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tep_handle;
+struct atag_modules;
+
+/* Most CPUs a buffer may list (NR_CPUS is at most 8192 in Linux). */
+#define ATAG_MAX_CPUS		16384
+/* Largest ring-buffer page (sub-buffer) accepted. */
+#define ATAG_MAX_PAGE		(1U << 20)
+
+enum atag_algo { ATAG_ALGO_NONE, ATAG_ALGO_ZSTD, ATAG_ALGO_ZLIB };
+
+/* One CPU's ring-buffer data in the file. */
+struct atag_cpu_region {
+	int		cpu;		/* the CPU id the file gives */
+	uint64_t	offset;		/* in the file */
+	uint64_t	size;		/* what the file claims (compressed: with the chunk count) */
+	uint64_t	avail;		/* what the file holds of it (less when cut short) */
+};
+
+struct atag_buffer_layout {
+	char			*name;		/* "" for the top buffer */
+	int			nr_cpus;
+	struct atag_cpu_region	*cpus;		/* in the file's order */
+	bool			compressed;
+};
+
+struct atag_tracedat {
+	int			fd;
+	uint64_t		file_size;
+	uint64_t		needed;		/* the end of the furthest data it claims */
+	int			version;	/* 6 or 7 */
+	bool			big_endian;
+	bool			swap;		/* the file's byte order is not the host's */
+	int			long_size;	/* of the traced kernel (file header) */
+	int			rb_long;	/* of a page's commit field (header page) */
+	unsigned int		page_size;	/* of the ring-buffer pages */
+	enum atag_algo		algo;
+	int			nr_buffers;	/* [0] is the top buffer, then instances */
+	struct atag_buffer_layout *buf;
+	struct tep_handle	*tep;
+	struct atag_modules	*kallsyms;	/* the tep's function resolver; may be NULL */
+	/*
+	 * Why this library cannot walk the records itself (timestamps libtracecmd
+	 * converts, a latency trace, an option it does not know), or NULL.
+	 */
+	const char		*convert;
+	char			*uname;		/* the UNAME option's text, or NULL */
+	/* decompression contexts, made once and reused for every section and chunk */
+	void			*zstd;
+	void			*zlib;
+};
+
+/*
+ * Read the file at @fd (which it keeps, not owns). On failure returns a negative
+ * errno and a one-line reason in @err ("cut inside its headers ...").
+ */
+int atag_tracedat_open(int fd, struct atag_tracedat **td, char *err, size_t errlen);
+void atag_tracedat_close(struct atag_tracedat *td);
+
+/* Index of the buffer called @name ("" = top), or -1. */
+int atag_tracedat_find(const struct atag_tracedat *td, const char *name);
+
+/* Decompress @in into exactly @out_len bytes of @out with the file's algorithm; 0 or -EIO. */
+int atag_tracedat_decompress(struct atag_tracedat *td, const void *in, size_t in_len, void *out,
+			     size_t out_len);
+
+#endif /* _ATAG_TRACEDAT_H */

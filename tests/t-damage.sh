@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Damaged and hostile trace.dat files: report and the plugin under stock trace-cmd
+# read them in bounded time and memory, never outside a page, and say what they
+# skipped. One test per defect of issue 12 (items 1-5); each failed before the fix.
+. "$(dirname "$0")/lib.sh"
+
+DAMAGE=$ATAG_BUILD/tests/progs/trace-damage
+RUN=$ATAG_BUILD/bench/atag-bench-run
+report() { "$ATAG_CMD" report "$@"; }
+# bounded: every run gets 60 s and 2 GiB of address space (ASan needs more of it)
+limit() {
+	if [ -n "$ASAN_OPTIONS" ]; then (timeout 60 "$@"); else (ulimit -v 2097152; timeout 60 "$@"); fi
+}
+# the byte offset of CPU $2's data in v6 file $1, from stock trace-cmd
+cpu_offset() {
+	trace-cmd dump --flyrecord -i "$1" 2>/dev/null |
+		awk -v c="$2" '$NF == c"]" && /offset, size/ { print $1; exit }'
+}
+
+# CPU 0: 40 long records (hits with long names: type_len 0), two pages; CPU 1: their allocations
+{
+	echo "cpus 2"
+	echo "kallsyms ffffffff81001000 T foo_create"
+	echo "kallsyms ffffffff81010000 T _etext"
+	i=1
+	while [ $i -le 40 ]; do
+		echo "ev 0 $((1000 + i)) 7 hit 0x$((160 + i)) NONE mm/foo.c" \
+			"function_${i}_whose_long_name_makes_a_record_of_more_than_one_hundred_and_twelve_bytes $i"
+		echo "ev 1 $((1000 + i)) 7 alloced 0x$((1000 + i)) 0x$((160 + i)) 64"
+		i=$((i + 1))
+	done
+} > "$T_TMP/long.txt"
+mkfixture -o "$T_TMP/long.dat" "$T_TMP/long.txt" || fail "fixture"
+cpu0=$(cpu_offset "$T_TMP/long.dat" 0)
+# where the 'function' __data_loc lies in an alloc_tag_hit record
+floc=$(awk -F'[:;]' '/char\[\] function/ { print $4 }' "$ATAG_SRC/tests/fixture/formats/alloc_tag/alloc_tag_hit")
+report -f json "$T_TMP/long.dat" > "$T_TMP/long.json" 2>/dev/null
+check_eq "the undamaged file: complete, 40 call sites" \
+	"$(jq -c '[.complete, (.tags | length)]' "$T_TMP/long.json")" "[true,40]"
+
+# 12.1: a record whose length field runs past its page, with a string pointing past it
+cp "$T_TMP/long.dat" "$T_TMP/past.dat"
+"$DAMAGE" "$T_TMP/past.dat" past-page "$cpu0" "$floc" || fail "damage: past-page"
+limit "$ATAG_CMD" report -f json "$T_TMP/past.dat" > "$T_TMP/past.json" 2> "$T_TMP/past.err"
+check_eq "12.1 v6: a record past its page: exit 0, flagged incomplete" \
+	"$?:$(jq -c .complete "$T_TMP/past.json")" "0:false"
+check_grep "12.1 v6: the notice names the buffer, CPU and page" \
+	"past.dat: buffer top, CPU 0: a record at [0-9]+ of the page at offset $cpu0 runs past its end; skipped" \
+	"$T_TMP/past.json"
+check_eq "12.1 v6: no call site made of bytes outside the record" \
+	"$(jq -c '[.tags[].function | select(. != null and (startswith("function_") | not))]' \
+		"$T_TMP/past.json")" "[]"
+# the same damage on the last page of a CPU, in a zstd v7 copy (a heap buffer before)
+cp "$T_TMP/long.dat" "$T_TMP/past-last.dat"
+"$DAMAGE" "$T_TMP/past-last.dat" past-page $((cpu0 + 4096)) "$floc" || fail "damage: past-page"
+if trace-cmd convert -i "$T_TMP/past-last.dat" -o "$T_TMP/past7.dat" --file-version 7 \
+		--compression zstd > /dev/null 2>&1; then
+	limit "$ATAG_CMD" report -f json "$T_TMP/past7.dat" > "$T_TMP/past7.json" 2> "$T_TMP/past7.err"
+	check_eq "12.1 zstd v7: exit 0, flagged incomplete" \
+		"$?:$(jq -c .complete "$T_TMP/past7.json")" "0:false"
+	check_grep "12.1 zstd v7: the notice says which page of which chunk" \
+		"CPU 0: a record at [0-9]+ of page 1 of the chunk at offset [0-9]+ runs past its end" \
+		"$T_TMP/past7.json"
+	# the plugin's string reader under stock trace-cmd report
+	tracecmd report -i "$T_TMP/past7.dat" > "$T_TMP/past7.tc" 2>&1
+	check_eq "12.1 plugin, zstd v7: trace-cmd report exits 0" "$?" 0
+	check_grep "12.1 plugin, zstd v7: the record prints [bad record]" \
+		'alloc_tag_hit: +\[bad record\]$' "$T_TMP/past7.tc"
+else
+	skip "12.1 zstd v7" "trace-cmd convert cannot write zstd v7 here"
+fi
+tracecmd report -i "$T_TMP/past.dat" > "$T_TMP/past.tc" 2>&1
+check_eq "12.1 plugin, v6: trace-cmd report exits 0" "$?" 0
+check_grep "12.1 plugin, v6: the record prints [bad record]" 'alloc_tag_hit: +\[bad record\]$' \
+	"$T_TMP/past.tc"
+check_eq "12.1 plugin, v6: every other hit prints its call site" \
+	"$(grep -c 'alloc_tag_hit: *function_[0-9]*_whose' "$T_TMP/past.tc")" 39
+
+# 12.2: a 16 KiB v7 file naming CPU 50,000,000: per-CPU state sized by the CPUs present
+cat > "$T_TMP/cpu.txt" <<'DESC'
+cpus 2
+buffer atagbuf
+ev atagbuf:0 1000 1 alloced 0x10 0xa0 8
+missed atagbuf:1 5
+ev atagbuf:1 2000 1 freed 0x10 0xa0 8
+ev atagbuf:1 3000 1 alloced 0x20 0xa0 16
+DESC
+mkfixture -o "$T_TMP/cpu6.dat" "$T_TMP/cpu.txt"
+if trace-cmd convert -i "$T_TMP/cpu6.dat" -o "$T_TMP/cpu.dat" --file-version 7 \
+		--compression none > /dev/null 2>&1 &&
+   "$DAMAGE" "$T_TMP/cpu.dat" cpu-id atagbuf 1 50000000; then
+	report -f json "$T_TMP/cpu6.dat" > "$T_TMP/cpu6.json" 2>/dev/null
+	out=$(limit "$RUN" "$ATAG_CMD" report -f json "$T_TMP/cpu.dat" 2>/dev/null)
+	rc=$?
+	set -- $out
+	check_eq "12.2 CPU 50000000: exit 0 within the time and memory limits" "$rc" 0
+	if [ "$rc" = 0 ] && [ "${2:-0}" -lt 65536 ] && [ -z "$ASAN_OPTIONS" ]; then
+		ok "12.2 CPU 50000000: peak RSS $2 KiB"
+	elif [ "$rc" = 0 ] && [ -n "$ASAN_OPTIONS" ]; then
+		skip "12.2 CPU 50000000: peak RSS" "ASan's shadow memory"
+	else
+		fail "12.2 CPU 50000000: peak RSS ${2:-?} KiB (64 MiB at most)"
+	fi
+	limit "$ATAG_CMD" report -f json "$T_TMP/cpu.dat" > "$T_TMP/cpu.json" 2>/dev/null
+	check_eq "12.2 CPU 50000000: the same totals as the file naming CPU 1" \
+		"$(jq -c .totals "$T_TMP/cpu.json")" "$(jq -c .totals "$T_TMP/cpu6.json")"
+	check_eq "12.2 CPU 50000000: lost events reported with the file's CPU id" \
+		"$(jq -r '.notices[0]' "$T_TMP/cpu.json")" \
+		"$T_TMP/cpu.dat: buffer atagbuf, CPU 50000000: 5 events were lost"
+else
+	skip "12.2 CPU 50000000" "trace-cmd convert cannot write an uncompressed v7 file here"
+fi
+
+# 12.3: kallsyms with a NUL inside a module name (a heap over-read before)
+cat > "$T_TMP/nul.txt" <<'DESC'
+cpus 1
+kallsyms ffffffff81000000 T trace_event_raw_event_kmalloc
+kallsyms ffffffffc0001000 t foo_alloc fooXbar
+kallsyms ffffffffc0002000 t foo_ioctl fooXbar
+kallsyms ffffffffc0003000 t foo_more fooXbar
+ev 0 1000 1 kmalloc 0xffffffffc0001000 0x100 8 8
+ev 0 1001 1 stack 0xffffffff81000010 0xffffffffc0001010 0xffffffffc0002030
+DESC
+mkfixture -o "$T_TMP/nul.dat" "$T_TMP/nul.txt"
+for at in $(grep -obUa 'fooXbar' "$T_TMP/nul.dat" | cut -d: -f1); do
+	"$DAMAGE" "$T_TMP/nul.dat" poke $((at + 3)) u8 0 || fail "damage: poke"
+done
+limit "$ATAG_CMD" report -f json "$T_TMP/nul.dat" > "$T_TMP/nul.json" 2> "$T_TMP/nul.err"
+check_eq "12.3 a NUL inside a module name: exit 0" "$?" 0
+# kallsyms ends at the NUL, as libtraceevent reads it: foo_alloc, without a module
+check_eq "12.3 the text ends at the NUL: the call site without a module" \
+	"$(jq -c '[.tags[] | [.function, .module]]' "$T_TMP/nul.json")" '[["foo_alloc",null]]'
+
+# 12.4: a padding event of length -4 (kbuffer loops on it forever)
+cp "$T_TMP/long.dat" "$T_TMP/pad.dat"
+"$DAMAGE" "$T_TMP/pad.dat" padding "$cpu0" -4 || fail "damage: padding"
+limit "$ATAG_CMD" report -f json "$T_TMP/pad.dat" > "$T_TMP/pad.json" 2> "$T_TMP/pad.err"
+check_eq "12.4 a padding of length -4: exit 0 in time, flagged incomplete" \
+	"$?:$(jq -c .complete "$T_TMP/pad.json")" "0:false"
+check_grep "12.4 the notice says what was skipped" \
+	"CPU 0: a padding at 0 of the page at offset $cpu0 has a negative length; skipped" \
+	"$T_TMP/pad.json"
+check_eq "12.4 the rest of the page is skipped, the next page read" \
+	"$(jq -c '[.tags[].function] | [index("function_1_whose_long_name_makes_a_record_of_more_than_one_hundred_and_twelve_bytes") == null, index("function_40_whose_long_name_makes_a_record_of_more_than_one_hundred_and_twelve_bytes") != null]' \
+		"$T_TMP/pad.json")" "[true,true]"
+# through libtracecmd (ATAG_PAGES=0): refused before kbuffer sees the page, no child left
+ATAG_PAGES=0 limit "$ATAG_CMD" report -f json "$T_TMP/pad.dat" > /dev/null 2> "$T_TMP/pad0.err"
+check_eq "12.4 ATAG_PAGES=0: exit 1 in time, one line" "$?:$(wc -l < "$T_TMP/pad0.err")" "1:1"
+check_grep "12.4 ATAG_PAGES=0: the page is named, libtracecmd is not asked" \
+	"pad.dat: corrupt ring-buffer data in buffer top \\(buffer top, CPU 0: a padding" \
+	"$T_TMP/pad0.err"
+left=""
+for p in /proc/[0-9]*; do
+	cat "$p/cmdline" 2>/dev/null | tr '\0' ' ' | grep -qF "$T_TMP/pad.dat" &&
+		left="$left ${p#/proc/}"
+done
+check_eq "12.4 no process left reading the file" "$left" ""
+for p in $left; do kill -9 "$p" 2>/dev/null; done
+
+# 12.5: a 15 KiB file whose table claims 1 GiB for its last CPU: memory bounded by the file
+cp "$T_TMP/long.dat" "$T_TMP/claim.dat"
+table=$(grep -obUa 'flyrecord' "$T_TMP/claim.dat" | head -1 | cut -d: -f1)
+"$DAMAGE" "$T_TMP/claim.dat" poke $((table + 10 + 16 + 8)) u64 $((1 << 30)) || fail "damage: poke"
+truncate -s $(($(cpu_offset "$T_TMP/long.dat" 1) + 3000)) "$T_TMP/claim.dat"
+"$ATAG_CMD" report -f json "$T_TMP/claim.dat" > "$T_TMP/claim.json" 2>/dev/null &
+pid=$!
+big=0
+while kill -0 $pid 2>/dev/null; do
+	for f in /proc/$pid/fd/*; do
+		case "$(readlink "$f" 2>/dev/null)" in
+		*memfd*) s=$(stat -L -c %s "$f" 2>/dev/null || echo 0)
+			 [ "$s" -gt "$big" ] && big=$s ;;
+		esac
+	done
+	sleep 0.02
+done
+wait $pid
+check_eq "12.5 a 15 KiB file claiming 1 GiB: exit 0" "$?" 0
+check_eq "12.5 no memory file larger than the file" "$([ "$big" -le 16384 ] && echo ok || echo "$big bytes")" ok
+check_eq "12.5 read up to the cut, flagged truncated" \
+	"$(jq -c '[.complete, .files[0].truncated]' "$T_TMP/claim.json")" '[false,true]'
+
+done_testing
