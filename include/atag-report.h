@@ -174,6 +174,14 @@ struct atag_report_completeness {
 	int64_t			missing_calls;
 	int64_t			missing_bytes;
 	bool			complete;	/* nothing missing */
+	/*
+	 * Not complete, but not a loss either: the call site's pages were split or
+	 * freed in parts (it has partial or unmatched frees), and the difference is
+	 * in calls alone or in bytes alone, as the kernel's counters change without
+	 * an event then (a split adds a call a tail page; a tail freed with its
+	 * head subtracts bytes). A lost event changes both.
+	 */
+	bool			reshaped;
 };
 /*
  * The report: everything the renderers read. The arrays are the report's;

@@ -284,6 +284,45 @@ jq_eq "counters-reading: what it cannot explain is missing" \
 	  ([.notices[] | select(test("bar_open drivers/bar.c:20 \\[bar\\]: the trace misses 1 allocations \\(128 bytes\\)"))] | length)]' \
 	'[false,[false,1,128],1]' "$T_TMP/unc3.json"
 
+# a page call site whose counters moved without an event: a split adds calls alone,
+# a tail freed with its head takes bytes alone (a lost event would change both)
+shaped() {	# $1: the "counters end" line's bytes and calls
+	cat <<DESC
+cpus 1
+comm 50 trace-cmd-alloc
+comm 100 work
+ev 0 1000 50 marker record 50 alloc_tag no
+ev 0 1001 50 marker select - mm/p.c 7 foo_pages
+ev 0 1002 50 marker counters start 0 0 - mm/p.c 7 foo_pages
+ev 0 1003 50 marker workload 100 work
+ev 0 2000 100 hit 0xb0 NONE mm/p.c foo_pages 7
+ev 0 2001 100 alloced 0x10 0xb0 8192
+ev 0 2100 100 freed 0x10 0xb0 4096
+ev 0 3000 50 marker counters end $1 - mm/p.c 7 foo_pages
+ev 0 3100 50 marker end command-exited
+DESC
+}
+# traced: 1 allocation, 1 (partial) free: 0 calls, 4096 bytes; counted 1 call more
+shaped "4096 1" > "$T_TMP/shp.txt"
+mkfixture -o "$T_TMP/shp.dat" "$T_TMP/shp.txt"
+json "$T_TMP/shp.dat" > "$T_TMP/shp.json"
+jq_eq "reshaped pages: calls alone differ, with partial frees: no loss, said why" \
+	'[.complete, .completeness.complete, .completeness.incomplete, .completeness.reshaped,
+	  (.completeness.tags[] | [.complete, .reshaped, .missing_calls, .missing_bytes]),
+	  ([.remarks[] | select(test("foo_pages mm/p.c:7: /proc/allocinfo counted 1 calls and 0 bytes that no event shows: split or partly freed pages"))] | length)]' \
+	'[true,0,0,1,[false,true,1,0],1]' "$T_TMP/shp.json"
+report "$T_TMP/shp.dat" > "$T_TMP/shp.text" 2>&1
+check_grep "reshaped pages: on the summary" \
+	'^completeness  complete: 0 tags as /proc/allocinfo counted; 1 with split or partly freed pages, which its counters do not follow$' \
+	"$T_TMP/shp.text"
+# calls and bytes both differ: an event is missing, whatever the pages did
+shaped "8192 1" > "$T_TMP/shp2.txt"
+mkfixture -o "$T_TMP/shp2.dat" "$T_TMP/shp2.txt"
+json "$T_TMP/shp2.dat" > "$T_TMP/shp2.json"
+jq_eq "reshaped pages: calls and bytes both differ: a loss" \
+	'[.complete, (.completeness.tags[] | [.complete, .reshaped, .missing_calls, .missing_bytes])]' \
+	'[false,[false,false,1,4096]]' "$T_TMP/shp2.json"
+
 # --------------------------------------------------------------- several sources at once
 cat > "$T_TMP/two.txt" <<'DESC'
 cpus 1

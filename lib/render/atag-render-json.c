@@ -290,17 +290,21 @@ static void observer(struct atag_json *w, const struct atag_report *r)
 static void completeness(struct atag_json *w, const struct atag_report *r)
 {
 	const struct atag_report_completeness *c;
-	unsigned int i, ok = 0;
+	unsigned int i, ok = 0, reshaped = 0;
 
 	if (!r->nr_completeness) {
 		atag_json_null(w, "completeness");
 		return;
 	}
 	for (i = 0; i < r->nr_completeness; i++)
+	{
 		ok += r->completeness[i].complete;
+		reshaped += r->completeness[i].reshaped;
+	}
 	atag_json_open_object(w, "completeness");
 	atag_json_uint(w, "complete", ok);
-	atag_json_uint(w, "incomplete", r->nr_completeness - ok);
+	atag_json_uint(w, "incomplete", r->nr_completeness - ok - reshaped);
+	atag_json_uint(w, "reshaped", reshaped);
 	atag_json_open_array(w, "tags");
 	for (i = 0; i < r->nr_completeness; i++) {
 		c = &r->completeness[i];
@@ -312,6 +316,7 @@ static void completeness(struct atag_json *w, const struct atag_report *r)
 		atag_json_int(w, "line", c->line);
 		atag_json_str(w, "module", c->module);
 		atag_json_bool(w, "complete", c->complete);
+		atag_json_bool(w, "reshaped", c->reshaped);
 		atag_json_int(w, "counted_calls", c->counted_calls);
 		atag_json_int(w, "counted_bytes", c->counted_bytes);
 		atag_json_int(w, "traced_calls", c->traced_calls);

@@ -364,8 +364,8 @@ static void summary_source(const struct atag_report *r, const struct atag_report
 
 static void summary_completeness(const struct atag_report *r, FILE *f)
 {
+	unsigned int i, ok = 0, reshaped = 0;
 	int64_t calls = 0, bytes = 0;
-	unsigned int i, ok = 0;
 	uint64_t uncertain = 0;
 	char a[32];
 
@@ -377,6 +377,10 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 			ok++;
 			continue;
 		}
+		if (r->completeness[i].reshaped) {
+			reshaped++;
+			continue;
+		}
 		calls += r->completeness[i].missing_calls < 0 ? -r->completeness[i].missing_calls :
 			 r->completeness[i].missing_calls;
 		bytes += r->completeness[i].missing_bytes < 0 ? -r->completeness[i].missing_bytes :
@@ -385,10 +389,15 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 	if (ok == r->nr_completeness)
 		fprintf(f, "completeness  complete: %u %s as /proc/allocinfo counted\n", ok,
 			ok == 1 ? "tag" : "tags");
+	else if (ok + reshaped == r->nr_completeness)
+		fprintf(f, "completeness  complete: %u %s as /proc/allocinfo counted; %u with "
+			"split or partly freed pages, which its counters do not follow\n", ok,
+			ok == 1 ? "tag" : "tags", reshaped);
 	else
 		fprintf(f, "completeness  %u of %u tags as /proc/allocinfo counted; the trace "
-			"misses %lld calls (%s) of the others\n", ok, r->nr_completeness,
-			(long long)calls, atag_format_size(a, sizeof(a), bytes));
+			"misses %lld calls (%s) of the others%s\n", ok, r->nr_completeness,
+			(long long)calls, atag_format_size(a, sizeof(a), bytes),
+			reshaped ? " (but those with split or partly freed pages)" : "");
 	if (uncertain)
 		fprintf(f, "              %llu %s while record read the counters: counted or "
 			"not, as the counters allow\n", (unsigned long long)uncertain,

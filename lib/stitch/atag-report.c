@@ -383,9 +383,13 @@ static bool same_tag(const struct atag_marker_tag *a, const struct atag_marker_t
 	       same_str(a->file, b->file) && same_str(a->module, b->module);
 }
 
-/* The events of the trace's alloc_tag tags named @t inside the window. */
+/*
+ * The events of the trace's alloc_tag tags named @t inside the window; in *@odd
+ * their partial and unmatched frees (of the whole file).
+ */
 static void traced_in_window(const struct atag_run *run, const struct atag_reader *rd,
-			     const struct atag_marker_tag *m, struct atag_window *w)
+			     const struct atag_marker_tag *m, struct atag_window *w,
+			     uint64_t *odd)
 {
 	const struct atag_tag_stats *t;
 	struct atag_marker_tag as;
@@ -393,6 +397,7 @@ static void traced_in_window(const struct atag_run *run, const struct atag_reade
 	size_t i;
 
 	memset(w, 0, sizeof(*w));
+	*odd = 0;
 	for (k = 0; k < run->nr_src; k++) {
 		if (strcmp(atag_reader_source_at(rd, k)->name, "alloc_tag"))
 			continue;
@@ -400,8 +405,10 @@ static void traced_in_window(const struct atag_run *run, const struct atag_reade
 			t = atag_aggr_tag(run->aggr[k], i);
 			as = (struct atag_marker_tag){ .module = t->module, .file = t->file,
 						       .line = t->line, .function = t->function };
-			if (t->function && same_tag(&as, m))
-				atag_window_add(w, &t->window);
+			if (!t->function || !same_tag(&as, m))
+				continue;
+			atag_window_add(w, &t->window);
+			*odd += t->counts.partial_frees + t->counts.unmatched_frees;
 		}
 	}
 }
@@ -433,6 +440,7 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	struct atag_window w;
 	unsigned int i, j;
 	char what[512];
+	uint64_t odd;
 
 	if (!rec || !rec->nr_counters_end)
 		return 0;
@@ -461,7 +469,7 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		c->line = e->tag.line;
 		c->counted_calls = (int64_t)(e->calls - b->calls);
 		c->counted_bytes = (int64_t)(e->bytes - b->bytes);
-		traced_in_window(run, rd, &e->tag, &w);
+		traced_in_window(run, rd, &e->tag, &w, &odd);
 		c->traced_calls = (int64_t)(w.allocs - w.frees);
 		c->traced_bytes = (int64_t)(w.bytes_alloced - w.bytes_freed);
 		c->uncertain_calls = w.uncertain_allocs + w.uncertain_frees;
@@ -471,11 +479,19 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		c->missing_bytes = beyond(c->counted_bytes - c->traced_bytes,
 					  w.uncertain_bytes_alloced, w.uncertain_bytes_freed);
 		c->complete = !c->missing_calls && !c->missing_bytes;
+		c->reshaped = !c->complete && odd && (!c->missing_calls || !c->missing_bytes);
 		if (c->complete)
 			continue;
 		snprintf(what, sizeof(what), "%s %s:%ld%s%s%s", c->function ? c->function : "?",
 			 c->source_file ? c->source_file : "?", c->line, c->module ? " [" : "",
 			 c->module ? c->module : "", c->module ? "]" : "");
+		if (c->reshaped) {
+			remark(r, "%s: %s: /proc/allocinfo counted %lld calls and %lld bytes that no "
+			       "event shows: split or partly freed pages change its counters without "
+			       "an event, not a loss", f->path, what, (long long)c->missing_calls,
+			       (long long)c->missing_bytes);
+			continue;
+		}
 		if (c->missing_calls >= 0 && c->missing_bytes >= 0)
 			notice(r, "%s: %s: the trace misses %lld allocations (%lld bytes) that "
 			       "/proc/allocinfo counted", f->path, what,
