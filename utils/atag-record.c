@@ -30,7 +30,9 @@
 
 #include "atag-allocinfo-uapi.h"
 #include "atag-cmd.h"
+#include "atag-command.h"
 #include "atag-session.h"
+#include "atag-stop.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
 
@@ -103,10 +105,7 @@ struct recording {
 	struct atag_enabled	n;		/* tags turned on here, already on */
 	struct atag_recorder	*rec;		/* the session's */
 	FILE			*log;		/* trace-cmd's output */
-	pid_t			child;
-	int			child_status;	/* its wait status, once reaped */
-	bool			child_reaped;
-	unsigned long		child_sent;	/* 1UL << signal: those we sent COMMAND */
+	struct atag_command	cmd;		/* COMMAND, if any */
 	bool			duration_over;	/* COMMAND got SIGTERM when it ended */
 	bool			attach_over;	/* the process attached to ended */
 	bool			restore_failed;
@@ -118,11 +117,6 @@ struct recording {
 	int			error;		/* set once: the first failure */
 	char			errmsg[1024];
 };
-
-static volatile sig_atomic_t stop_sig;		/* the signal that asked us to stop */
-static volatile sig_atomic_t stop_count;
-static volatile sig_atomic_t stop_forward;	/* COMMAND did not get it too */
-static int stop_pipe[2] = { -1, -1 };		/* [0]: the stop fd of the waits */
 
 enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem };
 
@@ -351,82 +345,6 @@ static void preflight(struct recording *r, const char **events)
  * action ends the process, but for the faults. SIGPIPE is ignored instead: a closed
  * stderr must not end a recording before it can undo what it changed.
  */
-static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-	SIGXCPU, SIGXFSZ, SIGPWR,
-};
-#define NR_STOP_SIGNALS		(sizeof(stop_signals) / sizeof(stop_signals[0]))
-
-/* How we were started, for COMMAND: the stop signals' actions, then SIGPIPE's. */
-static struct sigaction orig_actions[NR_STOP_SIGNALS + 1];
-static sigset_t orig_mask;
-
-static void on_stop_signal(int sig, siginfo_t *info, void *uctx)
-{
-	int err = errno;
-	ssize_t n;
-
-	/* the terminal sends INT, QUIT and HUP to COMMAND too; anything else reached us alone */
-	stop_forward = info->si_code != SI_KERNEL ||
-		       (sig != SIGINT && sig != SIGQUIT && sig != SIGHUP);
-	stop_sig = sig;
-	stop_count++;
-	/* wake the wait; a full pipe has a wake-up pending already */
-	n = write(stop_pipe[1], "", 1);
-	(void)n;
-	errno = err;
-}
-
-/* Empty the self-pipe; the flags say what came. */
-static void drain_stop_pipe(void)
-{
-	char buf[64];
-
-	while (read(stop_pipe[0], buf, sizeof(buf)) > 0)
-		;
-}
-
-static void stop_signal_set(sigset_t *set)
-{
-	size_t i;
-
-	sigemptyset(set);
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaddset(set, stop_signals[i]);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa, ign;
-	sigset_t set;
-	size_t i;
-
-	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK))
-		die("cannot create a pipe: %s", strerror(errno));
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_stop_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	stop_signal_set(&sa.sa_mask);
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &sa, &orig_actions[i]);
-	sigaction(SIGPIPE, &ign, &orig_actions[i]);
-	stop_signal_set(&set);
-	sigprocmask(SIG_UNBLOCK, &set, &orig_mask);
-}
-
-/* In COMMAND's child, before exec: the signal handling record was started with. */
-static void restore_signals(void)
-{
-	size_t i;
-
-	for (i = 0; i < NR_STOP_SIGNALS; i++)
-		sigaction(stop_signals[i], &orig_actions[i], NULL);
-	sigaction(SIGPIPE, &orig_actions[i], NULL);
-	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
-}
-
 /* What COMMAND gets for a stop signal sent to record alone. */
 static int forward_signal(int sig)
 {
@@ -538,7 +456,7 @@ static int enable_tags(struct recording *r)
 	char msg[1024];
 	int ret;
 
-	ret = atag_session_enable_tags(r->sess, r->tags, stop_pipe[0], &r->n);
+	ret = atag_session_enable_tags(r->sess, r->tags, atag_stop_fd(), &r->n);
 	if (!ret || ret == -EINTR)
 		return 0;
 	if (atag_session_failed(r->sess) == ATAG_PART_STATE) {
@@ -583,8 +501,8 @@ static int start_recorder(struct recording *r, const char **events)
 		record_fail(r, errno, "cannot start trace-cmd record: %s", strerror(errno));
 		return -1;
 	}
-	ret = atag_recorder_wait_ready(r->rec, READY_TIMEOUT_MS, stop_pipe[0]);
-	if (ret == -ECHILD && stop_sig)
+	ret = atag_recorder_wait_ready(r->rec, READY_TIMEOUT_MS, atag_stop_fd());
+	if (ret == -ECHILD && atag_stop_sig)
 		ret = -EINTR;	/* it ended on the stop that came meanwhile */
 	if (ret == -ECHILD)
 		record_fail(r, ECHILD, "trace-cmd record failed: %s",
@@ -794,63 +712,27 @@ static void command_comm(const char *path, char *buf, size_t len)
 }
 
 /*
- * Starts COMMAND; returns its pid, or -1 (a failure, or a stop signal came first).
- * The stop signals are blocked around fork(): one the terminal sends to both of us
- * then either came before (COMMAND is not started) or reaches COMMAND with its own
- * action, never our handler in the child. The child waits until its workload line
- * is written (a pipe it reads; it never runs COMMAND when record dies first).
+ * Starts COMMAND (atag-command.h): once forked, its workload and described lines
+ * are written before it may exec. False when it did not start.
  */
-static pid_t start_command(struct recording *r)
+static bool start_command(struct recording *r)
 {
-	int pipefd[2], go[2], err = 0;
-	char comm[32], c;
-	sigset_t set, old;
-	pid_t pid;
+	char comm[32];
+	int err;
 
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
-		return -1;
+	err = atag_command_fork(&r->cmd, r->p->command);
+	if (err) {
+		if (err != -EINTR)
+			record_fail(r, -err, "cannot run %s: %s", r->p->command[0], strerror(-err));
+		return false;
 	}
-	if (pipe2(go, O_CLOEXEC)) {
-		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -1;
-	}
-	stop_signal_set(&set);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	pid = stop_sig ? -1 : fork();
-	if (pid == 0) {
-		restore_signals();
-		close(pipefd[0]);
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(126);
-		execvp(r->p->command[0], r->p->command);
-		err = errno;
-		/* the pipe tells the parent why (it closes unread when exec works) */
-		_exit(write(pipefd[1], &err, sizeof(err)) == sizeof(err) ? 127 : 126);
-	}
-	if (pid < 0 && !stop_sig)
-		record_fail(r, errno, "cannot run %s: %s", r->p->command[0], strerror(errno));
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(pipefd[1]);
-	close(go[0]);
-	if (pid > 0) {
-		command_comm(r->p->command[0], comm, sizeof(comm));
-		mark_task(r, "workload", pid, comm);
-		mark_described(r);
-		if (write(go[1], "", 1) != 1)
-			err = errno;
-	}
-	close(go[1]);
-	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
-		waitpid(pid, NULL, 0);
+	command_comm(r->p->command[0], comm, sizeof(comm));
+	mark_task(r, "workload", r->cmd.pid, comm);
+	mark_described(r);
+	err = atag_command_go(&r->cmd);
+	if (err)
 		record_fail(r, err, "cannot run %s: %s", r->p->command[0], strerror(err));
-		pid = -1;
-	}
-	close(pipefd[0]);
-	return pid;
+	return !err;
 }
 
 /* -p PID: one workload line a thread. */
@@ -868,28 +750,6 @@ static void attach_process(struct recording *r)
 		free(tids);
 	}
 	mark_described(r);
-}
-
-static bool child_done(struct recording *r)
-{
-	int status;
-
-	if (r->child <= 0)
-		return true;
-	if (waitpid(r->child, &status, WNOHANG) != r->child)
-		return false;
-	r->child_status = status;
-	r->child_reaped = true;
-	r->child = 0;
-	return true;
-}
-
-static void signal_command(struct recording *r, int sig)
-{
-	if (r->child <= 0)
-		return;
-	kill(r->child, sig);
-	r->child_sent |= 1UL << sig;
 }
 
 /* The nearest of three deadlines (0: none) as a poll() timeout. */
@@ -925,7 +785,7 @@ static void set_reason(struct recording *r, const char *reason)
 		snprintf(r->end_reason, sizeof(r->end_reason), "%s", reason);
 	else
 		snprintf(r->end_reason, sizeof(r->end_reason), "signal %s",
-			 signal_name(stop_sig, name, sizeof(name)));
+			 signal_name(atag_stop_sig, name, sizeof(name)));
 }
 
 /*
@@ -941,21 +801,21 @@ static void record_wait(struct recording *r)
 	unsigned long long kill_at = 0, term_at = 0;
 	int forwarded = 0, killed = 0, stopping = 0;
 	struct pollfd p[3] = {
-		{ .fd = stop_pipe[0], .events = POLLIN },
+		{ .fd = atag_stop_fd(), .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
 		{ .fd = atag_recorder_fd(r->rec), .events = POLLIN },
 	};
 	bool unwatched;
 	int ms;
 
-	p[1].fd = r->child > 0 ? watch_fd(r, r->child, r->p->command[0]) :
+	p[1].fd = r->cmd.pid > 0 ? watch_fd(r, r->cmd.pid, r->p->command[0]) :
 		  watch_fd(r, r->p->attach, "the process attached to");
 	/* no pidfds here: look again every ATAG_NO_PIDFD_MS */
-	unwatched = ((r->child > 0 || r->p->attach) && p[1].fd < 0) || p[2].fd < 0;
+	unwatched = ((r->cmd.pid > 0 || r->p->attach) && p[1].fd < 0) || p[2].fd < 0;
 	for (;;) {
-		drain_stop_pipe();
-		if (child_done(r) && (r->p->command || stop_sig)) {
-			set_reason(r, r->duration_over ? "duration" : stop_sig ? NULL :
+		atag_stop_drain();
+		if (atag_command_done(&r->cmd) && (r->p->command || atag_stop_sig)) {
+			set_reason(r, r->duration_over ? "duration" : atag_stop_sig ? NULL :
 				   "command-exited");
 			break;
 		}
@@ -964,31 +824,31 @@ static void record_wait(struct recording *r)
 			set_reason(r, "process-exited");
 			break;
 		}
-		if (stop_sig && !stopping++ && r->child > 0) {
-			term_at = stop_sig == SIGTERM ? 0 :
+		if (atag_stop_sig && !stopping++ && r->cmd.pid > 0) {
+			term_at = atag_stop_sig == SIGTERM ? 0 :
 				  atag_now_ns() + CHILD_STOP_TERM_MS * 1000000ULL;
 			kill_at = atag_now_ns() + CHILD_TERM_MS * 1000000ULL;
 		}
-		if (stop_sig && stop_forward && !forwarded++)
-			signal_command(r, forward_signal(stop_sig));
-		if (stop_count > 1 && !killed++)
-			signal_command(r, SIGKILL);
+		if (atag_stop_sig && atag_stop_alone && !forwarded++)
+			atag_command_signal(&r->cmd, forward_signal(atag_stop_sig));
+		if (atag_stop_count > 1 && !killed++)
+			atag_command_signal(&r->cmd, SIGKILL);
 		if (end && atag_now_ns() >= end) {
-			if (r->child <= 0) {
+			if (r->cmd.pid <= 0) {
 				set_reason(r, "duration");
 				break;
 			}
-			signal_command(r, SIGTERM);
+			atag_command_signal(&r->cmd, SIGTERM);
 			r->duration_over = true;
 			end = 0;
 			kill_at = atag_now_ns() + CHILD_TERM_MS * 1000000ULL;
 		}
 		if (term_at && atag_now_ns() >= term_at) {
-			signal_command(r, SIGTERM);	/* it did not end on the first signal */
+			atag_command_signal(&r->cmd, SIGTERM);	/* it did not end on the first signal */
 			term_at = 0;
 		}
 		if (kill_at && atag_now_ns() >= kill_at && !killed++)
-			signal_command(r, SIGKILL);	/* it ignored the SIGTERM */
+			atag_command_signal(&r->cmd, SIGKILL);	/* it ignored the SIGTERM */
 		if (!atag_recorder_running(r->rec) && !r->error)
 			record_fail(r, ECHILD, "trace-cmd record exited while recording");
 		if (r->error)
@@ -1005,12 +865,11 @@ static void record_wait(struct recording *r)
 
 static void run_and_wait(struct recording *r)
 {
-	if (stop_sig)
+	if (atag_stop_sig)
 		return;
 	describe_start(r);
 	if (r->p->command) {
-		r->child = start_command(r);
-		if (r->child < 0)
+		if (!start_command(r))
 			return;
 	} else if (r->p->attach) {
 		attach_process(r);
@@ -1029,19 +888,6 @@ static void run_and_wait(struct recording *r)
 
 /* ------------------------------------------------------------------ teardown */
 
-/* SIGTERM, then SIGKILL CHILD_TERM_MS later. */
-static void stop_command(struct recording *r)
-{
-	if (r->child <= 0)
-		return;
-	signal_command(r, SIGTERM);
-	atag_proc_wait(r->child, 0, CHILD_TERM_MS, -1);
-	if (!child_done(r)) {
-		signal_command(r, SIGKILL);
-		waitpid(r->child, NULL, 0);
-		r->child = 0;
-	}
-}
 
 /*
  * Stop the recorder and move a complete trace.dat into place; after a failure, say
@@ -1067,7 +913,7 @@ static void stop_recorder(struct recording *r)
 		return;
 	}
 	log_reason(r, tail, sizeof(tail));
-	if (stop_sig && !ready && !r->error) {
+	if (atag_stop_sig && !ready && !r->error) {
 		r->stopped_early = true;	/* nothing recorded: nothing written */
 	} else if (atag_session_output_full(r->sess) || strstr(tail, strerror(ENOSPC))) {
 		record_fail(r, ENOSPC, "%s: %s (trace-cmd record: %s)", r->p->output,
@@ -1103,7 +949,7 @@ static void teardown(struct recording *r, struct atag_lost *lost, bool *have_los
 	bool kept;
 	int ret;
 
-	stop_command(r);
+	atag_command_end(&r->cmd, CHILD_TERM_MS);
 	if (r->rec) {
 		stop_recorder(r);
 		*have_lost = !atag_session_lost_events(r->sess, lost);
@@ -1179,17 +1025,17 @@ static void print_summary(struct recording *r, const struct atag_lost *lost, boo
 static int command_status(struct recording *r)
 {
 	const char *cmd = r->p->command ? r->p->command[0] : "";
-	int st = r->child_status, sig;
+	int st = r->cmd.status, sig;
 	char name[32];
 
-	if (!r->child_reaped)
+	if (!r->cmd.reaped)
 		return ATAG_EXIT_OK;
 	/* killed by it, or a shell that reports it as 128 + N */
 	sig = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st) > 128 ? WEXITSTATUS(st) - 128 : 0;
-	if (r->duration_over && ((sig > 0 && sig < 64 && (r->child_sent & (1UL << sig))) ||
+	if (r->duration_over && ((sig > 0 && sig < 64 && (r->cmd.sent & (1UL << sig))) ||
 				 (WIFEXITED(st) && !WEXITSTATUS(st)))) {
 		fprintf(stderr, "%s record: the duration ended: %s got SIGTERM%s\n", ATAG_PROG,
-			cmd, r->child_sent & (1UL << SIGKILL) ? ", then SIGKILL" : "");
+			cmd, r->cmd.sent & (1UL << SIGKILL) ? ", then SIGKILL" : "");
 		return ATAG_EXIT_OK;
 	}
 	if (WIFSIGNALED(st)) {
@@ -1210,7 +1056,7 @@ static void print_escalation(const struct recording *r)
 {
 	const char *cmd = r->p->command ? r->p->command[0] : "";
 
-	if (r->child_sent & (1UL << SIGKILL))
+	if (r->cmd.sent & (1UL << SIGKILL))
 		fprintf(stderr, "%s record: %s did not end on the signal: it got SIGKILL\n",
 			ATAG_PROG, cmd);
 }
@@ -1225,12 +1071,12 @@ static int exit_status(struct recording *r)
 		return ATAG_EXIT_FAIL;
 	if (r->stopped_early) {
 		fprintf(stderr, "%s: stopped by %s before trace-cmd recorded: no trace.dat written\n",
-			ATAG_PROG, strsignal(stop_sig));
+			ATAG_PROG, strsignal(atag_stop_sig));
 		return ATAG_EXIT_FAIL;
 	}
-	if (stop_sig) {
+	if (atag_stop_sig) {
 		print_escalation(r);
-		fprintf(stderr, "%s record: stopped by %s\n", ATAG_PROG, strsignal(stop_sig));
+		fprintf(stderr, "%s record: stopped by %s\n", ATAG_PROG, strsignal(atag_stop_sig));
 		return ATAG_EXIT_OK;
 	}
 	return command_status(r);
@@ -1245,9 +1091,9 @@ static int run_record(struct record_params *p)
 	int ret;
 
 	preflight(&r, events);
-	install_signals();
+	atag_stop_install();
 	create_session(&r);
-	if (!create_output(&r) && !create_instance(&r) && !enable_tags(&r) && !stop_sig &&
+	if (!create_output(&r) && !create_instance(&r) && !enable_tags(&r) && !atag_stop_sig &&
 	    !start_recorder(&r, events))
 		run_and_wait(&r);
 	teardown(&r, &lost, &have_lost);

@@ -13,6 +13,7 @@
 
 volatile sig_atomic_t atag_stop_sig;
 volatile sig_atomic_t atag_stop_count;
+volatile sig_atomic_t atag_stop_alone;
 
 static const int stop_signals[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
@@ -24,11 +25,14 @@ static int stop_pipe[2] = { -1, -1 };
 static struct sigaction orig_actions[NR_STOP_SIGNALS + 1];	/* then SIGPIPE's */
 static sigset_t orig_mask;
 
-static void on_stop_signal(int sig)
+static void on_stop_signal(int sig, siginfo_t *info, void *uctx)
 {
 	int err = errno;
 	ssize_t n;
 
+	(void)uctx;
+	atag_stop_alone = info->si_code != SI_KERNEL ||
+			  (sig != SIGINT && sig != SIGQUIT && sig != SIGHUP);
 	atag_stop_sig = sig;
 	atag_stop_count++;
 	/* a full pipe has a wake-up pending already */
@@ -55,8 +59,8 @@ void atag_stop_install(void)
 	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK))
 		die("cannot create a pipe: %s", strerror(errno));
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESTART;
+	sa.sa_sigaction = on_stop_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	stop_set(&sa.sa_mask);
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;

@@ -14,6 +14,11 @@
 /* The signal that asked to stop (0: none yet), and how many came. */
 extern volatile sig_atomic_t atag_stop_sig;
 extern volatile sig_atomic_t atag_stop_count;
+/*
+ * Whether the last one reached us alone: the terminal sends INT, QUIT and HUP to
+ * the whole foreground group (COMMAND too), anything else was sent to us.
+ */
+extern volatile sig_atomic_t atag_stop_alone;
 
 /* Install the handlers; dies when the self-pipe cannot be made. */
 void atag_stop_install(void);
