@@ -38,6 +38,9 @@ struct atag_lost {
  */
 bool atag_event_exists(const char *system, const char *event);
 
+/* The same for "system:event" (false without the colon). */
+bool atag_event_spec_exists(const char *spec);
+
 /**
  * atag_instance_create - create a new tracefs instance, stopped
  * @name: its name

@@ -838,10 +838,27 @@ end|command-exited"
 check_grep "--kmem: kmalloc events" ' kmalloc: ' "$T_TMP/kmem.txt"
 check_grep "--kmem: kfree events" ' kfree: ' "$T_TMP/kmem.txt"
 check_grep "--kmem: page events" ' mm_page_(alloc|free): ' "$T_TMP/kmem.txt"
-nr_allocs=$(grep -Ec ' (kmalloc|kmem_cache_alloc|mm_page_alloc): ' "$T_TMP/kmem.txt")
+# Per CPU, an allocation's next record is its stack, and a stack follows an
+# allocation. At the edges of the recording a stack may come without its event: the
+# trigger runs after the event was written, and tracing_on can switch between the two
+# (inferred; seen once in thousands of runs): at most one per CPU and edge.
+stacks_odd() {
+	awk 'match($0, / \[[0-9]+\] /) {
+		cpu = substr($0, RSTART + 2, RLENGTH - 4)
+		st = $0 ~ / kernel_stack: /
+		al = $0 ~ / (kmalloc|kmalloc_node|kmem_cache_alloc|kmem_cache_alloc_node|mm_page_alloc): /
+		if (pend[cpu] && !st) nostack++
+		if (st && !pend[cpu]) orphan++
+		pend[cpu] = al; cpus[cpu] = 1
+	}
+	END {
+		for (c in pend) { nostack += pend[c]; n++ }
+		print nostack + 0, (orphan <= 2 * n) ? "few" : orphan " orphan stacks"
+	}' "$1"
+}
 if grep -q ', none lost$' "$T_TMP/kmem.err"; then
-	check_eq "--kmem: one stack per allocation, none for frees" \
-		"$(grep -c ' kernel_stack: ' "$T_TMP/kmem.txt")" "$nr_allocs"
+	check_eq "--kmem: a stack after every allocation, none for frees" \
+		"$(stacks_odd "$T_TMP/kmem.txt")" "0 few"
 else
 	skip "--kmem: one stack per allocation" "events were lost: $(tail -n 1 "$T_TMP/kmem.err")"
 fi

@@ -57,6 +57,14 @@ void atag_check_choice(const char *usage, const char *opt, const char *val,
  */
 void atag_progress_bar(void *ctx, const char *path, double done);
 
+/*
+ * The session of a command that changes the system (record, top), its state file
+ * naming @ai; dies saying why when it cannot be made (@who: the command's name).
+ */
+struct atag_session;
+struct atag_allocinfo;
+struct atag_session *atag_cmd_session(struct atag_allocinfo *ai, const char *who);
+
 /* Print "trace-cmd-alloc-tag: <message>" to stderr and exit 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
 

@@ -211,15 +211,6 @@ static const char * const kmem_stack_events[] = {
 	"kmem:kmem_cache_alloc_node", "kmem:mm_page_alloc", NULL
 };
 
-static bool event_exists(const char *spec)
-{
-	char sys[64];
-	const char *colon = strchr(spec, ':');
-
-	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
-	return atag_event_exists(sys, colon + 1);
-}
-
 static bool listed(const char * const *list, const char *s)
 {
 	for (; *list; list++)
@@ -236,7 +227,7 @@ static void choose_events(const struct record_params *p, const char **events)
 	int n = 0;
 
 	for (; *all; all++) {
-		if (event_exists(*all))
+		if (atag_event_spec_exists(*all))
 			events[n++] = *all;
 		else if (p->kmem && !listed(kmem_optional, *all))
 			die("%s/events/%s: no such event: this kernel cannot record --kmem",
@@ -247,7 +238,7 @@ static void choose_events(const struct record_params *p, const char **events)
 	}
 	/* the workload's tasks, for report; no stacks on them */
 	for (all = sched_events; *all; all++)
-		if (event_exists(*all))
+		if (atag_event_spec_exists(*all))
 			events[n++] = *all;
 	events[n] = NULL;
 }
@@ -404,26 +395,6 @@ static const char *log_reason(struct recording *r, char *buf, size_t len)
 /* ------------------------------------------------------------------ setup */
 
 /* The session and its state file; nothing has changed yet, so die() is still fine. */
-static void create_session(struct recording *r)
-{
-	const char *dir = atag_state_dir();
-	char path[4096];
-	int err;
-
-	r->sess = atag_session_create(dir);
-	if (!r->sess && errno == EEXIST)
-		die("%s/record-%d.state exists: a killed record left things behind; run '%s reset' first",
-		    dir, (int)getpid(), ATAG_PROG);
-	if (!r->sess)
-		die("%s: cannot create the state file: %s", dir, strerror(errno));
-	if (r->ai && atag_session_set_allocinfo(r->sess, r->ai)) {
-		err = errno;
-		snprintf(path, sizeof(path), "%s", atag_session_state(r->sess)->path);
-		atag_session_close(r->sess, NULL);	/* it lists nothing to undo */
-		die("%s: cannot write: %s", path, strerror(err));
-	}
-}
-
 /* The private directory trace-cmd writes in, beside the output. */
 static int create_output(struct recording *r)
 {
@@ -1092,7 +1063,7 @@ static int run_record(struct record_params *p)
 
 	preflight(&r, events);
 	atag_stop_install();
-	create_session(&r);
+	r.sess = atag_cmd_session(r.ai, "record");
 	if (!create_output(&r) && !create_instance(&r) && !enable_tags(&r) && !atag_stop_sig &&
 	    !start_recorder(&r, events))
 		run_and_wait(&r);

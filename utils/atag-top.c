@@ -221,15 +221,6 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 
 /* ------------------------------------------------------------------ before changing anything */
 
-static bool event_exists(const char *spec)
-{
-	const char *colon = strchr(spec, ':');
-	char sys[64];
-
-	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
-	return atag_event_exists(sys, colon + 1);
-}
-
 static void preflight(struct top *t)
 {
 	const char *dir = atag_tracefs_dir(), * const *evs;
@@ -245,7 +236,7 @@ static void preflight(struct top *t)
 	for (n = 0; evs[n]; n++)
 		;
 	for (i = 0; i < n - optional; i++) {
-		if (event_exists(evs[i]))
+		if (atag_event_spec_exists(evs[i]))
 			continue;
 		if (t->p->kmem)
 			die("%s/events/%s: no such event: this kernel cannot be watched with --kmem",
@@ -278,26 +269,6 @@ top_fail(struct top *t, int err, const char *fmt, ...)
 }
 
 /* ------------------------------------------------------------------ setting up */
-
-static void create_session(struct top *t)
-{
-	const char *dir = atag_state_dir();
-	char path[4096];
-	int err;
-
-	t->sess = atag_session_create(dir);
-	if (!t->sess && errno == EEXIST)
-		die("%s/record-%d.state exists: a killed command left things behind; run '%s reset' first",
-		    dir, (int)getpid(), ATAG_PROG);
-	if (!t->sess)
-		die("%s: cannot create the state file: %s", dir, strerror(errno));
-	if (t->ai && atag_session_set_allocinfo(t->sess, t->ai)) {
-		err = errno;
-		snprintf(path, sizeof(path), "%s", atag_session_state(t->sess)->path);
-		atag_session_close(t->sess, NULL);
-		die("%s: cannot write: %s", path, strerror(err));
-	}
-}
 
 static int set_up(struct top *t)
 {
@@ -570,7 +541,7 @@ static int run_top(struct top_params *p)
 
 	preflight(&t);
 	atag_stop_install();
-	create_session(&t);
+	t.sess = atag_cmd_session(t.ai, "top");
 	if (!set_up(&t) && !atag_stop_sig) {
 		describe_scope(&t);
 		if (atag_live_start(t.lv))

@@ -41,6 +41,17 @@ bool atag_event_exists(const char *system, const char *event)
 	return ret;
 }
 
+bool atag_event_spec_exists(const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char sys[64];
+
+	if (!colon || colon - spec >= (long)sizeof(sys))
+		return false;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
+	return atag_event_exists(sys, colon + 1);
+}
+
 struct tracefs_instance *atag_instance_get(const char *name)
 {
 	return instance_alloc(name);
