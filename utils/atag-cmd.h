@@ -65,6 +65,18 @@ struct atag_session;
 struct atag_allocinfo;
 struct atag_session *atag_cmd_session(struct atag_allocinfo *ai, const char *who);
 
+/*
+ * Undo what session @s did (tags on @ai, its instance), saying on stderr what could
+ * not be undone; true then. In *@held (may be NULL) the tags left on for others.
+ */
+bool atag_cmd_undo(struct atag_session *s, struct atag_allocinfo *ai, size_t *held);
+
+/*
+ * Close session @s; when its state file had to be kept, say so and how to finish
+ * undoing (reset), and return true.
+ */
+bool atag_cmd_session_close(struct atag_session *s);
+
 /* Print "trace-cmd-alloc-tag: <message>" to stderr and exit 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
 

@@ -897,47 +897,18 @@ static void stop_recorder(struct recording *r)
 }
 
 /* What could not be undone is said; the state file then lists it for reset. */
-static void report_undo(struct recording *r, const struct atag_undo *u)
-{
-	if (u->tags_left) {
-		fprintf(stderr, "%s: %s: could not turn tracing off again on %zu %s: %s\n",
-			ATAG_PROG, atag_allocinfo_name(r->ai), u->tags_left,
-			atag_plural(u->tags_left, "tag", "tags"), strerror(-u->tags_error));
-		r->restore_failed = true;
-	}
-	r->tags_held = u->tags_held;
-	if (u->instance_error) {
-		fprintf(stderr, "%s: cannot remove tracefs instance %s: %s\n", ATAG_PROG,
-			atag_session_instance_name(r->sess), strerror(-u->instance_error));
-		r->restore_failed = true;
-	}
-}
-
 static void teardown(struct recording *r, struct atag_lost *lost, bool *have_lost)
 {
-	char path[4096];
-	struct atag_undo u;
-	bool kept;
-	int ret;
-
 	atag_command_end(&r->cmd, CHILD_TERM_MS);
 	if (r->rec) {
 		stop_recorder(r);
 		*have_lost = !atag_session_lost_events(r->sess, lost);
 	}
-	atag_session_undo(r->sess, &u);
-	report_undo(r, &u);
-	snprintf(path, sizeof(path), "%s", atag_session_state(r->sess)->path);
-	ret = atag_session_close(r->sess, &kept);
+	if (atag_cmd_undo(r->sess, r->ai, &r->tags_held))
+		r->restore_failed = true;
+	atag_cmd_session_close(r->sess);	/* says when reset must finish */
 	r->sess = NULL;
 	r->rec = NULL;
-	if (kept) {
-		if (ret)
-			fprintf(stderr, "%s: %s: cannot rewrite: %s; it still lists what was undone\n",
-				ATAG_PROG, path, strerror(-ret));
-		fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
-			path, ATAG_PROG);
-	}
 	if (r->log)
 		fclose(r->log);
 }

@@ -482,36 +482,14 @@ static void describe_scope(struct top *t)
 
 static bool teardown(struct top *t)
 {
-	struct atag_undo u;
-	char path[4096];
-	bool kept, failed = false;
-	int ret;
+	bool failed, kept;
 
 	atag_command_end(&t->cmd, CHILD_TERM_MS);
 	atag_live_close(t->lv);
 	t->lv = NULL;
-	atag_session_undo(t->sess, &u);
-	if (u.tags_left) {
-		fprintf(stderr, "%s: %s: could not turn tracing off again on %zu %s: %s\n",
-			ATAG_PROG, atag_allocinfo_name(t->ai), u.tags_left,
-			atag_plural(u.tags_left, "tag", "tags"), strerror(-u.tags_error));
-		failed = true;
-	}
-	if (u.instance_error) {
-		fprintf(stderr, "%s: cannot remove tracefs instance %s: %s\n", ATAG_PROG,
-			atag_session_instance_name(t->sess), strerror(-u.instance_error));
-		failed = true;
-	}
-	snprintf(path, sizeof(path), "%s", atag_session_state(t->sess)->path);
-	ret = atag_session_close(t->sess, &kept);
+	failed = atag_cmd_undo(t->sess, t->ai, NULL);
+	kept = atag_cmd_session_close(t->sess);
 	t->sess = NULL;
-	if (kept) {
-		if (ret)
-			fprintf(stderr, "%s: %s: cannot rewrite: %s; it still lists what was undone\n",
-				ATAG_PROG, path, strerror(-ret));
-		fprintf(stderr, "%s: %s kept: run '%s reset' to finish undoing\n", ATAG_PROG,
-			path, ATAG_PROG);
-	}
 	return failed || kept;
 }
 
