@@ -284,6 +284,33 @@ jq_eq "counters-reading: what it cannot explain is missing" \
 	  ([.notices[] | select(test("bar_open drivers/bar.c:20 \\[bar\\]: the trace misses 1 allocations \\(128 bytes\\)"))] | length)]' \
 	'[false,[false,1,128],1]' "$T_TMP/unc3.json"
 
+# the description ends at "described": lines after it are read in their place (the
+# read-ahead stops there instead of reading the file to its "end" line). Until a late
+# workload line, the recording names no workload and counts every task but the
+# recorder (task 400's allocation); from it on, the workload alone (task 300's)
+cat > "$T_TMP/late.txt" <<'DESC'
+cpus 1
+comm 50 trace-cmd-alloc
+comm 300 late
+comm 400 other
+ev 0 1000 50 marker record 50 alloc_tag no
+ev 0 1001 50 marker select-all
+ev 0 1002 50 marker described
+ev 0 2000 400 hit 0xb0 NONE mm/a.c a_alloc 1
+ev 0 2001 400 alloced 0x10 0xb0 64
+ev 0 3000 50 marker workload 300 late
+ev 0 3500 400 hit 0xb0 NONE mm/a.c a_alloc 1
+ev 0 3501 400 alloced 0x30 0xb0 16
+ev 0 4000 300 hit 0xb0 NONE mm/a.c a_alloc 1
+ev 0 4001 300 alloced 0x20 0xb0 32
+ev 0 5000 50 marker end command-exited
+DESC
+mkfixture -o "$T_TMP/late.dat" "$T_TMP/late.txt"
+json "$T_TMP/late.dat" > "$T_TMP/late.json"
+jq_eq "described: a later workload line counts from its place on" \
+	'[.totals.allocs, .totals.bytes_alloced, .sources[0].excluded.other.allocs]' '[2,96,1]' \
+	"$T_TMP/late.json"
+
 # a page call site whose counters moved without an event: a split adds calls alone,
 # a tail freed with its head takes bytes alone (a lost event would change both)
 shaped() {	# $1: the "counters end" line's bytes and calls
