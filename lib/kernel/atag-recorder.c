@@ -353,15 +353,25 @@ static pid_t pgrp_of(const char *pid)
 	return pgrp;
 }
 
-/* Mark in @held the CPUs whose @per_cpu/cpuN/trace_pipe_raw process @pid holds open. */
-static void note_readers(const char *pid, const char *per_cpu, bool *held, int nr_cpus)
+/* A CPU's trace_pipe_raw of the instance, as the kernel knows it. */
+struct pipe_file {
+	dev_t		dev;
+	ino_t		ino;
+	bool		held;	/* open in a process of the recorder's group */
+	bool		absent;	/* the instance has no such CPU */
+};
+
+/*
+ * Mark the files of @pipes that process @pid holds open. Files are matched by
+ * device and inode: trace-cmd may reach tracefs through another mount point.
+ */
+static void note_readers(const char *pid, struct pipe_file *pipes, long nr_cpus)
 {
-	char dir[300], path[PATH_MAX], link[PATH_MAX];
-	size_t len = strlen(per_cpu);
+	char dir[300], path[PATH_MAX];
 	struct dirent *d;
-	int cpu, end;
-	ssize_t n;
+	struct stat st;
 	DIR *fds;
+	long cpu;
 
 	snprintf(dir, sizeof(dir), "/proc/%s/fd", pid);
 	fds = opendir(dir);
@@ -369,16 +379,12 @@ static void note_readers(const char *pid, const char *per_cpu, bool *held, int n
 		return;
 	while ((d = readdir(fds))) {
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
+		if (d->d_name[0] == '.' || stat(path, &st))
 			continue;
-		link[n] = '\0';
-		end = 0;
-		if (strncmp(link, per_cpu, len) ||
-		    sscanf(link + len, "/cpu%d/trace_pipe_raw%n", &cpu, &end) != 1)
-			continue;
-		if (end && !link[len + end] && cpu >= 0 && cpu < nr_cpus)
-			held[cpu] = true;
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			if (!pipes[cpu].absent && pipes[cpu].dev == st.st_dev &&
+			    pipes[cpu].ino == st.st_ino)
+				pipes[cpu].held = true;
 	}
 	closedir(fds);
 }
@@ -393,31 +399,37 @@ static void note_readers(const char *pid, const char *per_cpu, bool *held, int n
 static bool readers_run(const struct atag_recorder *r, struct tracefs_instance *inst)
 {
 	char *dir = inst ? tracefs_instance_get_dir(inst) : NULL;
-	char per_cpu[PATH_MAX], path[PATH_MAX + 32];
-	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
-	bool *held = NULL, ok = false;
+	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	struct pipe_file *pipes = NULL;
+	char path[PATH_MAX];
+	bool ok = false;
 	struct dirent *d;
+	struct stat st;
 	DIR *proc;
-	long cpu;
 
 	if (!dir || nr_cpus <= 0)
 		goto out;
-	snprintf(per_cpu, sizeof(per_cpu), "%s/per_cpu", dir);
-	held = calloc(nr_cpus, sizeof(*held));
-	proc = held ? opendir("/proc") : NULL;
+	pipes = calloc(nr_cpus, sizeof(*pipes));
+	if (!pipes)
+		goto out;
+	/* the CPUs trace-cmd reads: those it counts that the instance has */
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/trace_pipe_raw", dir, cpu);
+		pipes[cpu].absent = stat(path, &st) != 0;
+		pipes[cpu].dev = st.st_dev;
+		pipes[cpu].ino = st.st_ino;
+	}
+	proc = opendir("/proc");
 	if (!proc)
 		goto out;
 	while ((d = readdir(proc)))
 		if (d->d_name[0] >= '1' && d->d_name[0] <= '9' && pgrp_of(d->d_name) == r->pid)
-			note_readers(d->d_name, per_cpu, held, nr_cpus);
+			note_readers(d->d_name, pipes, nr_cpus);
 	closedir(proc);
-	/* the CPUs trace-cmd reads: those it counts that the instance has */
-	for (ok = true, cpu = 0; cpu < nr_cpus && ok; cpu++) {
-		snprintf(path, sizeof(path), "%s/cpu%ld", per_cpu, cpu);
-		ok = held[cpu] || access(path, F_OK);
-	}
+	for (ok = true, cpu = 0; cpu < nr_cpus && ok; cpu++)
+		ok = pipes[cpu].held || pipes[cpu].absent;
 out:
-	free(held);
+	free(pipes);
 	tracefs_put_tracing_file(dir);
 	return ok;
 }
