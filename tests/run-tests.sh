@@ -14,6 +14,7 @@ ATAG_RESULTS=$ATAG_BUILD/check-results
 MODE=$2
 export ATAG_BUILD ATAG_SRC ATAG_RESULTS
 : > "$ATAG_RESULTS"
+: > "$ATAG_BUILD/tier-times"	# "seconds tier", the slowest shown at the end
 
 if [ "$MODE" = asan ]; then
 	# stock trace-cmd loads our sanitized plugin: give it the runtime first
@@ -73,11 +74,13 @@ echo $tiers | tr ' ' '\n' > "$queue"
 run_tier() {	# run_tier SCRIPT: its output into a log, shown when it ends
 	name=$(basename "$1" .sh)
 	log=$ATAG_BUILD/$name.log
+	t0=$(date +%s)
 	if grep -q '^# tier: live' "$1"; then
 		flock "$lock.live" sh "$1" > "$log" 2>&1
 	else
 		sh "$1" > "$log" 2>&1
 	fi
+	echo "$(($(date +%s) - t0)) $name" >> "$ATAG_BUILD/tier-times"
 	flock "$lock" sh -c '
 		cat "$1"
 		grep -q "^$2 " "$3" || { echo "FAIL - $4 ended without done_testing"; echo "$2 0 1 0" >> "$3"; }
@@ -117,4 +120,5 @@ else
 	echo "tracefs-state 0 0 1" >> "$ATAG_RESULTS"
 fi
 
+echo "slowest tiers (s): $(sort -rn "$ATAG_BUILD/tier-times" | head -n 4 | tr '\n' ' ')"
 awk '{ p += $2; f += $3; s += $4 } END { printf "%s: %d passed, %d failed, %d skipped\n", "'"$(basename "$ATAG_BUILD")"'", p, f, s }' "$ATAG_RESULTS"

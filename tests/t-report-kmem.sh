@@ -43,8 +43,12 @@ json() { "$C" report -f json -n 0 "$@" 2> /dev/null; }
 
 # --------------------------------------------------------------- the observer's cost
 # The same loop of open/read/close, recorded with stacks and without: with stacks,
-# each capture delays the task; the corrected median lifetime of its busiest call
-# sites must be within 30% of the one the --no-stack recording measures.
+# each capture delays the task. The correction takes out the captures' own time, not
+# what they cost besides (caches, the unwinder's locks): at the busiest call sites it
+# must take out at least half of what the captures added to the median lifetime (raw
+# minus --no-stack's), and never so much that a median falls below half --no-stack's.
+# A fraction of the added time, not a bound on the corrected median, holds on a
+# loaded machine and under ASan, where both recordings slow alike.
 rec stack -- "$W" loop 6000
 rec nostack --no-stack -- "$W" loop 6000
 # the workload's own allocations (the machine may be busy with other tasks)
@@ -61,14 +65,18 @@ medians "$T_TMP/raw.json" > "$T_TMP/r.med"
 join "$T_TMP/n.med" "$T_TMP/s.med" | join - "$T_TMP/r.med" > "$T_TMP/med"
 check "the loop's call sites: 1000 lifetimes or more in both recordings" \
 	test "$(wc -l < "$T_TMP/med")" -ge 4
-far=$(awk '{ d = $3 - $2; if (d < 0) d = -d; if (d > 0.3 * $2) print }' "$T_TMP/med")
-check_eq "corrected median lifetimes within 30% of --no-stack's (site nostack corrected raw)" \
-	"$far" ""
+# where the captures added a fifth or more: the share of it the correction took out
+awk '$4 > 1.2 * $2 { printf "%s %.2f\n", $1, ($4 - $3) / ($4 - $2) }' "$T_TMP/med" \
+	> "$T_TMP/share"
+check_eq "the correction takes out half or more of what the captures added (site share)" \
+	"$(awk '$2 < 0.5' "$T_TMP/share")" ""
+check_eq "the correction never takes a median below half --no-stack's (site nostack corrected raw)" \
+	"$(awk '$3 < 0.5 * $2' "$T_TMP/med")" ""
 check_eq "raw median lifetimes are never shorter, some much longer (the captures were in them)" \
 	"$(awk '$4 < $3 { print } $4 > 1.5 * $3 { longer++ } END { if (!longer) print "none longer" }' \
 		"$T_TMP/med")" ""
-echo "    site, --no-stack p50, corrected p50, raw p50 (ns):"
-sed 's/^/    /' "$T_TMP/med"
+echo "    site, --no-stack p50, corrected p50, raw p50 (ns), share of the added time taken out:"
+join -a 1 "$T_TMP/med" "$T_TMP/share" | sed 's/^/    /'
 jq_ok() { check_eq "$1" "$(jq -c "$2" "$3" 2>&1)" true; }
 jq_ok "the observer's cost per CPU in JSON" \
 	'.files[0].observer | length > 0 and all(.stacks > 0 and .ns > 0 and .p50_ns > 0)' \
