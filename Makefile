@@ -123,8 +123,12 @@ ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
+# The builds use every CPU unless make was given its own -j.
+NPROC		:= $(shell nproc 2>/dev/null || echo 1)
+PAR		= $(if $(filter -j% j%,$(MAKEFLAGS))$(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+
 all: deps
-	$(Q)$(MAKE) --no-print-directory build-all
+	$(Q)$(MAKE) --no-print-directory $(PAR) build-all
 
 .PHONY: build-all
 build-all: $(ALL_TARGETS)
@@ -233,10 +237,10 @@ check: all
 	$(Q)start=$$(date +%s); \
 	rm -f $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results; \
 	rm -f $(O)-fuzz/check-results; \
-	{ $(MAKE) --no-print-directory SAN=1 O=$(O)-asan build-all && \
-	  $(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan $(O)-tsan/trace-cmd-alloc-tag \
+	{ $(MAKE) --no-print-directory $(PAR) SAN=1 O=$(O)-asan build-all && \
+	  $(MAKE) --no-print-directory $(PAR) TSAN=1 O=$(O)-tsan $(O)-tsan/trace-cmd-alloc-tag \
 		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture && \
-	  $(MAKE) --no-print-directory FUZZ=1 O=$(O)-fuzz fuzz-build; \
+	  $(MAKE) --no-print-directory $(PAR) FUZZ=1 O=$(O)-fuzz fuzz-build; \
 	} > $(O)/sanitizer-builds.log 2>&1 & \
 	$(MAKE) --no-print-directory check-one || true; \
 	wait; cat $(O)/sanitizer-builds.log; \
