@@ -109,6 +109,12 @@ struct atag_kstack {
 	uint64_t		site;
 	const uint64_t		*frames;	/* innermost first */
 	unsigned int		nr;
+	/*
+	 * 0, or a number naming these frames: stacks of one key have the same
+	 * frames (a producer that has interned them says so: the pipe), so that a
+	 * consumer can skip comparing them again.
+	 */
+	uint32_t		key;
 };
 
 /*

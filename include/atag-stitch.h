@@ -202,6 +202,7 @@ void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw);
  * (timestamp order across CPUs). Each returns 0 or -ENOMEM.
  *   atag_stitch_event()   one decoded record
  *   atag_stitch_stack()   one kernel stack: it goes to the event waiting for it
+ *                         (interned once per key, when the stream gives keys)
  *   atag_stitch_missed()  events were lost on @cpu: no event before the gap can
  *                         own a stack after it
  */

@@ -106,7 +106,50 @@ struct consumer {
 	unsigned int	next;		/* index of the message expected next */
 	unsigned int	bad;		/* messages that differ from the stream */
 	unsigned int	fail_at;	/* return -EIO at this message (0: never) */
+	/* keys (atag_kstack.key): of each repeated set of frames; the last new one */
+	uint32_t	key_of[23];
+	uint32_t	last_key;
+	uint32_t	empty_key;	/* where frames never repeat, but for the empty stack */
+	unsigned int	stacks;
+	unsigned int	keyed;
 };
+
+/*
+ * A key names one set of frames: in a repeated stream, each of the 23 sets has
+ * one key, no other set's; where frames never repeat (but for the empty stack),
+ * every other key is new.
+ */
+static void check_key(struct consumer *c, unsigned int i, unsigned int nr, uint32_t key)
+{
+	unsigned int set = i % 23, j;
+
+	c->stacks++;
+	if (!key)
+		return;
+	c->keyed++;
+	if (!repeat && !nr && c->empty_key) {
+		if (key != c->empty_key)
+			c->bad++;
+		return;
+	}
+	if (!repeat) {
+		if (key <= c->last_key)
+			c->bad++;
+		c->last_key = key;
+		if (!nr)
+			c->empty_key = key;
+		return;
+	}
+	if (c->key_of[set]) {
+		if (c->key_of[set] != key)
+			c->bad++;
+		return;
+	}
+	for (j = 0; j < 23; j++)
+		if (c->key_of[j] == key)
+			c->bad++;
+	c->key_of[set] = key;
+}
 
 static int check_index(struct consumer *c, int kind)
 {
@@ -146,6 +189,7 @@ static int got_stack(void *ctx, const struct atag_kstack *ks)
 	for (j = 0; j < nr && nr == msg_frames(i); j++)
 		if (ks->frames[j] != msg_frame(i, j))
 			c->bad++;
+	check_key(c, i, nr, ks->key);
 	return check_index(c, 2);
 }
 
@@ -212,6 +256,9 @@ static void test_repeated_stacks(void)
 	CU_ASSERT_EQUAL(pr.sent, NR_MSGS);
 	CU_ASSERT_EQUAL(c.next, NR_MSGS);
 	CU_ASSERT_EQUAL(c.bad, 0);
+	/* every stack is keyed (its frames kept by both sides the first time) */
+	CU_ASSERT(c.stacks > 1000);
+	CU_ASSERT_EQUAL(c.keyed, c.stacks);
 	c = (struct consumer){ 0 };
 	pr = (struct producer){ 0 };
 	CU_ASSERT_EQUAL(run(1 << 20, NR_MSGS, &c, &pr), 0);

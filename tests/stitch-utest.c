@@ -152,6 +152,50 @@ static uint64_t allocs_with(struct run *r, uint64_t t, uint64_t frame)
 	return n;
 }
 
+/* A stack whose producer named its frames by @key (struct atag_kstack.key). */
+static void keyed_stack(struct run *r, int cpu, int pid, uint32_t key, uint64_t a, uint64_t b)
+{
+	uint64_t frames[2] = { a, b };
+	struct atag_kstack ks = {
+		.cpu = cpu, .pid = pid, .type = -1, .frames = frames, .nr = 2, .key = key,
+		.ts = ++r->ts,
+	};
+
+	CU_ASSERT_EQUAL(atag_stitch_stack(r->st, &ks), 0);
+	frames[0] = frames[1] = 0xdead;		/* the stitcher kept a copy, not the pointer */
+}
+
+/*
+ * Keyed stacks are interned once per key, under the id interning gives their
+ * frames: a later stack of the key, or the same frames without a key, count
+ * under that one stack.
+ */
+static void test_keyed_stacks(void)
+{
+	uint64_t allocs = 0;
+	struct run r;
+
+	run_init(&r, NULL);
+	HIT(&r, 0, 5, TAG1);
+	keyed_stack(&r, 0, 5, 7, 0xa1, 0xa2);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
+	HIT(&r, 1, 6, TAG1);
+	keyed_stack(&r, 1, 6, 7, 0xa1, 0xa2);
+	ALLOC(&r, 1, 6, TAG1, 0x200, 64);
+	HIT(&r, 0, 8, TAG1);
+	stack(&r, 0, 8, 0xa1, 0xa2);			/* no key: interned, the same id */
+	ALLOC(&r, 0, 8, TAG1, 0x300, 64);
+	HIT(&r, 1, 9, TAG2);
+	keyed_stack(&r, 1, 9, 3000, 0xb1, 0xb2);	/* a key past the first table */
+	ALLOC(&r, 1, 9, TAG2, 0x400, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, &allocs), 0xa1);
+	CU_ASSERT_EQUAL(allocs, 3);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG2, NULL), 0xb1);
+	CU_ASSERT_EQUAL(atag_stacks_count(r.stacks), 3);	/* empty, a1 a2, b1 b2 */
+	run_free(&r);
+}
+
 static void test_basic_lifetime(void)
 {
 	const struct atag_totals *tot;
@@ -953,6 +997,7 @@ static void add_tests(void)
 	CU_pSuite s = CU_add_suite("stitch", NULL, NULL);
 
 	CU_add_test(s, "hit, stack, alloc, free: one lifetime", test_basic_lifetime);
+	CU_add_test(s, "keyed stacks: interned once per key, the same ids", test_keyed_stacks);
 	CU_add_test(s, "no cached stack: the empty stack", test_no_stack_is_empty);
 	CU_add_test(s, "a newer hit of (pid, tag) replaces an untaken stack", test_newer_hit_replaces);
 	CU_add_test(s, "stacks are cached per (pid, tag), looked up, not taken",

@@ -24,7 +24,9 @@
  * strings only the first time its tag goes through (the stitcher keeps the
  * first it learns), and a kernel stack its frames only the first time those
  * frames go through: after that a stack id both sides keep (the distinct stacks
- * of a trace, as the stitcher's own table).
+ * of a trace, as the stitcher's own table). The consumer hands that id on as the
+ * stack's key (struct atag_kstack.key), so the stitcher interns each set of
+ * frames once, not once per stack record.
  *
  * Threads: one producer calls the sink of atag_pipe_sink() and atag_pipe_close();
  * one consumer calls atag_pipe_drain(). What crosses is copied into the ring:
@@ -304,6 +306,11 @@ static struct msg *put(struct atag_pipe *p, int kind, size_t extra, int *err)
 	return m;
 }
 
+/* How many of the four optional fields (F_TAG..F_LINE, shifted down) a message has. */
+static const uint8_t nr_fields[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+_Static_assert(F_PTR == 2 * F_TAG && F_BYTES == 4 * F_TAG && F_LINE == 8 * F_TAG,
+	       "the optional fields are four bits in a row");
+
 static int put_event(void *ctx, const struct atag_event *ev)
 {
 	const char *file = ev->file ? ev->file : "", *module = ev->module ? ev->module : "";
@@ -327,7 +334,7 @@ static int put_event(void *ctx, const struct atag_event *ev)
 		(created ? F_SITE : 0) | (ev->tag ? F_TAG : 0) | (ev->ptr ? F_PTR : 0) |
 		(ev->bytes ? F_BYTES : 0) | (ev->line != -1 ? F_LINE : 0) |
 		(ev->task & 3) << F_TASK_SHIFT;
-	extra = 8 * __builtin_popcount(flags & (F_TAG | F_PTR | F_BYTES | F_LINE));
+	extra = 8 * nr_fields[(flags & (F_TAG | F_PTR | F_BYTES | F_LINE)) / F_TAG];
 	m = put(p, M_EVENT, extra + lf + lfi + lm, &err);
 	if (!m)
 		return err;
@@ -482,11 +489,15 @@ static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_s
 			ks.frames = o + 1;
 			ks.nr = m->nr;
 			/* the producer kept them: so must we, or ids go wrong */
-			if ((m->flags & F_KEEP) && !keep(k, ks.frames, ks.nr))
-				return -ENOMEM;
+			if (m->flags & F_KEEP) {
+				if (!keep(k, ks.frames, ks.nr))
+					return -ENOMEM;
+				ks.key = k->nr;		/* its id + 1 */
+			}
 		} else {
 			ks.frames = k->frames + k->off[m->nr];
 			ks.nr = k->len[m->nr];
+			ks.key = m->nr + 1;
 		}
 		return out->stack(out->ctx, &ks);
 	case M_MISSED:

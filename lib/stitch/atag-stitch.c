@@ -92,6 +92,8 @@ struct atag_stitcher {
 	struct source		src[ATAG_STITCH_MAX_SOURCES];
 	int			nr_src;
 	struct atag_stacks	*stacks;
+	uint32_t		*key_ids;	/* atag_kstack.key -> stack id + 1, or 0 */
+	size_t			nr_keys;
 	struct cpu_state	*cpus;
 	int			nr_cpus;
 	struct type_learn	*types;
@@ -166,6 +168,7 @@ void atag_stitcher_free(struct atag_stitcher *st)
 		atag_map_free(&st->src[i].live_index);
 		atag_map_free(&st->src[i].hit_cache);
 	}
+	free(st->key_ids);
 	free(st->cpus);
 	free(st->types);
 	free(st->live);
@@ -694,6 +697,33 @@ int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 	return push_waiter(st, cs, &w);
 }
 
+/* The id of @ks's frames: interned, or known by its key. */
+static int64_t stack_id(struct atag_stitcher *st, const struct atag_kstack *ks)
+{
+	size_t n = st->nr_keys;
+	int64_t sid;
+	uint32_t *p;
+
+	if (ks->key && ks->key < n && st->key_ids[ks->key])
+		return st->key_ids[ks->key] - 1;
+	sid = atag_stacks_intern(st->stacks, ks->frames, ks->nr);
+	if (sid < 0 || !ks->key || sid >= UINT32_MAX)
+		return sid;
+	if (ks->key >= n) {
+		n = n ? n : 1024;
+		while (n <= ks->key)
+			n *= 2;
+		p = realloc(st->key_ids, n * sizeof(*p));
+		if (!p)
+			return sid;	/* interned next time again */
+		memset(p + st->nr_keys, 0, (n - st->nr_keys) * sizeof(*p));
+		st->key_ids = p;
+		st->nr_keys = n;
+	}
+	st->key_ids[ks->key] = sid + 1;
+	return sid;
+}
+
 /* Is the top waiter of @cs the owner of a stack of @pid recorded for @type? */
 static bool owns(struct atag_stitcher *st, const struct waiter *w, int pid, int type)
 {
@@ -760,7 +790,7 @@ int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks)
 	w = cs->w[--cs->n];
 	if (w.kind == W_OTHER)
 		return 0;
-	sid = atag_stacks_intern(st->stacks, ks->frames, ks->nr);
+	sid = stack_id(st, ks);
 	if (sid < 0)
 		return sid;
 	s = &st->src[w.src];
