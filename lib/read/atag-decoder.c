@@ -547,6 +547,7 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		ks.site = src->stack_site(d, d->frames, i);
 	ks.frames = d->frames;
 	ks.nr = i;
+	ks.key = 0;		/* the frames are not interned here */
 	return sink->stack(sink->ctx, &ks);
 }
 
