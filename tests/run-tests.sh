@@ -61,10 +61,14 @@ echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
 # 2. the shell tiers, two at a time ($ATAG_JOBS): they mostly wait (on processes,
 # the kernel, valgrind's start), so two keep both cores busy. A tier that changes
 # the live kernel's tracing (a line "# tier: live") never runs beside another
-# such tier, which would see its instances and processes as left behind. Each
+# such tier, which would see its instances and processes as left behind. One
+# that measures timing on the kernel (a line "# tier: alone") runs first, by
+# itself. Each
 # tier's output is shown whole when it ends; the longest ones start first.
 tiers=$(ls tests/t-*.sh)
 [ "$MODE" = tsan ] && tiers=$(ls tests/tsan-*.sh)
+alone=$(grep -l '^# tier: alone' $tiers)	# run first, one by one, before the others
+tiers=$(echo "$tiers" | grep -vxF "$alone")
 tiers="$(echo "$tiers" | grep -E 't-(valgrind|record)\.sh$') $(echo "$tiers" | grep -vE 't-(valgrind|record)\.sh$')"
 jobs=${ATAG_JOBS:-2}
 queue=$ATAG_BUILD/tiers.queue
@@ -94,6 +98,9 @@ worker() {	# take tiers off the queue until it is empty
 	done
 }
 
+for t in $alone; do
+	run_tier "$t"
+done
 i=0
 while [ $i -lt "$jobs" ]; do
 	worker &

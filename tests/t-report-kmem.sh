@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
+# tier: alone
 # report on recordings of this machine's kernel made here with record --kmem: what
 # the stack captures cost and their correction (against a --no-stack recording of
 # the same workload), nested allocation events (kvmalloc), frees the kernel does not
@@ -47,10 +48,16 @@ json() { "$C" report -f json -n 0 "$@" 2> /dev/null; }
 # what they cost besides (caches, the unwinder's locks): at the busiest call sites it
 # must take out at least half of what the captures added to the median lifetime (raw
 # minus --no-stack's), and never so much that a median falls below half --no-stack's.
-# A fraction of the added time, not a bound on the corrected median, holds on a
-# loaded machine and under ASan, where both recordings slow alike.
+# A fraction of the added time holds on a loaded machine too; the bound on the
+# corrected median (issue 11: within 30%) only with nothing else running, hence
+# "tier: alone".
+cpu_times() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+before=$(cpu_times)
 rec stack -- "$W" loop 6000
 rec nostack --no-stack -- "$W" loop 6000
+# the share of all CPUs busy meanwhile (the workload alone keeps one of them busy)
+busy=$(printf '%s %s\n' "$before" "$(cpu_times)" |
+	awk '{ b = $3 - $1; i = $4 - $2; printf "%d", b + i ? 100 * b / (b + i) : 0 }')
 # the workload's own allocations (the machine may be busy with other tasks)
 json --comm atag-workload "$T_TMP/stack.dat" > "$T_TMP/wl.json"
 json --comm atag-workload --raw-lifetimes "$T_TMP/stack.dat" > "$T_TMP/raw.json"
@@ -72,6 +79,18 @@ check_eq "the correction takes out half or more of what the captures added (site
 	"$(awk '$2 < 0.5' "$T_TMP/share")" ""
 check_eq "the correction never takes a median below half --no-stack's (site nostack corrected raw)" \
 	"$(awk '$3 < 0.5 * $2' "$T_TMP/med")" ""
+# issue 11's bar, with nothing else running (the tier runs alone; make check may be
+# building the sanitizer builds meanwhile): corrected medians within 30% of
+# --no-stack's (quiet: within 10% measured)
+cpus=$(nproc)
+echo "    CPUs busy during the two recordings: ${busy}% of $cpus"
+if [ "$busy" -le $((100 * (cpus < 2 ? 1 : cpus - 1) / cpus + 15)) ]; then
+	check_eq "alone: corrected median lifetimes within 30% of --no-stack's (site nostack corrected raw)" \
+		"$(awk '{ d = $3 - $2; if (d < 0) d = -d; if (d > 0.3 * $2) print }' "$T_TMP/med")" ""
+else
+	skip "corrected median lifetimes within 30% of --no-stack's" \
+		"the CPUs were ${busy}% busy during the recordings: more than the workload and the recorder"
+fi
 check_eq "raw median lifetimes are never shorter, some much longer (the captures were in them)" \
 	"$(awk '$4 < $3 { print } $4 > 1.5 * $3 { longer++ } END { if (!longer) print "none longer" }' \
 		"$T_TMP/med")" ""
