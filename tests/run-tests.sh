@@ -58,7 +58,7 @@ fi
 [ "$ran" = 0 ] && { echo "atag-utest ran no test"; failed=$((failed + 1)); }
 echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
 
-# 2. the shell tiers, two at a time ($ATAG_JOBS): they mostly wait (on processes,
+# 2. the shell tiers, two at a time (three under ASan; $ATAG_JOBS): they mostly wait (on processes,
 # the kernel, valgrind's start), so two keep both cores busy. A tier that changes
 # the live kernel's tracing (a line "# tier: live") never runs beside another
 # such tier, which would see its instances and processes as left behind. One
@@ -70,7 +70,8 @@ tiers=$(ls tests/t-*.sh)
 alone=$(grep -l '^# tier: alone' $tiers)	# run first, one by one, before the others
 tiers=$(echo "$tiers" | grep -vxF "$alone")
 tiers="$(echo "$tiers" | grep -E 't-(valgrind|record)\.sh$') $(echo "$tiers" | grep -vE 't-(valgrind|record)\.sh$')"
-jobs=${ATAG_JOBS:-2}
+# under ASan the tiers wait less than they compute: three keep two cores busy
+jobs=${ATAG_JOBS:-$([ "$MODE" = asan ] && echo 3 || echo 2)}
 queue=$ATAG_BUILD/tiers.queue
 lock=$ATAG_BUILD/tiers.lock
 echo $tiers | tr ' ' '\n' > "$queue"
