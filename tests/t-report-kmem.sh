@@ -39,6 +39,17 @@ rec() {	# rec NAME ARGS... -- COMMAND: record --kmem into NAME.dat
 	name=$1; shift
 	"$C" record --kmem -b 16384 -o "$T_TMP/$name.dat" "$@" > "$T_TMP/$name.log" 2>&1 ||
 		fail "record --kmem $*" "$(tail -5 "$T_TMP/$name.log")"
+	# Once, under a make check compiling beside it, trace-cmd record exited 0 with
+	# a trace.dat whose headers ended inside the saved comms (not reproduced since;
+	# trace-cmd writes that file, record moves it into place). Such a file is
+	# recorded again, once, and said; the report's own error is tested elsewhere.
+	if "$C" report -n 0 "$T_TMP/$name.dat" 2>&1 > /dev/null | grep -q 'cut inside its headers'
+	then
+		echo "    $name.dat: $("$C" report -n 0 "$T_TMP/$name.dat" 2>&1 > /dev/null |
+			head -n 1): recorded again"
+		"$C" record --kmem -b 16384 -o "$T_TMP/$name.dat" "$@" > "$T_TMP/$name.log" 2>&1 ||
+			fail "record --kmem $*" "$(tail -5 "$T_TMP/$name.log")"
+	fi
 }
 json() { "$C" report -f json -n 0 "$@" 2> /dev/null; }
 
