@@ -250,15 +250,19 @@ static void test_bad_records(void)
 	CU_ASSERT_STRING_EQUAL(print(&env, buf, len), "[bad record]");
 }
 
+/* The common fields every event format of these tests starts with. */
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
 /* Formats that lack a field (a different kernel) print the marker, never garbage. */
 static void test_missing_field(void)
 {
 	static const char fmt[] =
 		"name: alloc_tag_mem_alloced\nID: 2001\nformat:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		COMMON_FIELDS
 		"\tfield:const void * ptr;\toffset:8;\tsize:8;\tsigned:0;\n"
 		"\tfield:size_t bytes;\toffset:16;\tsize:8;\tsigned:0;\n\n"
 		"print fmt: \"ptr %p bytes %zu\", REC->ptr, REC->bytes\n";
@@ -278,10 +282,7 @@ static void test_uprobe_layout(void)
 {
 	static const char hit_fmt[] =
 		"name: alloc_tag_hit\nID: 3000\nformat:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		COMMON_FIELDS
 		"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 		"\tfield:u64 tag;\toffset:16;\tsize:8;\tsigned:0;\n"
 		"\tfield:__data_loc char[] modname;\toffset:24;\tsize:4;\tsigned:1;\n"
@@ -291,10 +292,7 @@ static void test_uprobe_layout(void)
 		"print fmt: \"(%lx) tag=0x%Lx\", REC->__probe_ip, REC->tag\n";
 	static const char mem_fmt[] =
 		"name: alloc_tag_mem_freed\nID: 3001\nformat:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		COMMON_FIELDS
 		"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 		"\tfield:u64 ptr;\toffset:16;\tsize:8;\tsigned:0;\n"
 		"\tfield:u64 tag;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -391,10 +389,7 @@ static void test_huge_field_offset(void)
 {
 	static const char fmt[] =
 		"name: alloc_tag_hit\nID: 2002\nformat:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		COMMON_FIELDS
 		"\tfield:void * tag;\toffset:8;\tsize:8;\tsigned:0;\n"
 		"\tfield:__data_loc char[] modname;\toffset:2147483646;\tsize:4;\tsigned:0;\n"
 		"\tfield:__data_loc char[] filename;\toffset:20;\tsize:4;\tsigned:0;\n"

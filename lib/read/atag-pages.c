@@ -248,6 +248,18 @@ static bool load_page(struct atag_pages *p, struct cpu_walk *w, const uint8_t *p
 	return true;
 }
 
+/* Hand out the data record whose @hdr-byte header is at @pos: @len bytes of it. */
+static inline bool take(struct cpu_walk *w, uint32_t pos, uint32_t hdr, uint32_t len,
+			uint64_t ts)
+{
+	w->rec = w->data + pos + hdr;
+	w->rec_size = len;
+	w->missed = pos ? 0 : w->lost;
+	w->ts = ts;
+	w->pos = pos + hdr + len;
+	return true;
+}
+
 /*
  * The next record of the page at hand into w->rec; false at the end of the
  * page, or where the page breaks a rule (then damaged).
@@ -276,12 +288,7 @@ static bool page_next(struct atag_pages *p, struct cpu_walk *w)
 			len = type_len * 4;
 			if (len > left - 4)
 				goto bad_record;
-			w->rec = d + pos + 4;
-			w->rec_size = len;
-			w->missed = pos ? 0 : w->lost;
-			w->ts = ts + delta;
-			w->pos = pos + 4 + len;
-			return true;
+			return take(w, pos, 4, len, ts + delta);
 		}
 		if (left < 8) {
 			/* a padding at the very end reaches past the commit: the page ends */
@@ -298,12 +305,7 @@ static bool page_next(struct atag_pages *p, struct cpu_walk *w)
 			len = (len - 4 + 3) & ~3U;
 			if (len > left - 8)
 				goto bad_record;
-			w->rec = d + pos + 8;
-			w->rec_size = len;
-			w->missed = pos ? 0 : w->lost;
-			w->ts = ts + delta;
-			w->pos = pos + 8 + len;
-			return true;
+			return take(w, pos, 8, len, ts + delta);
 		case TYPE_PADDING:
 			ts += delta;
 			slen = (int32_t)ld32(p, d + pos + 4);
