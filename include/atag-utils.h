@@ -4,7 +4,8 @@
  * reading of small kernel files (lib/util/).
  *
  *   atag-utils.c    logging, errors, sizes, durations, numbers, globs
- *   atag-files.c    a file or a reader's output read whole; "key: value" lines
+ *   atag-files.c    a file or a reader's output read whole; "key: value" lines; a
+ *                   directory walked from a descriptor
  *   atag-tracefs.c  where tracefs is mounted; a ring buffer's per_cpu/cpuN/stats file
  *   atag-proc.c     processes named across pid reuse; waiting on pidfds and poll()
  * and, with headers of their own, the JSON writer (include/atag-json.h) and the hash
@@ -20,6 +21,7 @@
 #ifndef _ATAG_UTILS_H
 #define _ATAG_UTILS_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <sys/types.h>
@@ -112,6 +114,14 @@ char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len);
  * ENOMEM.
  */
 char *atag_read_file(const char *path, size_t max, size_t *len);
+
+/**
+ * atag_opendir_fd - walk the directory open at a descriptor, from its start
+ * @fd: an open directory; it stays open and the caller's
+ *
+ * Returns a stream of its own (closedir() it), rewound, or NULL with errno set.
+ */
+DIR *atag_opendir_fd(int fd);
 
 /* Called for each "key: value" line; non-zero stops the walk. */
 typedef int (*atag_kv_fn)(const char *key, const char *value, void *ctx);

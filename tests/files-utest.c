@@ -5,10 +5,12 @@
  * directory.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atag-utest.h"
 #include "atag-utils.h"
@@ -142,6 +144,51 @@ static void test_parse_kv(void)
 	CU_ASSERT_STRING_EQUAL(k.text, "[a=1][b=7]");
 }
 
+/* Entries of a directory stream, "." and ".." left out. */
+static int entries(DIR *dp)
+{
+	struct dirent *d;
+	int n = 0;
+
+	while ((d = readdir(dp)))
+		n += strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+	return n;
+}
+
+/* Each stream from a descriptor starts at the top, however far one before went. */
+static void test_opendir_fd(void)
+{
+	char dir[] = "/tmp/atag-utest-dir.XXXXXX", path[64];
+	DIR *a, *b;
+	int fd, i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(fd >= 0);
+	a = atag_opendir_fd(fd);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(entries(a), 3);		/* the shared offset is at the end now */
+	b = atag_opendir_fd(fd);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(entries(b), 3);
+	closedir(a);
+	closedir(b);
+	CU_ASSERT(fcntl(fd, F_GETFD) >= 0);	/* still the caller's */
+	errno = 0;
+	CU_ASSERT_PTR_NULL(atag_opendir_fd(-1));
+	CU_ASSERT_EQUAL(errno, EBADF);
+	close(fd);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static void test_tracefs_dir(void)
 {
 	char mounted[4096];
@@ -167,6 +214,8 @@ static void add_files_suite(void)
 	CU_add_test(s, "read all of a reader", test_read_all);
 	CU_add_test(s, "read a file", test_read_file);
 	CU_add_test(s, "key: value lines", test_parse_kv);
+	CU_add_test(s, "a directory walked from a descriptor, from its top",
+		    test_opendir_fd);
 	CU_add_test(s, "the tracefs directory", test_tracefs_dir);
 }
 ATAG_UTEST_SUITE("files", add_files_suite);

@@ -75,18 +75,12 @@ fail:
 /* Whether the directory @fd holds no entry. */
 static bool dir_empty(int fd)
 {
-	int dup_fd = dup(fd);
+	DIR *dp = atag_opendir_fd(fd);
 	struct dirent *d;
 	bool empty = true;
-	DIR *dp;
 
-	dp = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	if (!dp) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	if (!dp)
 		return false;
-	}
-	rewinddir(dp);
 	while (empty && (d = readdir(dp)))
 		empty = !strcmp(d->d_name, ".") || !strcmp(d->d_name, "..");
 	closedir(dp);
@@ -362,19 +356,13 @@ int atag_holds_all(struct atag_holds *h, struct atag_hold **holds)
 	struct atag_hold *all = NULL, *n, one;
 	struct dirent *d;
 	size_t nr = 0;
-	int dup_fd, ret = 0;
+	int ret = 0;
 	DIR *dp;
 
 	*holds = NULL;
-	dup_fd = dup(h->fd);
-	dp = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	if (!dp) {
-		ret = -errno;
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return atag_err(ret);
-	}
-	rewinddir(dp);
+	dp = atag_opendir_fd(h->fd);
+	if (!dp)
+		return atag_err(-errno);
 	while (!ret && (d = readdir(dp))) {
 		if (d->d_name[0] == '.' || read_record(h, d->d_name, &one))
 			continue;

@@ -241,15 +241,9 @@ bool atag_output_full(const struct atag_output *o)
 static void remove_private(int dirfd, const char *name, int fd)
 {
 	struct stat here, there;
+	DIR *dp = atag_opendir_fd(fd);
 	struct dirent *d;
-	DIR *dp;
-	int dup_fd = dup(fd);
 
-	dp = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	if (!dp && dup_fd >= 0)
-		close(dup_fd);
-	if (dp)
-		rewinddir(dp);	/* a dup shares the offset of a walk before */
 	while (dp && (d = readdir(dp))) {
 		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
 			continue;
@@ -325,17 +319,11 @@ void atag_output_free(struct atag_output *o)
 static bool looks_complete(int fd)
 {
 	bool output = false, temps = false;
+	DIR *dp = atag_opendir_fd(fd);
 	struct dirent *d;
-	DIR *dp;
-	int dup_fd = dup(fd);
 
-	dp = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	if (!dp) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	if (!dp)
 		return false;
-	}
-	rewinddir(dp);
 	while ((d = readdir(dp))) {
 		if (!strcmp(d->d_name, ATAG_OUTPUT_NAME))
 			output = true;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Reading small files whole, and their "key: value" lines: /proc files, tracefs
- * files, state files. The one whole-file reader of the library.
+ * files, state files. The one whole-file reader of the library; and walking a
+ * directory open at a descriptor.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -77,6 +78,25 @@ char *atag_read_file(const char *path, size_t max, size_t *len)
 	close(fd);
 	errno = err;
 	return text;
+}
+
+DIR *atag_opendir_fd(int fd)
+{
+	int dup_fd = dup(fd);
+	DIR *dp;
+
+	dp = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	if (!dp) {
+		int err = errno;
+
+		if (dup_fd >= 0)
+			close(dup_fd);
+		errno = err;
+		return NULL;
+	}
+	/* a dup shares the position of @fd: start from the top */
+	rewinddir(dp);
+	return dp;
 }
 
 static char *trim(char *s)
