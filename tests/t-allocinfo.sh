@@ -109,11 +109,12 @@ check_eq "text: an unknown version is named" "$rc:$(cat "$T_TMP/out")" \
 check_grep "a missing --allocinfo file is named" "^$E $T_TMP/nope: no such file" \
 	"$T_TMP/out"
 
-# usage errors: exit 2, the reason, then the usage
+# usage errors: exit 2, the reason, then a hint to --help: two lines
 usage_case() {
 	name=$1 want=$2; shift 2
 	"$C" "$@" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
-	if [ "$rc" = 2 ] && grep -qF -- "$want" "$T_TMP/err" && grep -q '^usage:' "$T_TMP/err" &&
+	if [ "$rc" = 2 ] && head -n 1 "$T_TMP/err" | grep -qF -- "$want" &&
+	   [ "$(sed -n '2,$p' "$T_TMP/err")" = "Try 'trace-cmd-alloc-tag $1 --help'." ] &&
 	   [ ! -s "$T_TMP/out" ]; then
 		ok "usage: $name"
 	else

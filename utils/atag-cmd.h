@@ -32,9 +32,19 @@ void trace_alloc_tag_top(int argc, char **argv);
 /* Whether a report's arguments ask for --diff (then trace_alloc_tag_diff() runs it). */
 bool atag_diff_asked(int argc, char **argv);
 
-/* Print "trace-cmd-alloc-tag <cmd>: <reason>" and the short usage, exit 2. */
+/* The subcommand being run (main() sets it), for messages; NULL before. */
+extern const char *atag_cmd_name;
+
+/*
+ * Print "trace-cmd-alloc-tag: <reason>" and the hint line
+ * "Try 'trace-cmd-alloc-tag <cmd> --help'." to stderr, exit 2 (@usage: the
+ * subcommand's help, not printed).
+ */
 void __attribute__((noreturn, format(printf, 2, 3)))
 atag_usage_error(const char *usage, const char *fmt, ...);
+
+/* Print the hint line of atag_usage_error() to stderr. */
+void atag_usage_hint(void);
 
 /*
  * Report what getopt_long() returned as @c ('?' or ':', with opterr = 0 and a
