@@ -123,6 +123,20 @@ char *atag_read_file(const char *path, size_t max, size_t *len);
  */
 DIR *atag_opendir_fd(int fd);
 
+/**
+ * atag_keep_old - keep an existing output file as NAME.old before it is replaced
+ * @dirfd: the directory @name is relative to (AT_FDCWD: the working directory)
+ * @name: the output file
+ * @old: set to "@name.old" (may be NULL)
+ * @len: the size of @old
+ *
+ * Only a regular file is kept, by rename (an older NAME.old is replaced); a link,
+ * a device or a pipe (-o /dev/stdout) stays, to be written through as before.
+ * Returns 1 when @name was renamed, 0 when there was no regular file at @name, or
+ * -errno (ENAMETOOLONG: NAME.old does not fit @len or PATH_MAX).
+ */
+int atag_keep_old(int dirfd, const char *name, char *old, size_t len);
+
 /* Called for each "key: value" line; non-zero stops the walk. */
 typedef int (*atag_kv_fn)(const char *key, const char *value, void *ctx);
 

@@ -7,9 +7,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atag-utils.h"
@@ -78,6 +81,26 @@ char *atag_read_file(const char *path, size_t max, size_t *len)
 	close(fd);
 	errno = err;
 	return text;
+}
+
+int atag_keep_old(int dirfd, const char *name, char *old, size_t len)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (!old) {
+		old = buf;
+		len = sizeof(buf);
+	}
+	if (snprintf(old, len, "%s.old", name) >= (int)len)
+		return atag_err(-ENAMETOOLONG);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : atag_err(-errno);
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (renameat(dirfd, name, dirfd, old))
+		return atag_err(-errno);
+	return 1;
 }
 
 DIR *atag_opendir_fd(int fd)
