@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct pollfd;
@@ -122,6 +123,12 @@ char *atag_read_file(const char *path, size_t max, size_t *len);
  * Returns a stream of its own (closedir() it), rewound, or NULL with errno set.
  */
 DIR *atag_opendir_fd(int fd);
+
+/*
+ * atag_csv_write_string - @s as one CSV cell (RFC 4180): quoted, with its quotes
+ * doubled, when it holds a comma, a quote or a line break; NULL is an empty cell.
+ */
+void atag_csv_write_string(FILE *f, const char *s);
 
 /**
  * atag_keep_old - keep an existing output file as NAME.old before it is replaced

@@ -130,8 +130,8 @@ usage_case "accurate and inaccurate" "--inaccurate and --accurate exclude each o
 usage_case "traced and untraced" "--untraced and --traced exclude each other" \
 	disable --traced --untraced
 usage_case "unknown sort key" "-s: unknown sort key 'size'" list -s size
-usage_case "-n 0" "-n: '0' is not a positive number" list -n 0
-usage_case "bad format" "--format: 'xml' is not text or json" list --format xml
+usage_case "-n not a count" "-n: 'x' is not a row count" list -n x
+usage_case "bad format" "--format: unknown value 'xml'" list --format xml
 usage_case "enable without a filter" "enable: give a filter, or --all to trace every call site" \
 	enable
 usage_case "enable --all with a filter" "--all and a filter exclude each other" \

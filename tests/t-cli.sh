@@ -65,4 +65,49 @@ for args in "report -o" "report --output" "report -n" "report --sort" "list -s" 
 		"2:trace-cmd-alloc-tag: option '$2' needs a value"
 done
 
+# ------------------------------------------------------------------ -f and -o
+# every command that writes a result takes -f FMT and -o FILE; an existing FILE is
+# kept as FILE.old (said once on stderr), a failure before writing keeps it as it was
+mkfixture -o "$T_TMP/lt.dat" "$ATAG_SRC/tests/data/lifetimes.txt" || fail "lifetimes fixture"
+AI=$T_TMP/allocinfo.txt
+printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
+	'       4096        1 mm/slub.c:4100 func:kmalloc_trace' \
+	'        300        3 drivers/foo/bar.c:40 [foo] func:foo_bar' \
+	'          0        0 "odd, name".c:7 func:odd' > "$AI"
+for args in "list --allocinfo $AI" "report $T_TMP/lt.dat" "diff $T_TMP/lt.dat $T_TMP/lt.dat"; do
+	set -- $args
+	cmd=$1; shift
+	rm -f "$T_TMP/o.json" "$T_TMP/o.json.old"
+	"$ATAG_CMD" $cmd -f json -o "$T_TMP/o.json" "$@" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+	check_eq "$cmd -f json -o FILE: nothing on stdout or stderr" \
+		"$rc:$(cat "$T_TMP/out" "$T_TMP/err")" "0:"
+	check "$cmd -o FILE: JSON in FILE" jq -e . "$T_TMP/o.json"
+	"$ATAG_CMD" $cmd --format text --output "$T_TMP/o.json" "$@" > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "$cmd -o FILE again: FILE kept as FILE.old, said once" "$rc:$(cat "$T_TMP/err")" \
+		"0:trace-cmd-alloc-tag: $T_TMP/o.json existed: kept as $T_TMP/o.json.old"
+	check "$cmd: FILE.old is the first output" jq -e . "$T_TMP/o.json.old"
+	check_eq "$cmd: FILE is the second" "$("$ATAG_CMD" $cmd -f text "$@")" "$(cat "$T_TMP/o.json")"
+	"$ATAG_CMD" $cmd -f csv -o /dev/null "$@" 2> "$T_TMP/err"; rc=$?
+	check_eq "$cmd -f csv -o /dev/null: written through, nothing kept" \
+		"$rc:$(cat "$T_TMP/err"):$(ls /dev/null.old 2>&1 >/dev/null | wc -l)" "0::1"
+done
+check_eq "report: a file that cannot be read keeps -o FILE as it was" \
+	"$("$ATAG_CMD" report "$T_TMP/nope.dat" -o "$T_TMP/o.json" 2>/dev/null; echo $?):$(cmp -s "$T_TMP/o.json" "$T_TMP/o.json.old"; echo $?)" "1:1"
+check_eq "list -f csv: a header, a tag a line, quoted where needed" \
+	"$("$ATAG_CMD" list --allocinfo "$AI" -f csv)" \
+'bytes,calls,traced,accurate,function,file,line,module
+4096,1,,1,kmalloc_trace,mm/slub.c,4100,
+300,3,,1,foo_bar,drivers/foo/bar.c,40,foo
+0,0,,1,odd,"""odd, name"".c",7,'
+check_eq "list -n 0 is all, as in report" "$("$ATAG_CMD" list --allocinfo "$AI" -n 0 | wc -l)" 4
+check_eq "list --rows 1" "$("$ATAG_CMD" list --allocinfo "$AI" --rows 1 | wc -l)" 2
+for c in list report diff stat top; do
+	"$ATAG_CMD" $c -f xml > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "$c -f xml: usage error" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: --format: unknown value 'xml'"
+	"$ATAG_CMD" $c --help > "$T_TMP/help"
+	check_grep "$c --help: -f, --format" "^  -f, --format FMT " "$T_TMP/help"
+	check_grep "$c --help: -o, --output" "^  -o, --output FILE " "$T_TMP/help"
+done
+
 done_testing

@@ -62,6 +62,43 @@ void atag_check_choice(const char *usage, const char *opt, const char *val,
 		       const char *const *choices);
 
 /*
+ * -f/--format FMT and -o/--output FILE, alike on every command that writes a
+ * result: put ATAG_OUTPUT_LONG in the getopt_long table and "f:o:" in the
+ * optstring, hand each option to atag_output_parse() first.
+ */
+#define ATAG_OUTPUT_LONG					\
+	{ "format",	required_argument,	NULL, 'f' },	\
+	{ "output",	required_argument,	NULL, 'o' }
+
+struct atag_output_opts {
+	const char *const	*formats;	/* NULL-terminated; the first is the default */
+	const char		*format;	/* the chosen one (the default until -f) */
+	const char		*path;		/* -o FILE; NULL: standard output */
+};
+
+/* Handle -f / -o (an unknown format is a usage error); false for other options. */
+bool atag_output_parse(struct atag_output_opts *o, int c, const char *arg, const char *usage);
+
+/* Whether the chosen format is @format. */
+bool atag_output_is(const struct atag_output_opts *o, const char *format);
+
+/*
+ * Point standard output at -o FILE, when given: an existing regular FILE is first
+ * renamed FILE.old (said on stderr). Dies when FILE cannot be made. Call it once
+ * the result is ready to be written, so that a failure before keeps FILE as it was.
+ */
+void atag_output_redirect(const struct atag_output_opts *o);
+
+/* What standard output is, for messages: FILE of -o, else "standard output". */
+const char *atag_output_name(void);
+
+/*
+ * "trace-cmd-alloc-tag: warning: <what> does nothing with --format FMT" on
+ * stderr, for an option given that the chosen format has no use for.
+ */
+void atag_output_unused(const struct atag_output_opts *o, const char *what);
+
+/*
  * A progress bar on stderr for a report's reading of @path (@done: 0 .. 1);
  * *(bool *)@ctx is set once one was drawn (a newline is then owed).
  */

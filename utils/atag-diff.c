@@ -307,7 +307,6 @@ static int run_diff(struct diff_params *p)
 	struct atag_diff *d = NULL;
 	int ret = ATAG_EXIT_FAIL;
 	char err[512];
-	FILE *out;
 
 	r[0] = read_side(p, 0);
 	r[1] = r[0] ? read_side(p, 1) : NULL;
@@ -317,15 +316,9 @@ static int run_diff(struct diff_params *p)
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, err);
 		goto out;
 	}
-	out = stdout;
-	if (p->output) {
-		out = fopen(p->output, "w");
-		if (!out)
-			die("%s: %s", p->output, strerror(errno));
-	}
-	if (render(d, p, out) || (out != stdout && fclose(out)))
-		die("%s: %s", p->output ? p->output : "standard output",
-		    errno ? strerror(errno) : "write error");
+	atag_output_redirect(&(struct atag_output_opts){ .path = p->output });
+	if (render(d, p, stdout) || fflush(stdout))
+		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 	ret = ATAG_EXIT_OK;
 out:
 	atag_diff_free(d);

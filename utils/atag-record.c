@@ -873,7 +873,10 @@ static void stop_recorder(struct recording *r)
 	status = atag_session_stop_recorder(r->sess, STOP_TIMEOUT_MS);
 	if (!status) {
 		ret = atag_session_commit_output(r->sess);
-		if (!ret)
+		if (ret > 0)
+			fprintf(stderr, "%s record: %s existed: kept as %s.old\n", ATAG_PROG,
+				r->p->output, r->p->output);
+		if (ret >= 0)
 			r->committed = true;
 		else if (ret == -ENOENT)
 			record_fail(r, ENOENT, "trace-cmd record wrote no %s: %s", r->p->output,

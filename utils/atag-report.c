@@ -305,19 +305,15 @@ static int term_width(void)
 	return 100;
 }
 
+/* Standard output, made -o FILE (an older FILE kept as FILE.old). */
 static FILE *open_output(const struct report_params *p)
 {
-	FILE *f;
+	struct atag_output_opts o = { .path = p->output };
 
-	if (!p->output) {
-		if (!strcmp(p->format, "pprof") && isatty(STDOUT_FILENO))
-			die("pprof output is binary: use -o FILE or redirect stdout");
-		return stdout;
-	}
-	f = fopen(p->output, "w");
-	if (!f)
-		die("%s: %s", p->output, strerror(errno));
-	return f;
+	if (!p->output && !strcmp(p->format, "pprof") && isatty(STDOUT_FILENO))
+		die("pprof output is binary: use -o FILE or redirect stdout");
+	atag_output_redirect(&o);
+	return stdout;
 }
 
 static int render(const struct atag_report *r, const struct report_params *p, FILE *f)
@@ -366,9 +362,8 @@ static int run_report(struct report_params *p)
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
 	out = open_output(p);
-	if (render(r, p, out) || (out != stdout && fclose(out)))
-		die("%s: %s", p->output ? p->output : "standard output",
-		    errno ? strerror(errno) : "write error");
+	if (render(r, p, out) || fflush(out))
+		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 out:
 	atag_report_free(r);
 	return ret;

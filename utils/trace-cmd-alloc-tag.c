@@ -81,7 +81,7 @@ static void __attribute__((noreturn)) run_command(const struct command *c, int a
 static void check_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fprintf(stderr, "%s: standard output: %s\n", ATAG_PROG,
+		fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, atag_output_name(),
 			errno ? strerror(errno) : "write error");
 		_exit(ATAG_EXIT_FAIL);
 	}

@@ -223,3 +223,20 @@ bool atag_glob_match(const char *pattern, const char *str)
 		return false;
 	return fnmatch(pattern, str, 0) == 0;
 }
+
+void atag_csv_write_string(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * -f/--format and -o/--output, shared by the commands that write a result.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atag-cmd.h"
+#include "atag-utils.h"
+
+static const char *output_name;
+
+bool atag_output_parse(struct atag_output_opts *o, int c, const char *arg, const char *usage)
+{
+	switch (c) {
+	case 'f':
+		atag_check_choice(usage, "--format", arg, o->formats);
+		o->format = arg;
+		return true;
+	case 'o':
+		if (!*arg)
+			atag_usage_error(usage, "--output: an empty file name");
+		o->path = arg;
+		return true;
+	}
+	return false;
+}
+
+bool atag_output_is(const struct atag_output_opts *o, const char *format)
+{
+	return !strcmp(o->format ? o->format : o->formats[0], format);
+}
+
+void atag_output_redirect(const struct atag_output_opts *o)
+{
+	char old[PATH_MAX];
+	int fd, ret;
+
+	if (!o->path)
+		return;
+	ret = atag_keep_old(AT_FDCWD, o->path, old, sizeof(old));
+	if (ret < 0)
+		die("%s: cannot keep it as %s.old: %s", o->path, o->path, strerror(-ret));
+	fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		die("%s: %s", o->path, strerror(errno));
+	if (ret)
+		fprintf(stderr, "%s: %s existed: kept as %s\n", ATAG_PROG, o->path, old);
+	fflush(stdout);
+	if (fd != STDOUT_FILENO && dup2(fd, STDOUT_FILENO) < 0)
+		die("%s: %s", o->path, strerror(errno));
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	output_name = o->path;
+}
+
+const char *atag_output_name(void)
+{
+	return output_name ? output_name : "standard output";
+}
+
+void atag_output_unused(const struct atag_output_opts *o, const char *what)
+{
+	fprintf(stderr, "%s: warning: %s does nothing with --format %s\n", ATAG_PROG, what,
+		o->format ? o->format : o->formats[0]);
+}
