@@ -134,6 +134,10 @@ usage_case "-n not a count" "-n: 'x' is not a row count" list -n x
 usage_case "bad format" "--format: unknown value 'xml'" list --format xml
 usage_case "enable without a filter" "enable: give a filter, or --all to trace every call site" \
 	enable
+usage_case "disable without a filter" "disable: give a filter, or --all to turn off every call site" \
+	disable
+usage_case "disable --all with a filter" "--all and a filter exclude each other" \
+	disable --all --line 3
 usage_case "enable --all with a filter" "--all and a filter exclude each other" \
 	enable --all --module foo
 usage_case "list with an argument" "unexpected argument 'foo'" list foo
@@ -222,7 +226,11 @@ check_eq "enable again: nothing changes, no ioctl" "$rc:$(cat "$T_TMP/out"):$(fa
 check_eq "disable --dry-run --untraced" "$rc:$(cat "$T_TMP/out")" \
 	"0:0 tags would change state (tracing off), 2 already off"
 "$C" disable > "$T_TMP/out" 2>&1; rc=$?
-check_eq "disable without a filter: all off" "$rc:$(cat "$T_TMP/out")" \
+check_eq "disable without a filter: refused, nothing changed" \
+	"$rc:$(head -n 1 "$T_TMP/out"):$(fakeinfo_field "$M" toggles)" \
+	"2:$E disable: give a filter, or --all to turn off every call site:3"
+"$C" disable --all > "$T_TMP/out" 2>&1; rc=$?
+check_eq "disable --all: all off" "$rc:$(cat "$T_TMP/out")" \
 	"0:4 tags changed state (tracing off), 2 already off"
 check_eq "disable: the state" "$(fakeinfo_traced "$M")" \
 	"kmalloc_trace=0 foo_alloc=0 __its_alloc=0 foo_bar=0 ext4_alloc_inode=0 $LONGF=0"
