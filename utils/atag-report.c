@@ -362,7 +362,7 @@ static int run_report(struct report_params *p)
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
 	out = open_output(p);
-	if (render(r, p, out) || fflush(out))
+	if (render(r, p, out))
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 out:
 	atag_report_free(r);
