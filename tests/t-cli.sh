@@ -110,4 +110,42 @@ for c in list report diff stat top; do
 	check_grep "$c --help: -o, --output" "^  -o, --output FILE " "$T_TMP/help"
 done
 
+# ------------------------------------------------------------------ options x formats
+# every option that only some formats use, with every format: used (0, no word),
+# harmless (0, one warning line), refused (2, one line and the hint); the table of
+# the report and diff man pages (OPTIONS AND FORMATS)
+matrix() {	# CMD OPTION TEXT JSON CSV FOLDED PPROF (u: used, w: warned, r: refused, -: no format)
+	cmd=$1 opt=$2; shift 2
+	for fmt in text json csv folded pprof; do
+		want=$1; shift
+		[ "$want" = - ] && continue
+		# shellcheck disable=SC2086
+		"$ATAG_CMD" $cmd -f $fmt $opt -o "$T_TMP/m.out" $(cmd_files $cmd) > /dev/null 2> "$T_TMP/err"
+		rc=$?
+		case "$want:$rc:$(wc -l < "$T_TMP/err")" in
+		u:0:0) ok "$cmd -f $fmt $opt: used" ;;
+		w:0:1) check_grep "$cmd -f $fmt $opt: a warning" \
+			"^trace-cmd-alloc-tag: warning: ${opt%% *} does nothing with --format $fmt$" "$T_TMP/err" ;;
+		r:2:2) check_grep "$cmd -f $fmt $opt: refused" \
+			"^trace-cmd-alloc-tag: ${opt%% *} goes with --format " "$T_TMP/err" ;;
+		*) fail "$cmd -f $fmt $opt: want $want" "exit $rc" "$(cat "$T_TMP/err")" ;;
+		esac
+		rm -f "$T_TMP/m.out" "$T_TMP/m.out.old"
+	done
+}
+cmd_files() { if [ "$1" = diff ]; then echo "$T_TMP/lt.dat $T_TMP/lt.dat"; else echo "$T_TMP/lt.dat"; fi; }
+#              option                 text json csv folded pprof
+matrix report "--weight inuse_space"  r    r    r   u      u
+matrix report --keep-offsets          r    r    r   u      u
+matrix report --hist                  u    r    r   r      r
+matrix report --stacks                u    w    r   w      w
+matrix report --live                  u    w    u   r      r
+matrix report "--live --min-age 1ns"  u    u    u   r      r
+matrix report "-n 0"                  u    u    u   u      u
+matrix report "-s peak"               u    u    u   u      u
+matrix diff   "--weight inuse_space"  r    r    r   u      -
+matrix diff   --stacks                u    w    r   w      -
+matrix diff   --all                   u    u    u   w      -
+matrix diff   "-n 0"                  u    u    u   u      -
+
 done_testing

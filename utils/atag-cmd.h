@@ -93,10 +93,20 @@ void atag_output_redirect(const struct atag_output_opts *o);
 const char *atag_output_name(void);
 
 /*
- * "trace-cmd-alloc-tag: warning: <what> does nothing with --format FMT" on
- * stderr, for an option given that the chosen format has no use for.
+ * An option (@opt, when @given) that only the formats in @formats use (a list as
+ * people write it, "text, json or csv"): with another format it is a usage error,
+ * "<opt> goes with --format <formats>".
  */
-void atag_output_unused(const struct atag_output_opts *o, const char *what);
+void atag_output_only(const struct atag_output_opts *o, const char *usage, bool given,
+		      const char *opt, const char *formats);
+
+/*
+ * The same for an option that is harmless with the other formats (they show
+ * what it asks for anyway): "warning: <opt> does nothing with --format FMT"
+ * on stderr, and the command goes on.
+ */
+void atag_output_redundant(const struct atag_output_opts *o, bool given, const char *opt,
+			   const char *formats);
 
 /*
  * A progress bar on stderr for a report's reading of @path (@done: 0 .. 1);

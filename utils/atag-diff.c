@@ -162,6 +162,7 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 	/* options may follow the files, as with diff(1) */
 	static const char optstring[] = ":i:B:s:n:f:o:h";
 	bool report = !strcmp(argv[1], "report");
+	struct atag_output_opts fo = { .format = "text" };
 	unsigned long long v;
 	int c, idx = -1;
 
@@ -212,7 +213,7 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 			break;
 		case 'f':
 			atag_check_choice(usage, "--format", optarg, formats);
-			p->format = optarg;
+			p->format = fo.format = optarg;
 			break;
 		case OPT_weight:
 			atag_check_choice(usage, "--weight", optarg, weights);
@@ -249,8 +250,11 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 		atag_usage_error(usage, "give two files, BEFORE.dat and AFTER.dat");
 	if (!strcmp(p->format, "pprof"))
 		atag_usage_error(usage, "--format pprof: pprof compares profiles itself: write each side with 'report --format pprof -o FILE' and run 'pprof -diff_base BEFORE.pb.gz AFTER.pb.gz'");
-	if (p->render.weight && strcmp(p->format, "folded"))
-		atag_usage_error(usage, "--weight goes with --format folded");
+	/* options a format has no use for (man page, OUTPUT) */
+	atag_output_only(&fo, usage, p->render.weight, "--weight", "folded");
+	atag_output_only(&fo, usage, p->render.stacks, "--stacks", "text, json or folded");
+	atag_output_redundant(&fo, p->render.stacks, "--stacks", "text");
+	atag_output_redundant(&fo, p->diff.unchanged, "--all", "text, json or csv");
 }
 
 /* The report of one side; NULL (said why) when a file cannot be read. */

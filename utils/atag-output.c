@@ -63,8 +63,34 @@ const char *atag_output_name(void)
 	return output_name ? output_name : "standard output";
 }
 
-void atag_output_unused(const struct atag_output_opts *o, const char *what)
+/* Whether the chosen format is one of @formats ("text, json or csv"). */
+static bool format_in(const struct atag_output_opts *o, const char *formats)
 {
-	fprintf(stderr, "%s: warning: %s does nothing with --format %s\n", ATAG_PROG, what,
+	const char *fmt = o->format ? o->format : o->formats[0], *p = formats;
+	size_t len = strlen(fmt), n;
+
+	while (*p) {
+		p += strspn(p, ", ");
+		n = strcspn(p, ", ");
+		if (n == len && !strncmp(p, fmt, n))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+void atag_output_only(const struct atag_output_opts *o, const char *usage, bool given,
+		      const char *opt, const char *formats)
+{
+	if (given && !format_in(o, formats))
+		atag_usage_error(usage, "%s goes with --format %s", opt, formats);
+}
+
+void atag_output_redundant(const struct atag_output_opts *o, bool given, const char *opt,
+			   const char *formats)
+{
+	if (!given || format_in(o, formats))
+		return;
+	fprintf(stderr, "%s: warning: %s does nothing with --format %s\n", ATAG_PROG, opt,
 		o->format ? o->format : o->formats[0]);
 }

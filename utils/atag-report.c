@@ -151,6 +151,21 @@ static uint64_t parse_ts(const char *opt, const char *arg)
 	return ns;
 }
 
+/* Options a format has no use for: refused, or said to do nothing (man page, OUTPUT). */
+static void check_formats(const struct report_params *p)
+{
+	const struct atag_output_opts o = { .format = p->format };
+
+	atag_output_only(&o, usage, p->render.weight, "--weight", "folded or pprof");
+	atag_output_only(&o, usage, p->render.keep_offsets, "--keep-offsets", "folded or pprof");
+	atag_output_only(&o, usage, p->render.hist, "--hist", "text");
+	atag_output_only(&o, usage, p->render.stacks, "--stacks", "text, json, folded or pprof");
+	atag_output_only(&o, usage, p->render.live, "--live", "text, json or csv");
+	/* json always has the stacks and the live list; folded and pprof are stacks */
+	atag_output_redundant(&o, p->render.stacks, "--stacks", "text");
+	atag_output_redundant(&o, p->render.live && !p->view.min_age, "--live", "text or csv");
+}
+
 static void parse_args(int argc, char **argv, struct report_params *p)
 {
 	static const struct option long_options[] = {
@@ -294,6 +309,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 	if (p->opts.no_debuginfo && (p->opts.vmlinux || p->opts.module_dirs))
 		atag_usage_error(usage,
 				 "--no-debuginfo and --vmlinux/--module-dir exclude each other");
+	check_formats(p);
 }
 
 static int term_width(void)
