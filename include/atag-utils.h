@@ -125,6 +125,19 @@ char *atag_read_file(const char *path, size_t max, size_t *len);
 DIR *atag_opendir_fd(int fd);
 
 /*
+ * atag_elide_middle - @s cut to @width bytes by a "..." in its middle, into @buf of
+ * @len; @s whole when it fits (or @width is 0). The start and the end stay: for a
+ * call site, its function and its line or module. Returns @buf.
+ */
+char *atag_elide_middle(char *buf, size_t len, const char *s, size_t width);
+
+/*
+ * The narrowest a call-site column is cut to; when the other columns leave less,
+ * it is not cut (the line is wider than the terminal anyway).
+ */
+#define ATAG_MIN_SITE_WIDTH	12
+
+/*
  * atag_csv_write_string - @s as one CSV cell (RFC 4180): quoted, with its quotes
  * doubled, when it holds a comma, a quote or a line break; NULL is an empty cell.
  */

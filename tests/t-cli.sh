@@ -148,4 +148,51 @@ matrix diff   --stacks                u    w    r   w      -
 matrix diff   --all                   u    u    u   w      -
 matrix diff   "-n 0"                  u    u    u   u      -
 
+# ------------------------------------------------------------------ the terminal's width
+# with COLUMNS (or a terminal), text tables are cut to it by eliding the call site in
+# its middle; the columns before it stay whole; a pipe without COLUMNS: no limit
+LONG=a_function_name_long_enough_to_need_cutting_somewhere
+printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
+	"    1048576     4096 drivers/some/long/path/to/a/source_file.c:1234 [a_module] func:$LONG" \
+	'        300        3 a.c:4 func:f' > "$T_TMP/wide.txt"
+full=$(env -u COLUMNS "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")
+check_grep "list to a pipe, no COLUMNS: no limit" \
+	" $LONG drivers/some/long/path/to/a/source_file.c:1234 \\[a_module\\]$" "$(printf '%s\n' "$full" > "$T_TMP/full"; echo "$T_TMP/full")"
+for w in 60 80 200; do
+	out=$(COLUMNS=$w "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")
+	check_eq "list, COLUMNS=$w: every line fits" \
+		"$(printf '%s\n' "$out" | awk -v w=$w 'length($0) > w' | wc -l)" 0
+	check_eq "list, COLUMNS=$w: the columns before the call site whole" \
+		"$(printf '%s\n' "$out" | cut -c1-43)" "$(printf '%s\n' "$full" | cut -c1-43)"
+done
+# 60 - 43 = 17 columns: 7 of the start, "...", 7 of the end (hand count)
+check_eq "list, COLUMNS=60: the call site's start and end kept" \
+	"$(COLUMNS=60 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" | sed -n 2p | cut -c44-)" \
+	"a_funct...module]"
+check_eq "list, COLUMNS=200: nothing cut" "$(COLUMNS=200 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")" "$full"
+check_eq "list -f csv ignores COLUMNS" "$(COLUMNS=60 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" -f csv)" \
+	"$("$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" -f csv)"
+# report's live table (52 columns before the call site in this fixture: 60 leaves
+# less than 12, not cut), and its call-site table, whose 104 columns of numbers
+# leave 80 no room: not cut
+rfull=$(env -u COLUMNS "$ATAG_CMD" report --live "$T_TMP/lt.dat")
+rows() { sed -n '/^ *AGE /,/^$/p' | grep -E '^( *AGE | *[0-9.]+ [num]?s  0x)'; }
+for w in 80 200; do
+	out=$(COLUMNS=$w "$ATAG_CMD" report --live "$T_TMP/lt.dat")
+	check_eq "report --live, COLUMNS=$w: the live table fits" \
+		"$(printf '%s\n' "$out" | rows | awk -v w=$w 'length($0) > w' | wc -l)" 0
+	check_eq "report --live, COLUMNS=$w: the columns before the call site whole" \
+		"$(printf '%s\n' "$out" | rows | cut -c1-52)" "$(printf '%s\n' "$rfull" | rows | cut -c1-52)"
+done
+check_eq "report --live, COLUMNS=80: the call site cut to 28 columns: 13, "...", 12 (hand count)" \
+	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows | sed -n 3p | cut -c53-)" \
+	"bar_open driv...raced frees]"
+check_eq "report --live, COLUMNS=60: too narrow for the call site: not cut" \
+	"$(COLUMNS=60 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows)" "$(printf '%s\n' "$rfull" | rows)"
+check_eq "report, COLUMNS=80: numbers too wide for 80: the call-site table not cut" \
+	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | sed -n '/^ALLOCS/,/^\[/p')" \
+	"$(printf '%s\n' "$rfull" | sed -n '/^ALLOCS/,/^\[/p')"
+check_eq "report, COLUMNS=120: the call-site table cut" \
+	"$(COLUMNS=120 "$ATAG_CMD" report "$T_TMP/lt.dat" | sed -n '/^ALLOCS/,/^\[/p' | awk 'length($0) > 120' | wc -l)" 0
+
 done_testing

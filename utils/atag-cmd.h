@@ -89,6 +89,13 @@ bool atag_output_is(const struct atag_output_opts *o, const char *format);
  */
 void atag_output_redirect(const struct atag_output_opts *o);
 
+/*
+ * The width text tables are cut to: $COLUMNS when set (a positive number), else
+ * the terminal's when standard output is one, else 0 (no limit: a pipe, a file).
+ * Call it after atag_output_redirect().
+ */
+int atag_columns(void);
+
 /* What standard output is, for messages: FILE of -o, else "standard output". */
 const char *atag_output_name(void);
 

@@ -321,6 +321,7 @@ static int run_diff(struct diff_params *p)
 		goto out;
 	}
 	atag_output_redirect(&(struct atag_output_opts){ .path = p->output });
+	p->render.columns = atag_columns();
 	if (render(d, p, stdout))
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 	ret = ATAG_EXIT_OK;

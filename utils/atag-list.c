@@ -137,18 +137,25 @@ static char *signed_size(char *buf, size_t len, long long bytes)
 	return buf;
 }
 
+/* The width of the columns before the call site's. */
+#define TEXT_PREFIX	(12 + 1 + 10 + 2 + 6 + 2 + 8 + 2)
+
 static void print_text(const struct atag_taglist *list, size_t rows)
 {
-	char size[32], site[3 * ATAG_NAME_MAX + 32];
+	char size[32], site[3 * ATAG_NAME_MAX + 32], cut[sizeof(site)];
+	int columns = atag_columns();
+	size_t i, width = 0;
 	const struct atag_tag *t;
-	size_t i;
 
+	if (columns >= TEXT_PREFIX + ATAG_MIN_SITE_WIDTH)
+		width = columns - TEXT_PREFIX;
 	printf("%12s %10s  %-6s  %-8s  %s\n", "BYTES", "CALLS", "TRACED", "ACCURATE", "CALL SITE");
 	for (i = 0; i < rows; i++) {
 		t = &list->tags[i];
 		atag_tag_site(t, site, sizeof(site));
 		printf("%12s %10llu  %-6s  %-8s  %s\n", signed_size(size, sizeof(size), t->bytes),
-		       t->calls, yes_no(t->traced), yes_no(t->accurate), site);
+		       t->calls, yes_no(t->traced), yes_no(t->accurate),
+		       atag_elide_middle(cut, sizeof(cut), site, width));
 	}
 }
 

@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "atag-cmd.h"
@@ -56,6 +58,19 @@ void atag_output_redirect(const struct atag_output_opts *o)
 	if (fd != STDOUT_FILENO)
 		close(fd);
 	output_name = o->path;
+}
+
+int atag_columns(void)
+{
+	const char *env = getenv("COLUMNS");
+	unsigned long long v;
+	struct winsize ws;
+
+	if (env && *env && !atag_parse_u64(env, &v) && v > 0 && v < 100000)
+		return v;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 0;
 }
 
 const char *atag_output_name(void)

@@ -378,6 +378,7 @@ static int run_report(struct report_params *p)
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
 	out = open_output(p);
+	p->render.columns = atag_columns();
 	if (render(r, p, out))
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 out:

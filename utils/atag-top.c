@@ -364,6 +364,7 @@ static int show(struct top *t)
 {
 	struct atag_live_render_opts o = {
 		.rows = screen_rows(t), .scope = t->scope, .sort = t->p->sort,
+		.columns = atag_columns(),
 	};
 	struct atag_live_snapshot snap;
 	size_t len = 0;
