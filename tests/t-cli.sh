@@ -155,15 +155,19 @@ LONG=a_function_name_long_enough_to_need_cutting_somewhere
 printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
 	"    1048576     4096 drivers/some/long/path/to/a/source_file.c:1234 [a_module] func:$LONG" \
 	'        300        3 a.c:4 func:f' > "$T_TMP/wide.txt"
+# fits NAME WIDTH PREFIX OUT FULL: each line of OUT within WIDTH, its first PREFIX
+# columns those of FULL (the output without a limit)
+fits() {
+	check_eq "$1: every line fits" "$(printf '%s\n' "$4" | awk -v w="$2" 'length($0) > w' | wc -l)" 0
+	check_eq "$1: the columns before the call site whole" \
+		"$(printf '%s\n' "$4" | cut -c1-"$3")" "$(printf '%s\n' "$5" | cut -c1-"$3")"
+}
 full=$(env -u COLUMNS "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")
 check_grep "list to a pipe, no COLUMNS: no limit" \
 	" $LONG drivers/some/long/path/to/a/source_file.c:1234 \\[a_module\\]$" "$(printf '%s\n' "$full" > "$T_TMP/full"; echo "$T_TMP/full")"
 for w in 60 80 200; do
-	out=$(COLUMNS=$w "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")
-	check_eq "list, COLUMNS=$w: every line fits" \
-		"$(printf '%s\n' "$out" | awk -v w=$w 'length($0) > w' | wc -l)" 0
-	check_eq "list, COLUMNS=$w: the columns before the call site whole" \
-		"$(printf '%s\n' "$out" | cut -c1-43)" "$(printf '%s\n' "$full" | cut -c1-43)"
+	fits "list, COLUMNS=$w" $w 43 "$(COLUMNS=$w "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")" \
+		"$full"
 done
 # 60 - 43 = 17 columns: 7 of the start, "...", 7 of the end (hand count)
 check_eq "list, COLUMNS=60: the call site's start and end kept" \
@@ -178,13 +182,10 @@ check_eq "list -f csv ignores COLUMNS" "$(COLUMNS=60 "$ATAG_CMD" list --allocinf
 rfull=$(env -u COLUMNS "$ATAG_CMD" report --live "$T_TMP/lt.dat")
 rows() { sed -n '/^ *AGE /,/^$/p' | grep -E '^( *AGE | *[0-9.]+ [num]?s  0x)'; }
 for w in 80 200; do
-	out=$(COLUMNS=$w "$ATAG_CMD" report --live "$T_TMP/lt.dat")
-	check_eq "report --live, COLUMNS=$w: the live table fits" \
-		"$(printf '%s\n' "$out" | rows | awk -v w=$w 'length($0) > w' | wc -l)" 0
-	check_eq "report --live, COLUMNS=$w: the columns before the call site whole" \
-		"$(printf '%s\n' "$out" | rows | cut -c1-52)" "$(printf '%s\n' "$rfull" | rows | cut -c1-52)"
+	fits "report --live, COLUMNS=$w: the live table" $w 52 \
+		"$(COLUMNS=$w "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows)" "$(printf '%s\n' "$rfull" | rows)"
 done
-check_eq "report --live, COLUMNS=80: the call site cut to 28 columns: 13, "...", 12 (hand count)" \
+check_eq "report --live, COLUMNS=80: the call site cut to 28 columns: 13, '...', 12 (hand count)" \
 	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows | sed -n 3p | cut -c53-)" \
 	"bar_open driv...raced frees]"
 check_eq "report --live, COLUMNS=60: too narrow for the call site: not cut" \
