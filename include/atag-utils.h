@@ -144,6 +144,18 @@ char *atag_elide_middle(char *buf, size_t len, const char *s, size_t width);
 void atag_csv_write_string(FILE *f, const char *s);
 
 /**
+ * atag_find_program - where execvp() would find a program
+ * @name: as given with a slash, else searched in $PATH (unset: /usr/bin:/bin; an
+ *        empty entry is the working directory)
+ * @full: set to its path
+ * @len: the size of @full
+ *
+ * Returns 0 when it is an executable regular file, -ENOENT when there is none,
+ * -EACCES when what there is cannot be run (not executable, a directory).
+ */
+int atag_find_program(const char *name, char *full, size_t len);
+
+/**
  * atag_keep_old - keep an existing output file as NAME.old before it is replaced
  * @dirfd: the directory @name is relative to (AT_FDCWD: the working directory)
  * @name: the output file

@@ -254,6 +254,63 @@ static void test_keep_old(void)
 	CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
+/* Where execvp() would find a program: PATH order, EACCES remembered, slashes as given. */
+static void test_find_program(void)
+{
+	char dir[] = "/tmp/atag-find-XXXXXX", path[256], full[512], *old;
+	int d;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	d = open(dir, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(d >= 0);
+	CU_ASSERT_EQUAL(mkdirat(d, "a", 0755), 0);
+	CU_ASSERT_EQUAL(mkdirat(d, "b", 0755), 0);
+	put(d, "a/prog", "#!/bin/sh\n");		/* not executable */
+	put(d, "b/prog", "#!/bin/sh\n");
+	CU_ASSERT_EQUAL(fchmodat(d, "b/prog", 0755, 0), 0);
+	CU_ASSERT_EQUAL(mkdirat(d, "b/dir", 0755), 0);
+	old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	snprintf(path, sizeof(path), "%s/nowhere:%s/a:%s/b", dir, dir, dir);
+	setenv("PATH", path, 1);
+	CU_ASSERT_EQUAL(atag_find_program("prog", full, sizeof(full)), 0);
+	snprintf(path, sizeof(path), "%s/b/prog", dir);
+	CU_ASSERT_STRING_EQUAL(full, path);
+	/* only the non-executable one: EACCES, naming it */
+	snprintf(path, sizeof(path), "%s/a", dir);
+	setenv("PATH", path, 1);
+	CU_ASSERT_EQUAL(atag_find_program("prog", full, sizeof(full)), -EACCES);
+	CU_ASSERT_EQUAL(errno, EACCES);
+	snprintf(path, sizeof(path), "%s/a/prog", dir);
+	CU_ASSERT_STRING_EQUAL(full, path);
+	CU_ASSERT_EQUAL(atag_find_program("nothing-by-this-name", full, sizeof(full)), -ENOENT);
+	/* a directory found is no program */
+	snprintf(path, sizeof(path), "%s/b", dir);
+	setenv("PATH", path, 1);
+	CU_ASSERT_EQUAL(atag_find_program("dir", full, sizeof(full)), -EACCES);
+	/* with a slash: that file alone, PATH not searched */
+	snprintf(path, sizeof(path), "%s/b/prog", dir);
+	CU_ASSERT_EQUAL(atag_find_program(path, full, sizeof(full)), 0);
+	CU_ASSERT_EQUAL(atag_find_program("b/prog", full, sizeof(full)), -ENOENT);
+	CU_ASSERT_EQUAL(atag_find_program("/nonexistent/prog", full, sizeof(full)), -ENOENT);
+	CU_ASSERT_EQUAL(atag_find_program("/etc/passwd/x", full, sizeof(full)), -ENOENT);
+	CU_ASSERT_EQUAL(atag_find_program("", full, sizeof(full)), -ENOENT);
+	/* PATH unset: /usr/bin:/bin */
+	unsetenv("PATH");
+	CU_ASSERT_EQUAL(atag_find_program("sh", full, sizeof(full)), 0);
+	if (old) {
+		setenv("PATH", old, 1);
+		free(old);
+	}
+	unlinkat(d, "a/prog", 0);
+	unlinkat(d, "b/prog", 0);
+	unlinkat(d, "b/dir", AT_REMOVEDIR);
+	unlinkat(d, "a", AT_REMOVEDIR);
+	unlinkat(d, "b", AT_REMOVEDIR);
+	close(d);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
 static void test_tracefs_dir(void)
 {
 	char mounted[4096];
@@ -283,5 +340,6 @@ static void add_files_suite(void)
 		    test_opendir_fd);
 	CU_add_test(s, "the tracefs directory", test_tracefs_dir);
 	CU_add_test(s, "an existing output kept as NAME.old", test_keep_old);
+	CU_add_test(s, "a program found as execvp() finds it", test_find_program);
 }
 ATAG_UTEST_SUITE("files", add_files_suite);

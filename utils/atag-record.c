@@ -304,6 +304,8 @@ static void preflight(struct recording *r, const char **events)
 	const char *dir = atag_tracefs_dir();
 	char path[4096];
 
+	if (r->p->command)
+		atag_command_check(r->p->command[0]);
 	if (!dir)
 		die("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(path, sizeof(path), "%s/instances", dir);

@@ -234,6 +234,8 @@ static void preflight(struct top *t)
 	char path[4096];
 	int i, optional, n;
 
+	if (t->p->command)
+		atag_command_check(t->p->command[0]);
 	if (!dir)
 		die("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(path, sizeof(path), "%s/instances", dir);
