@@ -274,7 +274,8 @@ static void test_render_columns(void)
 	struct atag_lifetime none = { 0 };
 	struct atag_live_site site = {
 		.tag = 1, .function = "a_rather_long_function_name_for_a_call_site",
-		.offset = 0x42, .line = -1, .counts = { .allocs = 5, .live = 4, .live_bytes = 1024 },
+		.offset = 0x42, .line = -1,
+		.counts = { .allocs = 5, .live = 4, .live_bytes = 1024 },
 		.lifetimes = &none,
 	};
 	struct atag_live_snapshot snap = { .source = "kmem", .sites = &site, .nr_sites = 1 };

@@ -24,7 +24,8 @@ void atag_command_check(const char *name)
 	if (ret == -ENOENT)
 		die("%s: command not found (PATH searched)", name);
 	if (ret)
-		die("%s: not an executable file: COMMAND cannot run", strchr(name, '/') ? name : full);
+		die("%s: not an executable file: COMMAND cannot run",
+		    strchr(name, '/') ? name : full);
 }
 
 int atag_command_fork(struct atag_command *c, char **argv)
