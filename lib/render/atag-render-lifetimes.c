@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Lifetimes a row each, for engines that query many recordings at once (DuckDB,
+ * Spark, Trino): written as the report streams them (atag_report_stream_rows()),
+ * so nothing is kept here.
+ *
+ * CSV (RFC 4180 quoting, a header line, lines ending in "\n"), rows:
+ *   trace,host,source,tag,function,file,line,module,offset,stack_id,pid,comm,ptr,
+ *   bytes,alloc_ns,free_ns,lifetime_ns,state
+ * stacks (a row per frame, innermost first at depth 0):
+ *   stack_id,depth,frame
+ * Unknown values are empty cells: host, function, file, line, module, offset,
+ * comm; stack_id when the allocation has no stack; free_ns for a live one;
+ * lifetime_ns unless freed. tag and ptr are "0x" hex, offset "0x" hex as in a
+ * frame; every other number decimal; times in nanoseconds of the trace's clock.
+ * state is freed, live or replaced.
+ *
+ * JSON lines: one object a line, the same keys (unknown values null, offset a
+ * number); stacks: {"stack_id":N,"frames":["function+0xoff",...]}.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "atag-json.h"
+#include "atag-render.h"
+#include "atag-render-counters.h"
+#include "atag-report.h"
+#include "atag-utils.h"
+
+static const char rows_header[] =
+	"trace,host,source,tag,function,file,line,module,offset,stack_id,pid,comm,ptr,bytes,"
+	"alloc_ns,free_ns,lifetime_ns,state\n";
+
+static const char stacks_header[] = "stack_id,depth,frame\n";
+
+static const char *const states[] = {
+	[ATAG_ROW_FREED] = "freed", [ATAG_ROW_LIVE] = "live", [ATAG_ROW_REPLACED] = "replaced",
+};
+
+/* A string cell and its comma. */
+static void cell(FILE *f, const char *s)
+{
+	char *strs[1] = { (char *)s };
+
+	atag_render_csv_cell(f, strs, s ? 1 : 0, 0);
+	fputc(',', f);
+}
+
+static int csv_row(void *ctx, const struct atag_report_row *r)
+{
+	const struct atag_lifetimes_out *o = ctx;
+	FILE *f = o->rows;
+
+	cell(f, r->trace);
+	cell(f, r->host);
+	fprintf(f, "%s,0x%" PRIx64 ",", r->source, r->tag);
+	cell(f, r->function);
+	cell(f, r->file);
+	if (r->line >= 0)
+		fprintf(f, "%ld", r->line);
+	fputc(',', f);
+	cell(f, r->module);
+	if (r->offset >= 0)
+		fprintf(f, "0x%llx", (unsigned long long)r->offset);
+	fputc(',', f);
+	if (r->stack_id)
+		fprintf(f, "%" PRIu32, r->stack_id);
+	fprintf(f, ",%d,", r->pid);
+	cell(f, r->comm);
+	fprintf(f, "0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 ",", r->ptr, r->bytes, r->alloc_ts);
+	if (r->state != ATAG_ROW_LIVE)
+		fprintf(f, "%" PRIu64, r->free_ts);
+	fputc(',', f);
+	if (r->state == ATAG_ROW_FREED)
+		fprintf(f, "%" PRIu64, r->lifetime_ns);
+	fprintf(f, ",%s\n", states[r->state]);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int csv_stack(void *ctx, uint32_t id, char *const *frames, unsigned int nr)
+{
+	const struct atag_lifetimes_out *o = ctx;
+	unsigned int i;
+
+	if (!o->stacks)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		fprintf(o->stacks, "%" PRIu32 ",%u,", id, i);
+		atag_render_csv_cell(o->stacks, &frames[i], 1, 0);
+		fputc('\n', o->stacks);
+	}
+	return ferror(o->stacks) ? -EIO : 0;
+}
+
+static int json_row(void *ctx, const struct atag_report_row *r)
+{
+	const struct atag_lifetimes_out *o = ctx;
+	struct atag_json w;
+
+	atag_json_init(&w, o->rows, 0);
+	atag_json_open_object(&w, NULL);
+	atag_json_str(&w, "trace", r->trace);
+	atag_json_str(&w, "host", r->host);
+	atag_json_str(&w, "source", r->source);
+	atag_json_hex(&w, "tag", r->tag);
+	atag_json_str(&w, "function", r->function);
+	atag_json_str(&w, "file", r->file);
+	atag_json_known_int(&w, "line", r->line);
+	atag_json_str(&w, "module", r->module);
+	atag_json_known_int(&w, "offset", r->offset);
+	if (r->stack_id)
+		atag_json_uint(&w, "stack_id", r->stack_id);
+	else
+		atag_json_null(&w, "stack_id");
+	atag_json_int(&w, "pid", r->pid);
+	atag_json_str(&w, "comm", r->comm);
+	atag_json_hex(&w, "ptr", r->ptr);
+	atag_json_uint(&w, "bytes", r->bytes);
+	atag_json_uint(&w, "alloc_ns", r->alloc_ts);
+	if (r->state != ATAG_ROW_LIVE)
+		atag_json_uint(&w, "free_ns", r->free_ts);
+	else
+		atag_json_null(&w, "free_ns");
+	if (r->state == ATAG_ROW_FREED)
+		atag_json_uint(&w, "lifetime_ns", r->lifetime_ns);
+	else
+		atag_json_null(&w, "lifetime_ns");
+	atag_json_str(&w, "state", states[r->state]);
+	atag_json_close(&w);
+	/* it ends the document with a newline */
+	return atag_json_finish(&w) ? -EIO : 0;
+}
+
+static int json_stack(void *ctx, uint32_t id, char *const *frames, unsigned int nr)
+{
+	const struct atag_lifetimes_out *o = ctx;
+	struct atag_json w;
+
+	if (!o->stacks)
+		return 0;
+	atag_json_init(&w, o->stacks, 0);
+	atag_json_open_object(&w, NULL);
+	atag_json_uint(&w, "stack_id", id);
+	atag_json_strs(&w, "frames", frames, nr);
+	atag_json_close(&w);
+	return atag_json_finish(&w) ? -EIO : 0;
+}
+
+int atag_render_lifetimes_begin(struct atag_lifetimes_out *o, struct atag_report_rows *sink)
+{
+	sink->ctx = o;
+	sink->row = o->json ? json_row : csv_row;
+	sink->stack = o->json ? json_stack : csv_stack;
+	if (!o->json) {
+		fputs(rows_header, o->rows);
+		if (o->stacks)
+			fputs(stacks_header, o->stacks);
+	}
+	return atag_render_lifetimes_end(o);
+}
+
+int atag_render_lifetimes_end(const struct atag_lifetimes_out *o)
+{
+	if (ferror(o->rows) || (o->stacks && ferror(o->stacks)))
+		return atag_err(-EIO);
+	return 0;
+}
