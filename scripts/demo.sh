@@ -87,11 +87,15 @@ say() {
 	"$@" 2>&1
 }
 
+echo "# export PATH=$B:$B/tests/progs:\$PATH"
 export PATH="$B:$B/tests/progs:$PATH"
+echo "# export TRACEEVENT_PLUGIN_DIR=$B/plugins"
 export TRACEEVENT_PLUGIN_DIR="$B/plugins"
+echo "# export ATAG_STATE_DIR=$T/state"
 export ATAG_STATE_DIR="$T/state"
 export LC_ALL=C
 
+echo "# mkdir $M"
 mkdir -p "$M"
 echo "# atag-fakeinfo tests/data/allocinfo.txt $M &"
 atag-fakeinfo "$SRC/tests/data/allocinfo.txt" "$M" > "$T/fakeinfo.log" 2>&1 9>&- &
@@ -115,8 +119,8 @@ say trace-cmd-alloc-tag enable --dry-run --module ext4
 say trace-cmd-alloc-tag record --module ext4 -o ext4.dat -- atag-sim run -r 3
 say trace-cmd-alloc-tag list --traced
 say trace-cmd-alloc-tag report ext4.dat
-echo "# trace-cmd report -i ext4.dat | grep -m 4 alloc_tag_"
-trace-cmd report -i ext4.dat | grep -m 4 alloc_tag_
+echo "# trace-cmd report -i ext4.dat | grep -m 3 alloc_tag_"
+trace-cmd report -i ext4.dat | grep -m 3 alloc_tag_
 say trace-cmd-alloc-tag enable --function __d_alloc
 say trace-cmd-alloc-tag disable --function __d_alloc
 echo "demo: done; undoing the uprobe events and the double"
