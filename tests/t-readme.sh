@@ -8,7 +8,9 @@
 #   <!-- example: demo; not compared: WHY -->  a demo block rewritten by --update
 #                                 but never compared (what else runs on the machine
 #                                 shows in it)
-#   <!-- example: not run: WHY -->  shown only (e.g. what the live kernel allocates)
+#   <!-- example: not run: WHY -->  shown only (e.g. what the live kernel allocates);
+#                                 its programs, subcommands and build/ or tests/
+#                                 files must exist
 #
 # is an indented block of command lines ("$ CMD" or "# CMD") each followed by what
 # CMD writes (stdout and stderr, as into a pipe, COLUMNS unset, LC_ALL=C), with the
@@ -145,7 +147,21 @@ for k in $(ls "$W" | sed -n 's/\.kind$//p' | sort -n); do
 	[ -f "$W/$k.lines" ] || { fail "$name: a marker without an indented block after it"; continue; }
 	case $kind in
 	offline|demo|shown\ *) ;;
-	skip\ *) skip "$name" "not run: ${kind#skip }"; continue ;;
+	skip\ *)
+		# not run, but its programs and subcommands exist
+		missing=$(cd "$T_TMP/tree" && grep '^# ' "$W/$k.text" | while read -r _ prog sub _; do
+			command -v "$prog" > /dev/null || echo "$prog"
+			[ "$prog" != trace-cmd-alloc-tag ] ||
+				"$prog" "$sub" --help > /dev/null 2>&1 || echo "$prog $sub"
+		done
+		grep '^# ' "$W/$k.text" | tr ' ' '\n' | grep -E '^(build|tests)/' |
+			while read -r f; do [ -e "$T_TMP/tree/$f" ] || echo "$f"; done)
+		if [ -n "$missing" ]; then
+			fail "$name: not run, and it names what does not exist:" "$missing"
+		else
+			skip "$name" "not run: ${kind#skip }"
+		fi
+		continue ;;
 	*) fail "$name: unknown marker kind '$kind'"; continue ;;
 	esac
 	p='$'; [ "$kind" = offline ] || p='#'
