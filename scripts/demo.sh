@@ -18,7 +18,7 @@
 # Each command is printed ("# COMMAND", as root types it) before it runs. With a
 # COMMAND, runs that instead of the tour, in the same environment (tests/t-readme.sh
 # runs the README's examples so). Everything it started or made is undone when it
-# ends, also on Ctrl-C, SIGTERM and errors: the simulator's uprobe events, the
+# ends, also on Ctrl-C, SIGTERM, a closed output (| head) and errors: the simulator's uprobe events, the
 # double (unmounted), any session a record left (reset), the temporary directory
 # (ATAG_DEMO_KEEP=1 keeps it, with the trace.dat). Needs root, tracefs, /dev/fuse,
 # uprobes, x86-64 and trace-cmd. While it runs it holds the lock the test tiers take
@@ -62,7 +62,9 @@ FPID=
 SIM_UP=
 
 cleanup() {
-	trap - EXIT INT TERM HUP
+	# once: not cut short by a second Ctrl-C, nor by a reader gone (| head)
+	trap - EXIT
+	trap '' INT TERM HUP PIPE
 	cd /
 	ls "$T/state"/*.state > /dev/null 2>&1 && "$B/trace-cmd-alloc-tag" reset > /dev/null 2>&1
 	[ -n "$SIM_UP" ] && "$B/tests/progs/atag-sim" remove --force > /dev/null 2>&1
@@ -71,7 +73,7 @@ cleanup() {
 		"$B/tests/progs/atag-await" -t 5 unmount "$M" || fusermount3 -uz "$M" 2> /dev/null
 	fi
 	if [ -n "${ATAG_DEMO_KEEP:-}" ]; then
-		echo "demo: kept $T"
+		echo "demo: kept $T" >&2
 	else
 		rm -rf "$T"
 	fi
@@ -80,6 +82,7 @@ trap cleanup EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 141' PIPE
 
 # say COMMAND...: print it as root would type it, then run it
 say() {
