@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "atag-json.h"
 #include "atag-render.h"
@@ -38,44 +39,122 @@ static const char *const states[] = {
 	[ATAG_ROW_FREED] = "freed", [ATAG_ROW_LIVE] = "live", [ATAG_ROW_REPLACED] = "replaced",
 };
 
-/* A string cell and its comma. */
-static void cell(FILE *f, const char *s)
+/*
+ * A CSV row is put together in a buffer and written at once: the rows are most
+ * of what report -f lifetimes spends beyond stitching, and stdio's formatting
+ * of each field was half of that.
+ */
+struct line {
+	FILE	*f;
+	size_t	n;
+	char	buf[1024];
+};
+
+static void flush(struct line *l)
+{
+	fwrite(l->buf, 1, l->n, l->f);
+	l->n = 0;
+}
+
+static void put(struct line *l, const char *s, size_t n)
+{
+	if (l->n + n > sizeof(l->buf)) {
+		flush(l);
+		if (n > sizeof(l->buf)) {
+			fwrite(s, 1, n, l->f);
+			return;
+		}
+	}
+	memcpy(l->buf + l->n, s, n);
+	l->n += n;
+}
+
+static void put_c(struct line *l, char c)
+{
+	put(l, &c, 1);
+}
+
+static void put_u64(struct line *l, uint64_t v)
+{
+	char t[24];
+	int i = sizeof(t);
+
+	do
+		t[--i] = '0' + v % 10;
+	while (v /= 10);
+	put(l, t + i, sizeof(t) - i);
+}
+
+static void put_hex(struct line *l, uint64_t v)
+{
+	char t[24];
+	int i = sizeof(t);
+
+	do
+		t[--i] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	t[--i] = 'x';
+	t[--i] = '0';
+	put(l, t + i, sizeof(t) - i);
+}
+
+/* A string cell (NULL: empty) and its comma; quoted by the CSV writer when it must be. */
+static void cell(struct line *l, const char *s)
 {
 	char *strs[1] = { (char *)s };
 
-	atag_render_csv_cell(f, strs, s ? 1 : 0, 0);
-	fputc(',', f);
+	if (s && strpbrk(s, ",\"\r\n")) {
+		flush(l);
+		atag_render_csv_cell(l->f, strs, 1, 0);
+	} else if (s) {
+		put(l, s, strlen(s));
+	}
+	put_c(l, ',');
 }
 
 static int csv_row(void *ctx, const struct atag_report_row *r)
 {
 	const struct atag_lifetimes_out *o = ctx;
-	FILE *f = o->rows;
+	struct line l = { .f = o->rows };
 
-	cell(f, r->trace);
-	cell(f, r->host);
-	fprintf(f, "%s,0x%" PRIx64 ",", r->source, r->tag);
-	cell(f, r->function);
-	cell(f, r->file);
+	cell(&l, r->trace);
+	cell(&l, r->host);
+	cell(&l, r->source);
+	put_hex(&l, r->tag);
+	put_c(&l, ',');
+	cell(&l, r->function);
+	cell(&l, r->file);
 	if (r->line >= 0)
-		fprintf(f, "%ld", r->line);
-	fputc(',', f);
-	cell(f, r->module);
+		put_u64(&l, r->line);
+	put_c(&l, ',');
+	cell(&l, r->module);
 	if (r->offset >= 0)
-		fprintf(f, "0x%llx", (unsigned long long)r->offset);
-	fputc(',', f);
+		put_hex(&l, r->offset);
+	put_c(&l, ',');
 	if (r->stack_id)
-		fprintf(f, "%" PRIu32, r->stack_id);
-	fprintf(f, ",%d,", r->pid);
-	cell(f, r->comm);
-	fprintf(f, "0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 ",", r->ptr, r->bytes, r->alloc_ts);
+		put_u64(&l, r->stack_id);
+	put_c(&l, ',');
+	if (r->pid < 0)
+		put_c(&l, '-');
+	put_u64(&l, r->pid < 0 ? -(int64_t)r->pid : r->pid);
+	put_c(&l, ',');
+	cell(&l, r->comm);
+	put_hex(&l, r->ptr);
+	put_c(&l, ',');
+	put_u64(&l, r->bytes);
+	put_c(&l, ',');
+	put_u64(&l, r->alloc_ts);
+	put_c(&l, ',');
 	if (r->state != ATAG_ROW_LIVE)
-		fprintf(f, "%" PRIu64, r->free_ts);
-	fputc(',', f);
+		put_u64(&l, r->free_ts);
+	put_c(&l, ',');
 	if (r->state == ATAG_ROW_FREED)
-		fprintf(f, "%" PRIu64, r->lifetime_ns);
-	fprintf(f, ",%s\n", states[r->state]);
-	return ferror(f) ? -EIO : 0;
+		put_u64(&l, r->lifetime_ns);
+	put_c(&l, ',');
+	put(&l, states[r->state], strlen(states[r->state]));
+	put_c(&l, '\n');
+	flush(&l);
+	return ferror(o->rows) ? -EIO : 0;
 }
 
 static int csv_stack(void *ctx, uint32_t id, char *const *frames, unsigned int nr)
