@@ -103,6 +103,32 @@ check_eq "several traces: each stack written once, every id a row names" \
 check_eq "--function selects rows" \
 	"$(report -f lifetimes --function 'bar*' a.dat 2>/dev/null | tail -n +2 | cut -d, -f5 |
 		sort -u)" "bar_open"
+# a recording that describes itself: its workload's allocations of the tags it selected
+cat > sel.txt <<'DESC'
+cpus 2
+comm 50 trace-cmd-alloc
+comm 100 work
+ev 0 1000 50 marker record 50 alloc_tag no
+ev 0 1001 50 marker recorder 50 trace-cmd-alloc
+ev 0 1002 50 marker select - mm/foo.c 10 foo_create
+ev 0 1003 50 marker also-traced - mm/other.c 5 other_alloc
+ev 0 1004 50 marker workload 100 work
+ev 1 2000 100 hit 0xa0 NONE mm/foo.c foo_create 10
+ev 1 2001 100 alloced 0x10 0xa0 64
+ev 0 2250 50 hit 0xa0 NONE mm/foo.c foo_create 10
+ev 0 2251 50 alloced 0x60 0xa0 128
+ev 1 2400 100 hit 0xc0 NONE mm/other.c other_alloc 5
+ev 1 2401 100 alloced 0x40 0xc0 16
+ev 1 2402 100 freed 0x10 0xa0 64
+ev 0 3200 50 marker end command-exited
+DESC
+mkfixture -o sel.dat sel.txt || fail "recording fixture"
+check_eq "a recording: the workload's allocations of the selected tags only" \
+	"$(report -f lifetimes sel.dat 2>/dev/null | tail -n +2 | cut -d, -f5,11,14,18)" \
+	"foo_create,100,64,freed"
+check_eq "... --all-tags: the other tag's too" \
+	"$(report -f lifetimes --all-tags sel.dat 2>/dev/null | tail -n +2 | cut -d, -f5 |
+		tr '\n' ' ')" "foo_create other_alloc "
 check_status "--stacks-out needs -f lifetimes" 2 "$ATAG_CMD" report --stacks-out x.csv a.dat
 report -f lifetimes -o /dev/full a.dat > full.out 2>&1
 check_eq "a write error fails the command" "$?" 1
