@@ -35,6 +35,12 @@ static const char rows_header[] =
 
 static const char stacks_header[] = "stack_id,depth,frame\n";
 
+/* 0, or what failed writing to @f (stdio left it in errno). */
+static int written(FILE *f)
+{
+	return ferror(f) ? -(errno ? errno : EIO) : 0;
+}
+
 static const char *const states[] = {
 	[ATAG_ROW_FREED] = "freed", [ATAG_ROW_LIVE] = "live", [ATAG_ROW_REPLACED] = "replaced",
 };
@@ -154,7 +160,7 @@ static int csv_row(void *ctx, const struct atag_report_row *r)
 	put(&l, states[r->state], strlen(states[r->state]));
 	put_c(&l, '\n');
 	flush(&l);
-	return ferror(o->rows) ? -EIO : 0;
+	return written(o->rows);
 }
 
 static int csv_stack(void *ctx, uint32_t id, char *const *frames, unsigned int nr)
@@ -169,7 +175,7 @@ static int csv_stack(void *ctx, uint32_t id, char *const *frames, unsigned int n
 		atag_render_csv_cell(o->stacks, &frames[i], 1, 0);
 		fputc('\n', o->stacks);
 	}
-	return ferror(o->stacks) ? -EIO : 0;
+	return written(o->stacks);
 }
 
 static int json_row(void *ctx, const struct atag_report_row *r)

@@ -723,7 +723,7 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 		if (ret == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		else if (p->rows && ret != -EINVAL)
-			snprintf(err, errlen, "writing its rows: %s", strerror(-ret));
+			snprintf(err, errlen, "writing its lifetimes out: %s", strerror(-ret));
 		/* what this file added to the lists goes: its reason is the error */
 		while (r->nr_notices > nr_notices)
 			free(r->notices[--r->nr_notices]);
