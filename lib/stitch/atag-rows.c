@@ -28,7 +28,6 @@
 #include "atag-source.h"
 #include "atag-symbols.h"
 #include "atag-trace.h"
-#include "atag-utils.h"
 
 /* A row as the stitching thread queues it. */
 struct pending {
@@ -371,19 +370,12 @@ void atag_rows_attach(struct atag_rows *rows, const struct atag_run *run)
 static bool ident_selected(struct atag_rows *rows, const struct ident *id)
 {
 	const struct atag_recording *rec = atag_reader_recording(rows->rd);
-	const struct atag_report_view *v = &rows->view;
 
 	if (atag_recording_labelled(rec) && !rows->all_tags &&
 	    !atag_recording_selects(rec, id->site_function, id->site_file, id->site_line,
 				    id->site_module))
 		return false;
-	if (v->function && !atag_glob_match(v->function, id->function))
-		return false;
-	if (v->file && !atag_glob_match(v->file, id->file))
-		return false;
-	if (v->module && !atag_glob_match(v->module, id->module))
-		return false;
-	return true;
+	return atag_view_selects(&rows->view, id->function, id->file, id->module);
 }
 
 /* Name tag @id of source @src as the report's call sites are named. */

@@ -51,4 +51,8 @@ int atag_rows_end(struct atag_rows *rows, const struct atag_run *run) __hidden;
 /* The file is done (or failed): forget its tags and stacks, not the report's stack ids. */
 void atag_rows_done(struct atag_rows *rows) __hidden;
 
+/* Whether @v's globs select the call site so named (atag-report-view.c; report's rule). */
+bool atag_view_selects(const struct atag_report_view *v, const char *function, const char *file,
+		       const char *module) __hidden;
+
 #endif /* _ATAG_ROWS_H */
