@@ -135,7 +135,7 @@ check_eq "a write error fails the command" "$?" 1
 check_grep "... and says so" "No space left|write error" full.out
 
 # one thread or two: the same bytes (a generated trace big enough to matter)
-mkfixture -o gen.dat --generate 200000 --stacks 40 --live 200 --seed 3 || fail "generated"
+mkfixture -o gen.dat --generate 60000 --stacks 40 --live 200 --seed 3 || fail "generated"
 ATAG_THREADS=1 report -f lifetimes --stacks-out g1-stacks.csv gen.dat > g1.csv 2> /dev/null
 ATAG_THREADS=2 report -f lifetimes --stacks-out g2-stacks.csv gen.dat > g2.csv 2> /dev/null
 check "ATAG_THREADS=1 and 2 write the same rows" cmp g1.csv g2.csv
@@ -156,6 +156,7 @@ duckdb_setup() {
 		"$DUCKDB_PKG" > npm.log 2>&1 || { tail -n 5 npm.log; return 1; }
 }
 if ! command -v node > /dev/null; then
+	echo "*** t-lifetimes: NO node (scripts/deps.sh installs nodejs): THE FLEET QUERY IS NOT TESTED ***"
 	skip "DuckDB fleet query" "node is not installed (scripts/deps.sh installs nodejs)"
 elif ! why=$(duckdb_setup); then
 	echo "*** t-lifetimes: DuckDB FROM NPM COULD NOT BE INSTALLED: THE FLEET QUERY IS NOT TESTED ***"
