@@ -53,11 +53,12 @@ struct atag_run {
 	unsigned int		nr_src;
 	struct atag_stacks	*stacks;
 	struct atag_stitcher	*st;
+	unsigned int		timeline;	/* set before: keep timelines of this many buckets */
 };
 
 /*
  * Read everything @rd reads into a new stitcher (raw lifetimes if @raw), and
- * finish it. Returns 0 or -ENOMEM; free @run with atag_run_free() either way.
+ * finish it; with run->timeline set, each source's aggregates keep a timeline. Returns 0 or -ENOMEM; free @run with atag_run_free() either way.
  */
 int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw) __hidden;
 void atag_run_free(struct atag_run *run) __hidden;

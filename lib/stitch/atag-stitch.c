@@ -465,7 +465,7 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 	return 0;
 }
 
-static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
+static int retire_replaced(struct atag_stitcher *st, uint32_t slot, uint64_t ts)
 {
 	struct atag_live *l = &st->live[slot];
 	struct source *s = &st->src[l->src];
@@ -474,7 +474,7 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 	if (l->pending)
 		ret = commit(st, l, 0);
 	if (l->counted)
-		atag_aggr_note_replaced(s->aggr, l);
+		atag_aggr_note_replaced(s->aggr, l, ts);
 	else
 		atag_counters_replaced(&s->excluded[l->task], l->bytes);
 	return ret ? ret : slot_release(st, slot);
@@ -541,7 +541,7 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 		l = &st->live[slot];
 	} else {
 		if (!created) {
-			ret = retire_replaced(st, *slotp);
+			ret = retire_replaced(st, *slotp, ev->ts);
 			if (ret)
 				return ret;
 		}
@@ -591,7 +591,7 @@ static int note_free(struct atag_stitcher *st, struct source *s, const struct at
 		if (!st->raw)
 			lifetime -= observed;
 	}
-	return atag_aggr_note_free(s->aggr, l, lifetime, bytes, how, observed);
+	return atag_aggr_note_free(s->aggr, l, ev->ts, lifetime, bytes, how, observed);
 }
 
 static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
