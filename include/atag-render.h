@@ -18,6 +18,10 @@
  *           (atag-render-folded.c)
  *   pprof   a gzipped pprof heap profile (atag-render-pprof.c)
  *
+ * The timelines (a report with opts.timeline, include/atag-timeline.h) as text,
+ * JSON ({"timelines": [...]}) or CSV (a row per bucket and series), the top
+ * @limit call sites of each in report order (atag-render-timeline.c).
+ *
  * Every renderer returns 0, or a negative number when writing failed (errno says
  * why) or an option is wrong (-EINVAL: an unknown weight). Renderers keep no
  * state: any thread may render a report nobody changes meanwhile.
@@ -49,5 +53,11 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_timeline_text(const struct atag_report *r, const struct atag_render_opts *o,
+			      FILE *f);
+int atag_render_timeline_json(const struct atag_report *r, const struct atag_render_opts *o,
+			      FILE *f);
+int atag_render_timeline_csv(const struct atag_report *r, const struct atag_render_opts *o,
+			     FILE *f);
 
 #endif /* _ATAG_RENDER_H */
