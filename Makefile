@@ -98,7 +98,11 @@ FUZZ_SRCS	:= $(filter-out tests/fuzz/fuzz-seeds.c,$(sort $(wildcard tests/fuzz/f
 PROTO_SRCS	:= $(sort $(wildcard lib/render/*.proto))
 
 PROTO_GEN	:= $(patsubst lib/render/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
-LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o)
+# report -f html embeds d3 (Debian's node-d3) and its own page, script and style
+HTML_D3		?= /usr/share/nodejs/d3/dist/d3.min.js
+HTML_ASSETS	:= page=lib/render/html/page.html css=lib/render/html/page.css \
+		   js=lib/render/html/page.js
+LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o) $(O)/gen/html-assets.o
 BUFSTAT_OBJS	:= $(patsubst %.c,$(O)/%.o,$(BUFSTAT_SRCS))
 UTIL_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTIL_SRCS))
 UTEST_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTEST_SRCS))
@@ -150,6 +154,22 @@ $(O)/gen/fixture-formats.c: tests/fixture/embed-formats.sh $(FIXTURE_FORMATS)
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(O)/gen
 	$(Q)tests/fixture/embed-formats.sh tests/fixture/formats > $@
+
+$(HTML_D3):
+	@echo "$@ is missing: report -f html embeds d3 from Debian's node-d3" \
+		"(apt-get install node-d3, or scripts/deps.sh; HTML_D3=PATH for another copy)" >&2
+	@exit 1
+
+$(O)/gen/html-assets.S: lib/render/html/embed.sh $(HTML_D3) $(foreach a,$(HTML_ASSETS),$(lastword $(subst =, ,$(a))))
+	$(call quiet,GEN,$@)
+	$(Q)mkdir -p $(O)/gen
+	$(Q)lib/render/html/embed.sh d3=$(abspath $(HTML_D3)) \
+		$(foreach a,$(HTML_ASSETS),$(firstword $(subst =, ,$(a)))=$(abspath $(lastword $(subst =, ,$(a))))) > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(O)/gen/html-assets.o: $(O)/gen/html-assets.S
+	$(call quiet,AS,$@)
+	$(Q)$(CC) -c -o $@ $<
 
 $(O)/gen/%.o: $(O)/gen/%.c
 	$(call quiet,CC,$@)

@@ -17,6 +17,9 @@
  *   folded  FlameGraph's folded stacks of functions, the call site as the leaf
  *           (atag-render-folded.c)
  *   pprof   a gzipped pprof heap profile (atag-render-pprof.c)
+ *   html    one self-contained page: the JSON above, the timelines, lifetime
+ *           histograms, drawn by the d3 library embedded in it
+ *           (atag-render-html.c)
  *
  * The timelines (a report with opts.timeline, include/atag-timeline.h) as text,
  * JSON ({"timelines": [...]}) or CSV (a row per bucket and series), the top
@@ -53,6 +56,7 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_html(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_timeline_text(const struct atag_report *r, const struct atag_render_opts *o,
 			      FILE *f);
 int atag_render_timeline_json(const struct atag_report *r, const struct atag_render_opts *o,

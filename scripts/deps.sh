@@ -12,6 +12,8 @@ BUILD="gcc make pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libg
  libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libzstd-dev libfuse3-dev libdw-dev"
 TEST="trace-cmd libtraceevent1-plugin libcunit1-dev fuse3 jq valgrind zstd golang-go
  clang libclang-rt-14-dev"
+BUILD="$BUILD node-d3"		# report -f html embeds its d3
+TEST="$TEST chromium"		# tests/t-html.sh opens the HTML report headless
 DOC="asciidoc-base xmlto docbook-xsl docbook-xml"
 VM="qemu-system-x86 busybox-static linux-source-6.12 ccache flex bison bc libelf-dev
  libssl-dev cpio xz-utils"

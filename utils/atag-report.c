@@ -63,13 +63,14 @@ static const char usage[] =
 "      --hist            a log2 lifetime histogram per call site\n"
 "      --timeline        live bytes per call site over time instead (text, json, csv;\n"
 "                        call sites by their peak unless --sort; text shows 5 unless -n)\n"
-"      --buckets N       time buckets of the timeline (default 100)\n"
+"      --buckets N       time buckets of the timeline and the HTML page (default 100)\n"
 "      --function GLOB   only call sites whose function matches\n"
 "      --file GLOB       only call sites whose file matches\n"
 "      --module GLOB     only call sites in matching modules\n"
 "\n"
 "output:\n"
-"  -f, --format FMT      text (default), json, csv, folded or pprof\n"
+"  -f, --format FMT      text (default), json, csv, folded, pprof or html (one\n"
+"                        self-contained page: timeline, peak, flame graphs, tables)\n"
 "      --weight W        folded and pprof default sample: alloc_space (default),\n"
 "                        alloc_objects, inuse_space or inuse_objects\n"
 "      --keep-offsets    folded and pprof frames as function+0xoff (default: functions)\n"
@@ -197,7 +198,8 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", NULL };
+	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", "html",
+		NULL };
 	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
 		"inuse_objects", NULL };
 	unsigned long long v;
@@ -311,8 +313,8 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 	if (p->timeline && strcmp(p->format, "text") && strcmp(p->format, "json") &&
 	    strcmp(p->format, "csv"))
 		atag_usage_error(usage, "--timeline goes with --format text, json or csv");
-	if (p->buckets && !p->timeline)
-		atag_usage_error(usage, "--buckets goes with --timeline");
+	if (p->buckets && !p->timeline && strcmp(p->format, "html"))
+		atag_usage_error(usage, "--buckets goes with --timeline or --format html");
 	if (p->opts.no_debuginfo && (p->opts.vmlinux || p->opts.module_dirs))
 		atag_usage_error(usage,
 				 "--no-debuginfo and --vmlinux/--module-dir exclude each other");
@@ -350,6 +352,8 @@ static int render(const struct atag_report *r, const struct report_params *p, FI
 		return atag_render_timeline_csv(r, &p->render, f);
 	if (p->timeline)
 		return atag_render_timeline_text(r, &p->render, f);
+	if (!strcmp(p->format, "html"))
+		return atag_render_html(r, &p->render, f);
 	if (!strcmp(p->format, "json"))
 		return atag_render_json(r, &p->render, f);
 	if (!strcmp(p->format, "csv"))
@@ -415,7 +419,7 @@ void trace_alloc_tag_report(int argc, char **argv)
 		trace_alloc_tag_diff(argc, argv);
 	parse_args(argc, argv, &p);
 	p.render.width = term_width();
-	if (p.timeline) {
+	if (p.timeline || !strcmp(p.format, "html")) {
 		p.opts.timeline = p.buckets ? p.buckets : ATAG_TIMELINE_BUCKETS;
 		if (!p.view.sort)
 			p.view.sort = "peak";
