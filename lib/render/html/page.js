@@ -148,9 +148,10 @@
 	var margin = { top: 10, right: 20, bottom: 30, left: 80 };
 
 	function timelineChart(tl, i) {
-		var width = 1100, height = 300, shown = tl.sites.slice(0, 8);
 		var div = d3.select('#timeline-charts').append('div').attr('class', 'timeline')
 			.attr('data-index', i);
+		var width = Math.max(600, div.node().clientWidth || 1100), height = 300;
+		var shown = tl.sites.slice(0, 8), band;
 		var x, y, svg, g, line, t0 = tl.start_ts, n = tl.buckets, series;
 
 		div.append('h3').text(tl.trace + ', ' + tl.source + ': ' + n + ' buckets of ' +
@@ -178,6 +179,13 @@
 		line = d3.line().curve(d3.curveStepBefore)
 			.x(function (d, k) { return x(xAt(k)); })
 			.y(function (d) { return y(d); });
+		// the most inside each bucket: the peak shows even between bucket ends
+		band = d3.area().curve(d3.curveStepBefore)
+			.x(function (d, k) { return x(xAt(k)); })
+			.y0(function (d, k) { return y(tl.total.live_bytes[k]); })
+			.y1(function (d) { return y(d); });
+		g.append('path').attr('class', 'total-max').attr('d', band(tl.total.max_live_bytes))
+			.append('title').text('total: the most inside each bucket');
 		series = shown.map(function (s, k) {
 			return { name: s.site, values: s.live_bytes, color: color(k) };
 		});
@@ -192,8 +200,9 @@
 			.attr('x1', x((tl.peak.ts - t0) / 1e9)).attr('x2', x((tl.peak.ts - t0) / 1e9))
 			.attr('y1', 0).attr('y2', y.range()[0]);
 		div.append('div').attr('class', 'legend').selectAll('div')
-			.data([{ name: 'total', color: '#222' }].concat(series)).enter()
-			.append('div').html(function () { return ''; })
+			.data([{ name: 'total (shaded: the most inside each bucket)',
+				  color: '#222' }].concat(series)).enter()
+			.append('div')
 			.each(function (d) {
 				var el = d3.select(this);
 
@@ -269,8 +278,8 @@
 	}
 
 	function flame(id, key) {
-		var width = 1100, rowH = 17, tree = stackTree(key), root, svg, cell, x;
-		var div = d3.select('#' + id);
+		var div = d3.select('#' + id), rowH = 17, tree = stackTree(key), root, svg, cell, x;
+		var width = Math.max(600, div.node().clientWidth || 1100);
 
 		root = d3.hierarchy(tree, function (d) { return d.children; })
 			.sum(function (d) { return d.value || 0; })
@@ -448,7 +457,8 @@
 				.call(d3.axisBottom(x).tickValues(es.filter(function (e, j) {
 					return j % Math.ceil(es.length / 4) === 0;
 				})).tickFormat(function (e) { return duration(Math.pow(2, e)); }));
-			g.append('g').call(d3.axisLeft(y).ticks(3, 's'));
+			g.append('g').call(d3.axisLeft(y).ticks(Math.min(3, y.domain()[1]))
+					   .tickFormat(d3.format('~s')));
 		});
 		if (!shown)
 			d3.select('#hist-charts').append('p').text('no lifetimes: nothing was freed');
