@@ -10,6 +10,7 @@
 #   make fuzz [FUZZ_TIME=60]  build the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
 #                             and run each for FUZZ_TIME seconds (tests/fuzz/)
 #   make bench                benchmarks (bench/)
+#   make bench-html           the HTML report of 2 and 20 M events, drawn in Chromium
 #   make install [PREFIX=/usr/local] [DESTDIR=]   binary, plugin and man pages
 #   make deps                 install the Debian packages the build and tests need
 #   make doc | clean | uninstall
@@ -123,7 +124,8 @@ FUZZ_CHECK_TIME	?= 1
 
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
-.PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
+.PHONY: all deps run check check-vm check-one check-tsan bench bench-html install uninstall doc
+.PHONY: clean help
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
@@ -286,6 +288,10 @@ check-vm: all
 bench: all
 	$(Q)bench/run-bench.sh $(O)
 
+# the HTML report of 2 and 20 million events: memory, and drawing in Chromium
+bench-html: all
+	$(Q)bench/html-bench.sh $(O)
+
 # ------------------------------------------------------------------ docs and install
 DOC_TXT		:= $(sort $(wildcard Documentation/*.[1-9].txt))
 DOC_MAN		:= $(patsubst Documentation/%.txt,$(O)/Documentation/%,$(DOC_TXT))
@@ -324,6 +330,6 @@ clean:
 	rm -rf $(O) $(O)-asan $(O)-tsan $(O)-fuzz build build-asan build-tsan build-fuzz
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
