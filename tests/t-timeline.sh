@@ -55,6 +55,12 @@ jq_eq "--buckets 4: the width doubles until they cover it" \
 	'.timelines[0] | [.bucket_ns, .buckets, .total.live_bytes, .total.max_live_bytes]' \
 	'[4000,3,[256,448,384],[256,8384,448]]' "$T_TMP/lt4.json"
 
+cp "$T_TMP/lt.dat" "$T_TMP/lt2.dat"
+report -f json --timeline "$T_TMP/lt.dat" "$T_TMP/lt2.dat" > "$T_TMP/two.json" 2>&1
+jq_eq "two files: a timeline each, on the call sites folded across files" \
+	'[.timelines[] | [.trace, .total.live_bytes[5], .peak.live_bytes, .sites[0].at_peak]]' \
+	"[[\"$T_TMP/lt.dat\",8384,8384,8192],[\"$T_TMP/lt2.dat\",8384,8384,8192]]" "$T_TMP/two.json"
+
 report -f csv --timeline "$T_TMP/lt.dat" > "$T_TMP/lt.csv" 2>&1
 check_eq "CSV header" "$(head -1 "$T_TMP/lt.csv")" \
 	"trace,source,bucket,start_ts,bucket_ns,series,tag,function,file,line,module,live_bytes,max_live_bytes"
