@@ -53,7 +53,9 @@ browse() {
 	t0=$(date +%s%N)
 	timeout 300 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--disable-dev-shm-usage --user-data-dir="$profile" --virtual-time-budget=5000 \
+		--disable-dev-shm-usage --proxy-server=socks5://127.0.0.1:9 \
+		--host-resolver-rules='MAP * ~NOTFOUND' \
+		--user-data-dir="$profile" --virtual-time-budget=5000 \
 		--enable-logging=stderr --v=0 --dump-dom "file://$1" > "$1.dom" 2> "$1.log"
 	t1=$(date +%s%N)
 	rm -rf "$profile"

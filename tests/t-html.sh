@@ -61,18 +61,26 @@ if ! command -v chromium > /dev/null; then
 	exit
 fi
 
-# Headless, no network: the page is a local file and fetches nothing.
+# Headless, the network off: no name resolves, every connection goes to a closed
+# port (the browser's own update and time checks too); its network log must show
+# no request of the page.
 profile=$(mktemp -d)
 at_exit "rm -rf '$profile'"
 t0=$(date +%s%N)
 timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
-	--disable-dev-shm-usage --user-data-dir="$profile" --virtual-time-budget=5000 \
+	--disable-dev-shm-usage --proxy-server=socks5://127.0.0.1:9 \
+	--host-resolver-rules='MAP * ~NOTFOUND' --log-net-log="$T_TMP/netlog.json" \
+	--user-data-dir="$profile" --virtual-time-budget=5000 \
 	--enable-logging=stderr --v=0 --dump-dom "file://$T_TMP/s.html" \
 	> "$T_TMP/dom.html" 2> "$T_TMP/chromium.log"
 check_eq "chromium dumps the DOM" "$?" 0
 echo "# chromium: $((($(date +%s%N) - t0) / 1000000)) ms wall, start-up included"
 check_nogrep "no console message, no uncaught exception" ":CONSOLE|Uncaught" "$T_TMP/chromium.log"
+grep -o '"url":"[a-z]*://[^"/]*' "$T_TMP/netlog.json" | sort -u |
+	grep -vE '://([a-z0-9-]+\.)*(google\.com|googleapis\.com)$' > "$T_TMP/requests"
+check_eq "the page requested nothing (the browser's own checks aside)" \
+	"$(cat "$T_TMP/requests")" ""
 
 # The DOM as drawn, against the JSON report.
 python3 - "$T_TMP/dom.html" "$T_TMP/s.json" "$T_TMP/t.json" > "$T_TMP/dom.out" \
