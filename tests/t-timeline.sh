@@ -80,6 +80,15 @@ check_grep "text: the peak's call site" "^ +8.00 KiB  bar_open drivers/bar.c:20 
 check_grep "text: a bucket's row, at its end" "^ +0.000007 +8.18 KiB +8.00 KiB +192 B$" \
 	"$T_TMP/lt.txt"
 
+printf 'cpus 1\nev 0 1000 100 hit 0xffffffff82000000 NONE mm/foo.c foo 10\n' > "$T_TMP/none.txt"
+mkfixture -o "$T_TMP/none.dat" "$T_TMP/none.txt" || fail "fixture without allocations"
+report --timeline "$T_TMP/none.dat" > "$T_TMP/none.out" 2>&1
+check_grep "text: a timeline without changes says so" \
+	"^timeline of .*none.dat, alloc_tag: no allocation or free$" "$T_TMP/none.out"
+report --timeline -f json "$T_TMP/none.dat" > "$T_TMP/none.json" 2>&1
+jq_eq "JSON: no buckets, no peak" '.timelines[0] | [.buckets, .total.live_bytes, .peak.live_bytes]' \
+	'[0,[],0]' "$T_TMP/none.json"
+
 report --timeline -f folded "$T_TMP/lt.dat" > "$T_TMP/bad.out" 2>&1
 check_eq "--timeline -f folded: refused" "$?" 2
 check_grep "--timeline -f folded: said" "--timeline goes with --format text, json or csv" \

@@ -243,6 +243,11 @@ static void text_one(const struct atag_report *r, const struct atag_report_timel
 	unsigned int k;
 	size_t i, n;
 
+	if (!t->nr_buckets) {
+		fprintf(f, "timeline of %s, %s: no allocation or free\n", r->files[t->file].path,
+			t->source);
+		return;
+	}
 	seconds(a, sizeof(a), t->start);
 	duration(b, sizeof(b), t->width);
 	fprintf(f, "timeline of %s, %s: %u buckets of %s from %s\n", r->files[t->file].path,
