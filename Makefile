@@ -11,6 +11,8 @@
 #                             and run each for FUZZ_TIME seconds (tests/fuzz/)
 #   make bench                benchmarks (bench/)
 #   make bench-html           the HTML report of 2 and 20 M events, drawn in Chromium
+#   make demo                 as root: list/enable/record/report on the test doubles
+#   make readme               rewrite the README's examples from fresh runs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   binary, plugin and man pages
 #   make deps                 install the Debian packages the build and tests need
 #   make doc | clean | uninstall
@@ -124,8 +126,8 @@ FUZZ_CHECK_TIME	?= 1
 
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
-.PHONY: all deps run check check-vm check-one check-tsan bench bench-html install uninstall doc
-.PHONY: clean help
+.PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
+.PHONY: demo readme bench-html
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
@@ -292,6 +294,14 @@ bench: all
 bench-html: all
 	$(Q)bench/html-bench.sh $(O)
 
+# The test-double workflow (scripts/demo.sh), and the README's examples rewritten
+# from fresh runs (tests/t-readme.sh --update; the demo's too when run as root).
+demo: all
+	$(Q)scripts/demo.sh $(O)
+
+readme: all
+	$(Q)ATAG_BUILD=$(abspath $(O)) tests/t-readme.sh --update
+
 # ------------------------------------------------------------------ docs and install
 DOC_TXT		:= $(sort $(wildcard Documentation/*.[1-9].txt))
 DOC_MAN		:= $(patsubst Documentation/%.txt,$(O)/Documentation/%,$(DOC_TXT))
@@ -330,6 +340,6 @@ clean:
 	rm -rf $(O) $(O)-asan $(O)-tsan $(O)-fuzz build build-asan build-tsan build-fuzz
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
