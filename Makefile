@@ -164,11 +164,15 @@ $(HTML_D3):
 		"(apt-get install node-d3, or scripts/deps.sh; HTML_D3=PATH for another copy)" >&2
 	@exit 1
 
-$(O)/gen/html-assets.S: lib/render/html/embed.sh $(HTML_D3) $(foreach a,$(HTML_ASSETS),$(lastword $(subst =, ,$(a))))
+html_name	= $(firstword $(subst =, ,$(1)))
+html_file	= $(lastword $(subst =, ,$(1)))
+$(O)/gen/html-assets.S: lib/render/html/embed.sh $(HTML_D3) \
+		$(foreach a,$(HTML_ASSETS),$(call html_file,$(a)))
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(O)/gen
 	$(Q)lib/render/html/embed.sh d3=$(abspath $(HTML_D3)) \
-		$(foreach a,$(HTML_ASSETS),$(firstword $(subst =, ,$(a)))=$(abspath $(lastword $(subst =, ,$(a))))) > $@.tmp
+		$(foreach a,$(HTML_ASSETS),$(call html_name,$(a))=$(abspath $(call html_file,$(a)))) \
+		> $@.tmp
 	$(Q)mv $@.tmp $@
 
 $(O)/gen/html-assets.o: $(O)/gen/html-assets.S

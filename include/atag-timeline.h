@@ -106,7 +106,7 @@ struct atag_report_timeline_site {
 /* A stack that held live bytes at the peak. */
 struct atag_report_timeline_stack {
 	struct atag_report_tag		*tag;
-	struct atag_report_stack	*stack;		/* NULL: allocations without a stack */
+	struct atag_report_stack	*stack;		/* NULL: not one of the tag's */
 	uint64_t			at_peak;
 };
 

@@ -255,7 +255,8 @@ static void text_one(const struct atag_report *r, const struct atag_report_timel
 	text_peak(t, limit, tmp, f);
 	n = atag_render_timeline_sites(r, t, limit, tmp);
 	for (i = 0; i < n; i++)
-		fprintf(f, "  [%zu] %s\n", i + 1, atag_report_site(tmp[i]->tag, site, sizeof(site)));
+		fprintf(f, "  [%zu] %s\n", i + 1,
+			atag_report_site(tmp[i]->tag, site, sizeof(site)));
 	fprintf(f, "%17s %11s", "bucket end", "total");
 	for (i = 0; i < n; i++) {
 		snprintf(a, sizeof(a), "[%zu]", i + 1);

@@ -229,7 +229,8 @@ void atag_aggr_note_unalloc(struct atag_aggr *aggr, const struct atag_live *l, u
 }
 
 int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts,
-			uint64_t lifetime, uint64_t bytes, enum atag_observed how, uint64_t observed)
+			uint64_t lifetime, uint64_t bytes, enum atag_observed how,
+			uint64_t observed)
 {
 	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
 	int ret;

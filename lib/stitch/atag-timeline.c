@@ -23,7 +23,7 @@ struct entity {
 };
 
 struct series {
-	int64_t		*delta;		/* after finish: uint64_t live at the bucket's end */
+	int64_t		*delta;		/* after finish: (uint64_t) live at the end */
 	uint64_t	*max;
 };
 
