@@ -19,6 +19,7 @@
 
 #define DEFAULT_TEXT_ROWS	25
 #define DEFAULT_TIMELINE_COLUMNS 5
+#define DEFAULT_HTML_ROWS	1000
 
 static const char usage[] =
 "usage: trace-cmd-alloc-tag report [options] [-i FILE]... [FILE...]\n"
@@ -425,6 +426,8 @@ void trace_alloc_tag_report(int argc, char **argv)
 		if (!p.view.sort)
 			p.view.sort = "peak";
 	}
+	if (!strcmp(p.format, "html") && !p.rows_given)
+		p.render.limit = DEFAULT_HTML_ROWS;
 	if (!strcmp(p.format, "text") && !p.rows_given)
 		p.render.limit = p.timeline ? DEFAULT_TIMELINE_COLUMNS : DEFAULT_TEXT_ROWS;
 	if (p.render.live && !p.render.stacks && !p.render.hist && !strcmp(p.format, "text"))

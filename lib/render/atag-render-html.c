@@ -15,7 +15,7 @@
  * [2^e, 2^(e+1)) ns. The page's script draws everything from these with d3.
  *
  * The data is bounded like the report: call sites, their stacks, the buckets,
- * and at most @limit (default HTML_ROWS) call sites and live allocations.
+ * and at most @limit call sites and live allocations.
  * A '<' inside the data is written "\u003c", so no string of the trace can
  * end a script element.
  */
@@ -29,7 +29,7 @@
 #include "atag-report.h"
 #include "atag-utils.h"
 
-/* Call sites and live allocations the page carries unless -n says otherwise. */
+/* Call sites and live allocations the page carries without options (@o NULL). */
 #define HTML_ROWS	1000
 
 /* The files embedded by the build (Makefile: html-assets), each NUL-terminated. */
@@ -92,7 +92,7 @@ static void lifetimes(struct atag_json *w, const struct atag_report *r, long lim
 
 static int data(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
-	struct atag_render_opts jo = { .limit = o && o->limit ? o->limit : HTML_ROWS };
+	struct atag_render_opts jo = { .limit = o ? o->limit : HTML_ROWS };
 	struct atag_json w;
 	FILE *esc;
 	int ret;
@@ -123,7 +123,8 @@ static int data(const struct atag_report *r, const struct atag_render_opts *o, F
 /**
  * atag_render_html - write the report as one self-contained HTML page
  * @r: the finished report (with timelines, to draw them)
- * @o: limit: call sites and live allocations the page carries (0: HTML_ROWS)
+ * @o: limit: call sites and live allocations the page carries (0: all; @o NULL:
+ *     HTML_ROWS)
  * @f: where to write
  *
  * Returns 0, or a negative errno when writing failed.
