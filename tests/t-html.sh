@@ -3,7 +3,8 @@
 # report -f html: one self-contained page, opened in headless Chromium with no
 # network: it draws without a console error, and the figures it shows (peak total,
 # top call site, its live bytes, table cells) are the JSON report's for the same
-# trace; the timeline, flame graphs and histograms are drawn.
+# trace; a click on a table header sorts it; the timeline, flame graphs and
+# histograms are drawn.
 . "$(dirname "$0")/lib.sh"
 
 report() { "$ATAG_CMD" report "$@"; }
@@ -64,6 +65,10 @@ fi
 # Headless, the network off: no name resolves, every connection goes to a closed
 # port (the browser's own update and time checks too); its network log must show
 # no request of the page.
+# One page opened: the one written, with a click on the call-site table's "allocs"
+# header added after the page's script (sorting is the page's; the click is a user's).
+sed 's|</body>|<script>document.querySelector("#site-table th[data-key=allocs]").dispatchEvent(new MouseEvent("click"));</script></body>|' \
+	"$T_TMP/s.html" > "$T_TMP/click.html"
 profile=$(mktemp -d)
 at_exit "rm -rf '$profile'"
 t0=$(date +%s%N)
@@ -72,7 +77,7 @@ timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-f
 	--disable-dev-shm-usage --proxy-server=socks5://127.0.0.1:9 \
 	--host-resolver-rules='MAP * ~NOTFOUND' --log-net-log="$T_TMP/netlog.json" \
 	--user-data-dir="$profile" --virtual-time-budget=5000 \
-	--enable-logging=stderr --v=0 --dump-dom "file://$T_TMP/s.html" \
+	--enable-logging=stderr --v=0 --dump-dom "file://$T_TMP/click.html" \
 	> "$T_TMP/dom.html" 2> "$T_TMP/chromium.log"
 check_eq "chromium dumps the DOM" "$?" 0
 echo "# chromium: $((($(date +%s%N) - t0) / 1000000)) ms wall, start-up included"
@@ -137,11 +142,14 @@ print('top site peak', d.ids['top-site-peak'].get('data-bytes') == str(top['peak
 print('totals', d.ids['total-allocs'].get('data-count') == str(rep['totals']['allocs']) and
       d.ids['total-live-bytes'].get('data-bytes') == str(rep['totals']['live_bytes']))
 print('table rows', len(d.rows) == len(rep['tags']))
+# sorted by the click: allocs, most first (ties keep the report's order)
+by_allocs = sorted(rep['tags'], key=lambda t: -t['allocs'])
 ok = all(r['function'] == t['function'] and r['allocs'] == str(t['allocs']) and
          r['live_bytes'] == str(t['live_bytes']) and
          r['bytes_alloced'] == str(t['bytes_alloced'])
-         for r, t in zip(d.rows[:5], rep['tags'][:5]))
-print('table cells', ok)
+         for r, t in zip(d.rows[:5], by_allocs[:5]))
+print('table cells, sorted by a click on allocs', ok and
+      [r['function'] for r in d.rows] != [t['function'] for t in rep['tags']])
 print('timeline total drawn', d.paths.get(('timeline-charts', 'total'), 0) == 1)
 print('timeline sites drawn', d.paths.get(('timeline-charts', 'series'), 0) ==
       min(8, len(tl['sites'])))
@@ -161,7 +169,7 @@ top site live True
 top site peak True
 totals True
 table rows True
-table cells True
+table cells, sorted by a click on allocs True
 timeline total drawn True
 timeline sites drawn True
 flame alloc drawn True
