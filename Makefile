@@ -10,6 +10,7 @@
 #   make fuzz [FUZZ_TIME=60]  build the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
 #                             and run each for FUZZ_TIME seconds (tests/fuzz/)
 #   make bench                benchmarks (bench/)
+#   make bench-html           the HTML report of 2 and 20 M events, drawn in Chromium
 #   make demo                 as root: list/enable/record/report on the test doubles
 #   make readme               rewrite the README's examples from fresh runs
 #   make install [PREFIX=/usr/local] [DESTDIR=]   binary, plugin and man pages
@@ -100,7 +101,11 @@ FUZZ_SRCS	:= $(filter-out tests/fuzz/fuzz-seeds.c,$(sort $(wildcard tests/fuzz/f
 PROTO_SRCS	:= $(sort $(wildcard lib/render/*.proto))
 
 PROTO_GEN	:= $(patsubst lib/render/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
-LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o)
+# report -f html embeds d3 (Debian's node-d3) and its own page, script and style
+HTML_D3		?= /usr/share/nodejs/d3/dist/d3.min.js
+HTML_ASSETS	:= page=lib/render/html/page.html css=lib/render/html/page.css \
+		   js=lib/render/html/page.js
+LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o) $(O)/gen/html-assets.o
 BUFSTAT_OBJS	:= $(patsubst %.c,$(O)/%.o,$(BUFSTAT_SRCS))
 UTIL_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTIL_SRCS))
 UTEST_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTEST_SRCS))
@@ -122,7 +127,7 @@ FUZZ_CHECK_TIME	?= 1
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
 .PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
-.PHONY: demo readme
+.PHONY: demo readme bench-html
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
@@ -153,6 +158,26 @@ $(O)/gen/fixture-formats.c: tests/fixture/embed-formats.sh $(FIXTURE_FORMATS)
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(O)/gen
 	$(Q)tests/fixture/embed-formats.sh tests/fixture/formats > $@
+
+$(HTML_D3):
+	@echo "$@ is missing: report -f html embeds d3 from Debian's node-d3" \
+		"(apt-get install node-d3, or scripts/deps.sh; HTML_D3=PATH for another copy)" >&2
+	@exit 1
+
+html_name	= $(firstword $(subst =, ,$(1)))
+html_file	= $(lastword $(subst =, ,$(1)))
+$(O)/gen/html-assets.S: lib/render/html/embed.sh $(HTML_D3) \
+		$(foreach a,$(HTML_ASSETS),$(call html_file,$(a)))
+	$(call quiet,GEN,$@)
+	$(Q)mkdir -p $(O)/gen
+	$(Q)lib/render/html/embed.sh d3=$(abspath $(HTML_D3)) \
+		$(foreach a,$(HTML_ASSETS),$(call html_name,$(a))=$(abspath $(call html_file,$(a)))) \
+		> $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(O)/gen/html-assets.o: $(O)/gen/html-assets.S
+	$(call quiet,AS,$@)
+	$(Q)$(CC) -c -o $@ $<
 
 $(O)/gen/%.o: $(O)/gen/%.c
 	$(call quiet,CC,$@)
@@ -269,6 +294,10 @@ check-vm: all
 bench: all
 	$(Q)bench/run-bench.sh $(O)
 
+# the HTML report of 2 and 20 million events: memory, and drawing in Chromium
+bench-html: all
+	$(Q)bench/html-bench.sh $(O)
+
 # The test-double workflow (scripts/demo.sh), and the README's examples rewritten
 # from fresh runs (tests/t-readme.sh --update; the demo's too when run as root).
 demo: all
@@ -315,6 +344,6 @@ clean:
 	rm -rf $(O) $(O)-asan $(O)-tsan $(O)-fuzz build build-asan build-tsan build-fuzz
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

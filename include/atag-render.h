@@ -17,6 +17,13 @@
  *   folded  FlameGraph's folded stacks of functions, the call site as the leaf
  *           (atag-render-folded.c)
  *   pprof   a gzipped pprof heap profile (atag-render-pprof.c)
+ *   html    one self-contained page: the JSON above, the timelines, lifetime
+ *           histograms, drawn by the d3 library embedded in it
+ *           (atag-render-html.c)
+ *
+ * The timelines (a report with opts.timeline, include/atag-timeline.h) as text,
+ * JSON ({"timelines": [...]}) or CSV (a row per bucket and series), the top
+ * @limit call sites of each in report order (atag-render-timeline.c).
  *
  * And one that writes while the report reads, not after: the lifetimes, a row
  * per allocation as CSV or JSON lines, with a second table of the stacks
@@ -53,6 +60,13 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_html(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_timeline_text(const struct atag_report *r, const struct atag_render_opts *o,
+			      FILE *f);
+int atag_render_timeline_json(const struct atag_report *r, const struct atag_render_opts *o,
+			      FILE *f);
+int atag_render_timeline_csv(const struct atag_report *r, const struct atag_render_opts *o,
+			     FILE *f);
 
 /*
  * Lifetimes: @rows gets the rows, @stacks (NULL: none) the stacks, as CSV with a

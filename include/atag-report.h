@@ -210,6 +210,9 @@ struct atag_report {
 	char			**remarks;	/* informational, data still complete */
 	unsigned int		nr_remarks;
 	bool			complete;
+	/* with opts.timeline: per file and source, live bytes over time (atag-timeline.h) */
+	struct atag_report_timeline *timelines;
+	unsigned int		nr_timelines;
 	void			*priv;
 };
 
@@ -227,6 +230,8 @@ struct atag_report_opts {
 	const char		*vmlinux;
 	const char *const	*module_dirs;
 	bool			no_debuginfo;
+	/* keep a timeline of this many buckets per file and source (0: none) */
+	unsigned int		timeline;
 };
 
 /* An empty report that reads files with @opts (copied; NULL: defaults); NULL on ENOMEM. */

@@ -150,6 +150,15 @@ const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, siz
 /* The totals over every tag (computed when asked). */
 const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr);
 
+/*
+ * Also keep a timeline of live bytes (include/atag-timeline.h) of @buckets
+ * buckets: its sites are the tag indices, its stacks the (tag, stack) indices
+ * above. Before the first event. 0 or -ENOMEM.
+ */
+int atag_aggr_keep_timeline(struct atag_aggr *aggr, unsigned int buckets);
+/* The timeline kept, or NULL. */
+struct atag_timeline *atag_aggr_timeline(const struct atag_aggr *aggr);
+
 /* ------------------------------------------------------------ the stitcher */
 
 /* A live allocation, as atag_stitch_live_next() shows it. */

@@ -14,6 +14,8 @@ TEST="trace-cmd libtraceevent1-plugin libcunit1-dev fuse3 jq valgrind zstd golan
  clang libclang-rt-14-dev"
 # t-lifetimes: DuckDB's client from the npm registry (NodeSource's nodejs carries its own npm)
 TEST="$TEST nodejs"; command -v npm > /dev/null || TEST="$TEST npm"
+BUILD="$BUILD node-d3"		# report -f html embeds its d3
+TEST="$TEST chromium"		# tests/t-html.sh opens the HTML report headless
 DOC="asciidoc-base xmlto docbook-xsl docbook-xml"
 VM="qemu-system-x86 busybox-static linux-source-6.12 ccache flex bison bc libelf-dev
  libssl-dev cpio xz-utils"

@@ -186,6 +186,7 @@ void atag_report_free(struct atag_report *r)
 	for (i = 0; i < r->nr_completeness; i++)
 		completeness_free(&r->completeness[i]);
 	free(r->completeness);
+	atag_report_timelines_free(r);
 	if (p) {
 		atag_fold_free(p->fold);
 		for (i = 0; i < p->nr_di; i++) {
@@ -688,7 +689,7 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 	struct atag_debuginfo *di;
 	struct atag_reader *rd;
 	unsigned int nr_notices = r->nr_notices, nr_remarks = r->nr_remarks;
-	unsigned int nr_completeness = r->nr_completeness;
+	unsigned int nr_completeness = r->nr_completeness, nr_timelines = r->nr_timelines;
 	bool complete = r->complete;
 	int ret;
 
@@ -696,6 +697,7 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 	if (ret)
 		return ret;
 	f = new_file(r, rd);
+	run.timeline = p->opts.timeline;
 	ret = f ? 0 : -ENOMEM;
 	if (!ret && p->rows)
 		ret = atag_rows_begin(p->rows, rd);
@@ -731,6 +733,7 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 			free(r->remarks[--r->nr_remarks]);
 		while (r->nr_completeness > nr_completeness)
 			completeness_free(&r->completeness[--r->nr_completeness]);
+		atag_report_timelines_trim(r, nr_timelines);
 		r->complete = complete;
 		if (f)
 			file_free(&r->files[--r->nr_files]);

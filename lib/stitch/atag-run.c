@@ -140,11 +140,12 @@ static bool run_threaded(struct stitching *s, struct atag_reader *rd, struct ata
 int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
 		    struct atag_rows *rows)
 {
-	unsigned int k, nr = atag_reader_nr_sources(rd);
+	unsigned int k, nr = atag_reader_nr_sources(rd), buckets = run->timeline;
 	struct stitching s = { 0 };
 	int ret, werr;
 
 	memset(run, 0, sizeof(*run));
+	run->timeline = buckets;
 	if (nr > ATAG_STITCH_MAX_SOURCES)
 		nr = ATAG_STITCH_MAX_SOURCES;
 	for (k = 0; k < nr; k++) {
@@ -152,6 +153,8 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
 		if (!run->aggr[k])
 			return -ENOMEM;
 		run->nr_src++;
+		if (buckets && atag_aggr_keep_timeline(run->aggr[k], buckets))
+			return -ENOMEM;
 	}
 	run->stacks = atag_stacks_alloc();
 	if (!run->stacks)

@@ -482,7 +482,7 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot, uint64_t ts)
 	if (l->pending)
 		ret = commit(st, l, 0);
 	if (l->counted) {
-		atag_aggr_note_replaced(s->aggr, l);
+		atag_aggr_note_replaced(s->aggr, l, ts);
 		if (!ret && st->on_end)
 			ret = st->on_end(st->on_end_ctx, &(struct atag_ended){
 				.l = l, .how = ATAG_END_REPLACED, .ts = ts });
@@ -603,7 +603,7 @@ static int note_free(struct atag_stitcher *st, struct source *s, const struct at
 		if (!st->raw)
 			lifetime -= observed;
 	}
-	ret = atag_aggr_note_free(s->aggr, l, lifetime, bytes, how, observed);
+	ret = atag_aggr_note_free(s->aggr, l, ev->ts, lifetime, bytes, how, observed);
 	if (!ret && st->on_end)
 		ret = st->on_end(st->on_end_ctx, &(struct atag_ended){
 			.l = l, .how = ATAG_END_FREED, .ts = ev->ts, .lifetime = lifetime,
