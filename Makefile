@@ -75,7 +75,7 @@ WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 CFLAGS		?= -g -O2
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -DATAG_VERSION='"$(VERSION)"' $(WARN) \
 		   -Iinclude -Ilib/util -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(CLANG_WARN) \
-		   $(EXTRA_CFLAGS)
+		   $(EXTRA_CFLAGS) $(CPPFLAGS)
 LDFLAGS		?=
 override LDFLAGS += $(SAN_FLAGS)
 LIBS		= $(PKG_LIBS) -lm -lpthread
@@ -182,7 +182,7 @@ $(CMD): $(UTIL_OBJS) $(LIBBUFSTAT) $(LIBATAG)
 $(PLUGIN): plugins/plugin_alloc_tag.c
 	$(call quiet,PLUGIN,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -fPIC -shared -MMD -MP -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -MMD -MP $(LDFLAGS) -o $@ $<
 
 $(UTEST): $(UTEST_OBJS) $(FIXTURE_OBJS) $(LIBBUFSTAT) $(LIBATAG)
 	$(call quiet,LINK,$@)
