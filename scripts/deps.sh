@@ -11,7 +11,8 @@
 BUILD="gcc make pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libglib2.0-dev
  libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libzstd-dev libfuse3-dev libdw-dev"
 TEST="trace-cmd libtraceevent1-plugin libcunit1-dev fuse3 jq valgrind zstd golang-go
- clang libclang-rt-14-dev"
+ clang libclang-rt-14-dev
+ bash-completion"
 DOC="asciidoc-base xmlto docbook-xsl docbook-xml"
 VM="qemu-system-x86 busybox-static linux-source-6.12 ccache flex bison bc libelf-dev
  libssl-dev cpio xz-utils"
