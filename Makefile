@@ -13,6 +13,8 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=] [plugin_dir=]   the command, man pages,
 #                             bash completion, the plugin where libtraceevent looks
 #   make uninstall            remove them, and the directories install made
+#   make deb                  a Debian package (dpkg-buildpackage), in build/deb/
+#   make check-package        build the package, lintian, install it, try it, remove it
 #   make deps                 install the Debian packages the build and tests need
 #   make doc | clean
 
@@ -133,7 +135,7 @@ FUZZ_CHECK_TIME	?= 1
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
 .PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
-.PHONY: programs
+.PHONY: programs deb check-package
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
@@ -316,10 +318,21 @@ install: programs doc
 uninstall:
 	$(Q)$(INSTALL_ENV) scripts/install.sh uninstall
 
+# ------------------------------------------------------------------ Debian package
+# Built by dpkg-buildpackage from a copy of the tracked files in $(O)/deb/; the
+# .deb lands there.
+deb:
+	$(Q)scripts/deps.sh --package
+	$(Q)scripts/build-deb.sh $(O)/deb
+
+# Not part of check (it compiles the tree again, and lintian is slow).
+check-package: deb
+	$(Q)ATAG_SRC=$(CURDIR) ATAG_DEB_DIR=$(CURDIR)/$(O)/deb tests/package/t-package.sh
+
 clean:
 	rm -rf $(O) $(O)-asan $(O)-tsan $(O)-fuzz build build-asan build-tsan build-fuzz
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -4,6 +4,7 @@
 # Install the Debian packages the build and the tests need, when they are missing.
 #   scripts/deps.sh          build, tests and man pages
 #   scripts/deps.sh --vm     also what the VM tier needs (make check-vm)
+#   scripts/deps.sh --package  also what the Debian package needs (make deb, check-package)
 #   scripts/deps.sh --list   print the package names and exit
 # As root the missing ones are installed with apt-get; otherwise the exact apt-get
 # command is printed and the script fails.
@@ -16,13 +17,15 @@ TEST="trace-cmd libtraceevent1-plugin libcunit1-dev fuse3 jq valgrind zstd golan
 DOC="asciidoc-base xmlto docbook-xsl docbook-xml"
 VM="qemu-system-x86 busybox-static linux-source-6.12 ccache flex bison bc libelf-dev
  libssl-dev cpio xz-utils"
+PACKAGE="dpkg-dev debhelper lintian fakeroot man-db dpkg-repack"
 
 want="$BUILD $TEST $DOC"
 case "$1" in
 --vm)	want="$want $VM" ;;
+--package)	want="$want $PACKAGE" ;;
 --list)	echo $want; exit 0 ;;
 "")	;;
-*)	echo "usage: $0 [--vm|--list]" >&2; exit 2 ;;
+*)	echo "usage: $0 [--vm|--package|--list]" >&2; exit 2 ;;
 esac
 
 missing=""
