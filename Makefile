@@ -10,6 +10,8 @@
 #   make fuzz [FUZZ_TIME=60]  build the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
 #                             and run each for FUZZ_TIME seconds (tests/fuzz/)
 #   make bench                benchmarks (bench/)
+#   make demo                 as root: list/enable/record/report on the test doubles
+#   make readme               rewrite the README's examples from fresh runs
 #   make install [PREFIX=/usr/local] [DESTDIR=] [plugin_dir=]   the command, man pages,
 #                             bash completion, the plugin where libtraceevent looks
 #   make uninstall            remove them, and the directories install made
@@ -136,6 +138,7 @@ ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
 .PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
 .PHONY: programs deb check-package
+.PHONY: demo readme
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
@@ -285,6 +288,14 @@ check-vm: all
 bench: all
 	$(Q)bench/run-bench.sh $(O)
 
+# The test-double workflow (scripts/demo.sh), and the README's examples rewritten
+# from fresh runs (tests/t-readme.sh --update; the demo's too when run as root).
+demo: all
+	$(Q)scripts/demo.sh $(O)
+
+readme: all
+	$(Q)ATAG_BUILD=$(abspath $(O)) tests/t-readme.sh --update
+
 # ------------------------------------------------------------------ docs and install
 DOC_TXT		:= $(sort $(wildcard Documentation/*.[1-9].txt))
 DOC_MAN		:= $(patsubst Documentation/%.txt,$(O)/Documentation/%,$(DOC_TXT))
@@ -333,6 +344,6 @@ clean:
 	rm -rf $(O) $(O)-asan $(O)-tsan $(O)-fuzz build build-asan build-tsan build-fuzz
 
 help:
-	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

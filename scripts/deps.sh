@@ -14,6 +14,8 @@ BUILD="gcc make pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libg
 TEST="trace-cmd libtraceevent1-plugin libcunit1-dev fuse3 jq valgrind zstd golang-go
  clang libclang-rt-14-dev
  bash-completion"
+# t-lifetimes: DuckDB's client from the npm registry (NodeSource's nodejs carries its own npm)
+TEST="$TEST nodejs"; command -v npm > /dev/null || TEST="$TEST npm"
 DOC="asciidoc-base xmlto docbook-xsl docbook-xml"
 VM="qemu-system-x86 busybox-static linux-source-6.12 ccache flex bison bc libelf-dev
  libssl-dev cpio xz-utils"

@@ -64,7 +64,10 @@ static const char usage[] =
 "      --module GLOB     only call sites in matching modules\n"
 "\n"
 "output:\n"
-"  -f, --format FMT      text (default), json, csv, folded or pprof\n"
+"  -f, --format FMT      text (default), json, csv, folded, pprof, or lifetimes\n"
+"                        (CSV) and lifetimes-json (JSON lines): a row per allocation,\n"
+"                        written as it is stitched\n"
+"      --stacks-out FILE lifetimes: the stacks their stack_id names, to FILE\n"
 "      --weight W        folded and pprof default sample: alloc_space (default),\n"
 "                        alloc_objects, inuse_space or inuse_objects\n"
 "      --keep-offsets    folded and pprof frames as function+0xoff (default: functions)\n"
@@ -83,6 +86,7 @@ enum {
 	OPT_live, OPT_min_age, OPT_hist, OPT_function, OPT_file, OPT_module, OPT_weight,
 	OPT_no_progress, OPT_all_tasks, OPT_exclude_pid, OPT_exclude_comm, OPT_all_tags,
 	OPT_raw_lifetimes, OPT_vmlinux, OPT_module_dir, OPT_no_debuginfo, OPT_keep_offsets,
+	OPT_stacks_out,
 };
 
 struct report_params {
@@ -93,6 +97,7 @@ struct report_params {
 	struct atag_render_opts		render;
 	const char			*format;
 	const char			*output;
+	const char			*stacks_out;
 	bool				rows_given;
 	bool				no_progress;
 	int				*pids;
@@ -183,11 +188,13 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		{ "format", required_argument, NULL, 'f' },
 		{ "weight", required_argument, NULL, OPT_weight },
 		{ "output", required_argument, NULL, 'o' },
+		{ "stacks-out", required_argument, NULL, OPT_stacks_out },
 		{ "no-progress", no_argument, NULL, OPT_no_progress },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", NULL };
+	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof",
+		"lifetimes", "lifetimes-json", NULL };
 	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
 		"inuse_objects", NULL };
 	unsigned long long v;
@@ -275,6 +282,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 			p->render.weight = optarg;
 			break;
 		case 'o': p->output = optarg; break;
+		case OPT_stacks_out: p->stacks_out = optarg; break;
 		case OPT_no_progress: p->no_progress = true; break;
 		case 'h': atag_usage_exit(usage);
 		default:
@@ -291,6 +299,8 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		atag_usage_error(usage, "--min-age goes with --live");
 	if (p->opts.read.all_tasks && (p->opts.read.nr_pids || p->opts.read.nr_comms))
 		atag_usage_error(usage, "--all-tasks and --pid/--comm exclude each other");
+	if (p->stacks_out && strncmp(p->format, "lifetimes", 9))
+		atag_usage_error(usage, "--stacks-out goes with -f lifetimes or lifetimes-json");
 	if (p->opts.no_debuginfo && (p->opts.vmlinux || p->opts.module_dirs))
 		atag_usage_error(usage,
 				 "--no-debuginfo and --vmlinux/--module-dir exclude each other");
@@ -333,8 +343,38 @@ static int render(const struct atag_report *r, const struct report_params *p, FI
 	return atag_render_text(r, &p->render, f);
 }
 
+/* -f lifetimes: the rows go out while the files are read. */
+static void stream_rows(struct atag_report *r, const struct report_params *p,
+			struct atag_lifetimes_out *lo)
+{
+	struct atag_report_rows sink;
+
+	lo->json = !strcmp(p->format, "lifetimes-json");
+	lo->rows = open_output(p);
+	if (p->stacks_out) {
+		lo->stacks = fopen(p->stacks_out, "w");
+		if (!lo->stacks)
+			die("%s: %s", p->stacks_out, strerror(errno));
+	}
+	if (atag_render_lifetimes_begin(lo, &sink))
+		die("%s: %s", p->output ? p->output : "standard output", strerror(errno));
+	if (atag_report_stream_rows(r, &sink, &p->view))
+		die("out of memory");
+}
+
+static void end_rows(const struct report_params *p, struct atag_lifetimes_out *lo)
+{
+	if (atag_render_lifetimes_end(lo) || fflush(lo->rows) ||
+	    (lo->rows != stdout && fclose(lo->rows)))
+		die("%s: %s", p->output ? p->output : "standard output",
+		    errno ? strerror(errno) : "write error");
+	if (lo->stacks && fclose(lo->stacks))
+		die("%s: %s", p->stacks_out, strerror(errno));
+}
+
 static int run_report(struct report_params *p)
 {
+	struct atag_lifetimes_out lo = { 0 };
 	bool shown = false;
 	struct atag_report *r;
 	char err[512];
@@ -348,6 +388,8 @@ static int run_report(struct report_params *p)
 	r = atag_report_alloc(&p->opts);
 	if (!r)
 		die("out of memory");
+	if (!strncmp(p->format, "lifetimes", 9))
+		stream_rows(r, p, &lo);
 	for (i = 0; i < p->nr_inputs; i++) {
 		if (atag_report_add_file(r, p->inputs[i], err, sizeof(err))) {
 			if (shown)
@@ -365,6 +407,10 @@ static int run_report(struct report_params *p)
 		fprintf(stderr, "%s: warning: %s\n", ATAG_PROG, r->notices[i]);
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
+	if (lo.rows) {
+		end_rows(p, &lo);
+		goto out;
+	}
 	out = open_output(p);
 	if (render(r, p, out) || (out != stdout && fclose(out)))
 		die("%s: %s", p->output ? p->output : "standard output",

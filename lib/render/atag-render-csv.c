@@ -34,7 +34,7 @@ static const char live_header[] =
 	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack,source";
 
 /* One cell: the @n strings joined with @sep, quoted if they need it; n = 0 is empty. */
-static void put_cell(FILE *f, char *const *strs, unsigned int n, char sep)
+void atag_render_csv_cell(FILE *f, char *const *strs, unsigned int n, char sep)
 {
 	bool quote = false;
 	unsigned int i;
@@ -61,7 +61,7 @@ static void put_str(FILE *f, const char *s)
 {
 	char *strs[1] = { (char *)s };
 
-	put_cell(f, strs, s ? 1 : 0, 0);
+	atag_render_csv_cell(f, strs, s ? 1 : 0, 0);
 }
 
 /* tag,function,file,line,module */
@@ -110,7 +110,7 @@ static void live_row(FILE *f, const struct atag_report_live *l)
 	put_str(f, l->comm);
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", l->alloc_ts, l->age_ns);
 	if (l->stack)
-		put_cell(f, l->stack->frames, l->stack->nr_frames, ';');
+		atag_render_csv_cell(f, l->stack->frames, l->stack->nr_frames, ';');
 	fprintf(f, ",%s", l->tag->source);
 	fputs(CSV_EOL, f);
 }
