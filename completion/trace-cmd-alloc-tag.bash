@@ -37,18 +37,22 @@ _atag_options()
 {
 	_atag_help "$1" "$2"
 	awk '
-	function values(d,	n, t, i, w, cur, k, best, bn, pend) {
+	function values(d,	n, t, i, w, cur, k, best, bn, pend, last) {
 		gsub(/ *\([^()]*\)/, "", d)
 		gsub(/; or /, ", or ", d)
 		n = split(d, t, /[ \t]+/)
 		k = 0; cur = ""; best = ""; bn = 0; pend = 0
+		# "a, b, or c and d:" is a list; a word ending in : ; or . ends one
 		for (i = 1; i <= n + 1; i++) {
 			w = (i <= n) ? t[i] : ""
-			if (w == "or" && k > 0) { pend = 1; continue }
-			if (w ~ /^[a-z][a-z0-9_-]*,?$/ && (k == 0 || pend)) {
+			if ((w == "or" || w == "and") && k > 0) { pend = 1; continue }
+			if (w ~ /^[a-z][a-z0-9_-]*[,:;.]?$/ && (k == 0 || pend)) {
 				pend = sub(/,$/, "", w)
+				last = sub(/[:;.]$/, "", w)
 				cur = cur " " w; k++
-				continue
+				if (!last)
+					continue
+				w = ""
 			}
 			if (k >= 2 && k > bn) { best = cur; bn = k }
 			k = 0; cur = ""; pend = 0

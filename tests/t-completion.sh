@@ -24,7 +24,7 @@ fi
 q() {
 	id=$1; shift
 	printf '%s' "$id" >> "$T_TMP/queries"
-	for w in "$ATAG_CMD" "$@"; do printf '\t%s' "${w:-@empty@}" >> "$T_TMP/queries"; done
+	for w in "${QCMD:-$ATAG_CMD}" "$@"; do printf '\t%s' "${w:-@empty@}" >> "$T_TMP/queries"; done
 	echo >> "$T_TMP/queries"
 }
 run_queries() {
@@ -43,7 +43,7 @@ run_queries() {
 		done
 	' - "$BC" "$COMPLETION" < "$T_TMP/queries" > "$T_TMP/answers"
 }
-got() { awk -F '\t' -v id="$1" '$1 == id && $2 != "" { print $2 }' "$T_TMP/answers" | sort -u; }
+got() { awk -F '\t' -v id="$1" '$1 == id && $2 != "" { print $2 }' "$T_TMP/answers" | LC_ALL=C sort -u; }
 
 # offers ID NAME EXPECTED...: each EXPECTED is among the answers to query ID
 offers() {
@@ -80,6 +80,39 @@ q file-i report -i tests/data/sam
 q file-diff diff tests/data/sample.dat tests/data/sam
 q command record -- tru
 q buffer report tests/data/sample.dat -B ''
+
+# the help parser on a command of the test's own, in the shapes --help uses
+cat > "$T_TMP/fake" <<'FAKE'
+#!/bin/sh
+case "$1 $2" in
+"--help ")
+	printf 'usage: fake [--version] <command>\n\ncommands:\n  one       the first\n  two       the second\n\nmore.\n' ;;
+"one --help")
+	cat <<'HELP'
+usage: fake one [options] [FILE...]
+
+Prose that names --not-an-option at the start of a line:
+--neither
+  -f, --format FMT      a (default), b-c, or d
+                        and e_f: what they are, g and h
+      --duration TIME stop after TIME (1s, 2s)
+      --flag, --other   flags
+  -k KEY                x; or y
+  --to DIR              a directory
+HELP
+	;;
+esac
+FAKE
+chmod +x "$T_TMP/fake"
+QCMD=$T_TMP/fake
+q fake-sub ''
+q fake-opts one --
+q fake-short one -
+q fake-f one -f ''
+q fake-k one -k ''
+q fake-dur one --duration ''
+q fake-file one "$T_TMP/fa"
+QCMD=
 mkdir -p "$T_TMP/tfs/instances/inst-one" "$T_TMP/tfs/instances/inst-two"
 q tracefs stat --tracefs "$T_TMP/tfs" -B ''
 
@@ -109,9 +142,9 @@ check_eq "no subcommand for a prefix that has none" "$(got sub-zz)" ""
 # every long option each subcommand's --help prints, on an option's line
 for sub in $SUBS; do
 	"$ATAG_CMD" "$sub" --help 2>&1 | grep -E '^[[:space:]]+-' |
-		grep -oE -- '--[a-z][a-z0-9-]*' | sort -u > "$T_TMP/want.$sub"
+		grep -oE -- '--[a-z][a-z0-9-]*' | LC_ALL=C sort -u > "$T_TMP/want.$sub"
 	got "long-$sub" > "$T_TMP/got.$sub"
-	miss=$(comm -23 "$T_TMP/want.$sub" "$T_TMP/got.$sub" | tr '\n' ' ')
+	miss=$(LC_ALL=C comm -23 "$T_TMP/want.$sub" "$T_TMP/got.$sub" | tr '\n' ' ')
 	if [ -s "$T_TMP/want.$sub" ] && [ -z "$miss" ]; then
 		ok "$sub: all $(wc -l < "$T_TMP/want.$sub") long options of --help offered"
 	else
@@ -123,12 +156,23 @@ offers short "short options too (report -)" -i -B -s -n -f -o -h
 # values: the sources are the adapters of lib/read/atag-source-*.c
 check_eq "report --source: the three sources" "$(got source | tr '\n' ' ')" "alloc_tag kmem page "
 offers source-diff "diff --source k" kmem
-offers format "report -f: the formats" text json csv folded pprof
+offers format "report -f: the formats" text json csv folded pprof lifetimes lifetimes-json
 offers format-eq "report --format=VALUE" json
 offers sort "report --sort: keys" live_bytes peak allocs p99 site
 offers sort-list "list -s: keys" bytes calls function file module
 offers weight "report --weight" alloc_space inuse_objects
 check_eq "nothing offered for a number (-n)" "$(got rows)" ""
+
+# the parser of --help
+check_eq "commands: as listed under commands:" "$(got fake-sub | tr '\n' ' ')" "help one two "
+check_eq "options: those of option lines, prose left out" "$(got fake-opts | tr '\n' ' ')" \
+	"-- --duration --flag --format --other --to "
+offers fake-short "options: short ones" -f -k
+check_eq "values: a list over two lines, parentheses left out" "$(got fake-f | tr '\n' ' ')" \
+	"a b-c d e_f "
+check_eq "values: '; or'" "$(got fake-k | tr '\n' ' ')" "x y "
+check_eq "no values for a TIME (one space before its description)" "$(got fake-dur)" ""
+check_eq "files for FILE... operands" "$(got fake-file)" "$T_TMP/fake"
 
 # files: report's trace.dat arguments, -i, diff's two files; a command after --
 offers file "report FILE" tests/data/sample.dat
