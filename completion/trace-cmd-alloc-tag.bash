@@ -198,7 +198,10 @@ _trace_cmd_alloc_tag()
 	$split && return
 
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$(cut -f1 <<<"$table") --" -- "$cur"))
+		# "--" where the usage runs a COMMAND after it
+		local dashes=
+		[[ $_atag_help_text == *"[-- COMMAND"* ]] && dashes=--
+		COMPREPLY=($(compgen -W "$(cut -f1 <<<"$table") $dashes" -- "$cur"))
 		return
 	fi
 	# operands: files where the usage names FILE or a .dat outside an option's argument

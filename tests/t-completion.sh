@@ -166,7 +166,7 @@ check_eq "nothing offered for a number (-n)" "$(got rows)" ""
 # the parser of --help
 check_eq "commands: as listed under commands:" "$(got fake-sub | tr '\n' ' ')" "help one two "
 check_eq "options: those of option lines, prose left out" "$(got fake-opts | tr '\n' ' ')" \
-	"-- --duration --flag --format --other --to "
+	"--duration --flag --format --other --to "
 offers fake-short "options: short ones" -f -k
 check_eq "values: a list over two lines, parentheses left out" "$(got fake-f | tr '\n' ' ')" \
 	"a b-c d e_f "
@@ -179,6 +179,8 @@ offers file "report FILE" tests/data/sample.dat
 offers file-i "report -i FILE" tests/data/sample.dat
 offers file-diff "diff BEFORE.dat AFTER.dat" tests/data/sample.dat
 offers command "record -- COMMAND" true
+offers long-record "record: -- offered (record runs a COMMAND after it)" --
+check_eq "report: no -- offered" "$(got long-report | grep -cx -- --)" 0
 
 # report -B: the buffers of the trace.dat on the line (trace-cmd dump --options
 # names it; the sample was recorded in the instance of pid 82)
