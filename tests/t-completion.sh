@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# tier: live
 # bash completion (completion/trace-cmd-alloc-tag.bash), driven as bash drives it:
 # bash-completion and our file sourced in a non-interactive bash, COMP_WORDS,
 # COMP_CWORD, COMP_LINE and COMP_POINT set, the function called, COMPREPLY read.
 # The subcommands, every long option each subcommand's --help prints, the values of
 # --source, -f and --sort, files, the buffers of a trace.dat, and stat -B's tracefs
 # instances: of a --tracefs tree made here, and (as root) of the real tracefs, in an
-# instance this tier creates under a unique name and removes, also on failure.
+# instance this tier creates under a unique name and removes, also on failure: that
+# part alone holds the live tiers' lock ($ATAG_LIVE_LOCK), so that they never see it.
 . "$(dirname "$0")/lib.sh"
 
 BC=/usr/share/bash-completion/bash_completion
@@ -116,7 +116,10 @@ QCMD=
 mkdir -p "$T_TMP/tfs/instances/inst-one" "$T_TMP/tfs/instances/inst-two"
 q tracefs stat --tracefs "$T_TMP/tfs" -B ''
 
-# an instance of the real tracefs, made here under a unique name (as root)
+run_queries
+
+# an instance of the real tracefs, made here under a unique name (as root), asked
+# for in a run of its own under the live tiers' lock
 TFS=$(tracefs_dir)
 I=atag-completion-$$
 live=
@@ -125,13 +128,22 @@ if ! is_root; then
 elif [ -z "$TFS" ]; then
 	live="tracefs is not mounted"
 else
-	at_exit "rmdir '$TFS/instances/$I'"
-	mkdir "$TFS/instances/$I" || live="could not create the tracefs instance $I"
+	mv "$T_TMP/answers" "$T_TMP/answers.all"
+	: > "$T_TMP/queries"
 	q instance stat -B atag-completion-
+	at_exit "rmdir '$TFS/instances/$I' 2> /dev/null"
+	# the live tiers' lock (tests/run-tests.sh), held while the instance exists
+	[ -n "${ATAG_LIVE_LOCK:-}" ] && exec 9> "$ATAG_LIVE_LOCK" && flock 9
+	if mkdir "$TFS/instances/$I"; then
+		run_queries
+		rmdir "$TFS/instances/$I"
+	else
+		live="could not create the tracefs instance $I"
+	fi
+	[ -n "${ATAG_LIVE_LOCK:-}" ] && flock -u 9 && exec 9>&-
+	cat "$T_TMP/answers" >> "$T_TMP/answers.all" 2> /dev/null
+	mv "$T_TMP/answers.all" "$T_TMP/answers"
 fi
-
-run_queries
-[ -z "$live" ] && rmdir "$TFS/instances/$I"
 
 # the subcommands, as the overview man page lists them
 offers sub "subcommands" list enable disable record report diff top stat reset help
