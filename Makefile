@@ -10,26 +10,44 @@
 #   make fuzz [FUZZ_TIME=60]  build the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
 #                             and run each for FUZZ_TIME seconds (tests/fuzz/)
 #   make bench                benchmarks (bench/)
-#   make install [PREFIX=/usr/local] [DESTDIR=]   binary, plugin and man pages
+#   make bench-html           the HTML report of 2 and 20 M events, drawn in Chromium
+#   make demo                 as root: list/enable/record/report on the test doubles
+#   make readme               rewrite the README's examples from fresh runs
+#   make install [PREFIX=/usr/local] [DESTDIR=] [plugin_dir=]   the command, man pages,
+#                             bash completion, the plugin where libtraceevent looks
+#   make uninstall            remove them, and the directories install made
+#   make deb                  a Debian package (dpkg-buildpackage), in build/deb/
+#   make check-package        build the package, lintian, install it, try it, remove it
 #   make deps                 install the Debian packages the build and tests need
-#   make doc | clean | uninstall
+#   make doc | clean
 
 VERSION		:= 0.1.0
 
 PREFIX		?= /usr/local
 prefix		?= $(PREFIX)
 bindir		?= $(prefix)/bin
-mandir		?= $(prefix)/share/man
+datadir		?= $(prefix)/share
+mandir		?= $(datadir)/man
 DESTDIR		?=
 
-# The libtraceevent plugin directory: the system one when installing into /usr,
-# $(prefix)/lib/traceevent/plugins otherwise (then point TRACEEVENT_PLUGIN_DIR at it).
-SYS_PLUGIN_DIR	:= $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)/traceevent/plugins
-ifeq ($(prefix),/usr)
-plugin_dir	?= $(SYS_PLUGIN_DIR)
-else
-plugin_dir	?= $(prefix)/lib/traceevent/plugins
+# The plugin goes where libtraceevent looks for plugins, whatever the prefix: its
+# compiled-in directory, libdir/traceevent/plugins of its pkg-config (on Debian
+# /usr/lib/<triplet>/traceevent/plugins), or for PREFIX=~/.local the per-user one
+# it also searches. Another plugin_dir needs TRACEEVENT_PLUGIN_DIR (install says so).
+SYS_PLUGIN_DIR	:= $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)
+SYS_PLUGIN_DIR	:= $(if $(SYS_PLUGIN_DIR),$(SYS_PLUGIN_DIR)/traceevent/plugins)
+USER_PLUGIN_DIR	:= $(HOME)/.local/lib/traceevent/plugins
+ifeq ($(prefix),$(HOME)/.local)
+plugin_dir	?= $(USER_PLUGIN_DIR)
 endif
+plugin_dir	?= $(or $(SYS_PLUGIN_DIR),$(prefix)/lib/traceevent/plugins)
+# bash-completion loads completions from its completionsdir (for a prefix: the
+# same path under it, found next to the command)
+completionsdir	?= $(or $(shell pkg-config --define-variable=datadir=$(datadir) \
+		   --variable=completionsdir bash-completion 2>/dev/null),\
+		   $(datadir)/bash-completion/completions)
+# the directories make install made, for make uninstall to remove (empty: none kept)
+install_manifest ?= $(datadir)/trace-cmd-alloc-tag/installed-dirs
 
 SAN		?=
 ifneq ($(SAN),)
@@ -75,7 +93,7 @@ WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 CFLAGS		?= -g -O2
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -DATAG_VERSION='"$(VERSION)"' $(WARN) \
 		   -Iinclude -Ilib/util -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(CLANG_WARN) \
-		   $(EXTRA_CFLAGS)
+		   $(EXTRA_CFLAGS) $(CPPFLAGS)
 LDFLAGS		?=
 override LDFLAGS += $(SAN_FLAGS)
 LIBS		= $(PKG_LIBS) -lm -lpthread
@@ -98,7 +116,11 @@ FUZZ_SRCS	:= $(filter-out tests/fuzz/fuzz-seeds.c,$(sort $(wildcard tests/fuzz/f
 PROTO_SRCS	:= $(sort $(wildcard lib/render/*.proto))
 
 PROTO_GEN	:= $(patsubst lib/render/%.proto,$(O)/gen/%.pb-c.c,$(PROTO_SRCS))
-LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o)
+# report -f html embeds d3 (Debian's node-d3) and its own page, script and style
+HTML_D3		?= /usr/share/nodejs/d3/dist/d3.min.js
+HTML_ASSETS	:= page=lib/render/html/page.html css=lib/render/html/page.css \
+		   js=lib/render/html/page.js
+LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(LIB_SRCS)) $(PROTO_GEN:.c=.o) $(O)/gen/html-assets.o
 BUFSTAT_OBJS	:= $(patsubst %.c,$(O)/%.o,$(BUFSTAT_SRCS))
 UTIL_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTIL_SRCS))
 UTEST_OBJS	:= $(patsubst %.c,$(O)/%.o,$(UTEST_SRCS))
@@ -120,6 +142,8 @@ FUZZ_CHECK_TIME	?= 1
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
 .PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
+.PHONY: programs deb check-package
+.PHONY: demo readme bench-html
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
 
@@ -132,6 +156,9 @@ all: deps
 
 .PHONY: build-all
 build-all: $(ALL_TARGETS)
+
+# what is installed: the command and the plugin
+programs: $(CMD) $(PLUGIN)
 
 deps:
 	$(Q)scripts/deps.sh
@@ -150,6 +177,26 @@ $(O)/gen/fixture-formats.c: tests/fixture/embed-formats.sh $(FIXTURE_FORMATS)
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(O)/gen
 	$(Q)tests/fixture/embed-formats.sh tests/fixture/formats > $@
+
+$(HTML_D3):
+	@echo "$@ is missing: report -f html embeds d3 from Debian's node-d3" \
+		"(apt-get install node-d3, or scripts/deps.sh; HTML_D3=PATH for another copy)" >&2
+	@exit 1
+
+html_name	= $(firstword $(subst =, ,$(1)))
+html_file	= $(lastword $(subst =, ,$(1)))
+$(O)/gen/html-assets.S: lib/render/html/embed.sh $(HTML_D3) \
+		$(foreach a,$(HTML_ASSETS),$(call html_file,$(a)))
+	$(call quiet,GEN,$@)
+	$(Q)mkdir -p $(O)/gen
+	$(Q)lib/render/html/embed.sh d3=$(abspath $(HTML_D3)) \
+		$(foreach a,$(HTML_ASSETS),$(call html_name,$(a))=$(abspath $(call html_file,$(a)))) \
+		> $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(O)/gen/html-assets.o: $(O)/gen/html-assets.S
+	$(call quiet,AS,$@)
+	$(Q)$(CC) -c -o $@ $<
 
 $(O)/gen/%.o: $(O)/gen/%.c
 	$(call quiet,CC,$@)
@@ -182,7 +229,7 @@ $(CMD): $(UTIL_OBJS) $(LIBBUFSTAT) $(LIBATAG)
 $(PLUGIN): plugins/plugin_alloc_tag.c
 	$(call quiet,PLUGIN,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -fPIC -shared -MMD -MP -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -MMD -MP $(LDFLAGS) -o $@ $<
 
 $(UTEST): $(UTEST_OBJS) $(FIXTURE_OBJS) $(LIBBUFSTAT) $(LIBATAG)
 	$(call quiet,LINK,$@)
@@ -266,6 +313,18 @@ check-vm: all
 bench: all
 	$(Q)bench/run-bench.sh $(O)
 
+# the HTML report of 2 and 20 million events: memory, and drawing in Chromium
+bench-html: all
+	$(Q)bench/html-bench.sh $(O)
+
+# The test-double workflow (scripts/demo.sh), and the README's examples rewritten
+# from fresh runs (tests/t-readme.sh --update; the demo's too when run as root).
+demo: all
+	$(Q)scripts/demo.sh $(O)
+
+readme: all
+	$(Q)ATAG_BUILD=$(abspath $(O)) tests/t-readme.sh --update
+
 # ------------------------------------------------------------------ docs and install
 DOC_TXT		:= $(sort $(wildcard Documentation/*.[1-9].txt))
 DOC_MAN		:= $(patsubst Documentation/%.txt,$(O)/Documentation/%,$(DOC_TXT))
@@ -283,27 +342,37 @@ $(O)/Documentation/%: Documentation/%.txt Documentation/asciidoc.conf
 	$(Q)rm -f $@.log
 	$(Q)rm -f $@.xml
 
-install: all doc
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(plugin_dir)
-	install -m 0755 $(CMD) $(DESTDIR)$(bindir)/trace-cmd-alloc-tag
-	install -m 0644 $(PLUGIN) $(DESTDIR)$(plugin_dir)/plugin_alloc_tag.so
-	# the pages, and the aliases xmlto made for pages naming two commands
-	for m in $(O)/Documentation/*.[1-9]; do \
-		s=$${m##*.}; install -d $(DESTDIR)$(mandir)/man$$s; \
-		install -m 0644 $$m $(DESTDIR)$(mandir)/man$$s/; done
-	@if [ "$(plugin_dir)" != "$(SYS_PLUGIN_DIR)" ]; then \
-		echo "plugin installed in $(plugin_dir); for trace-cmd report to load it:"; \
-		echo "  export TRACEEVENT_PLUGIN_DIR=$(plugin_dir)"; fi
+INSTALL_ENV	= DESTDIR="$(DESTDIR)" bindir="$(bindir)" plugin_dir="$(plugin_dir)" \
+		  mandir="$(mandir)" completionsdir="$(completionsdir)" \
+		  install_manifest="$(install_manifest)"
+
+install: programs doc
+	$(Q)$(INSTALL_ENV) CMD=$(CMD) PLUGIN=$(PLUGIN) COMPLETION=completion/trace-cmd-alloc-tag.bash \
+		MANPAGES="$(wildcard $(O)/Documentation/*.[1-9])" scripts/install.sh install
+	@echo "installed: $(bindir)/trace-cmd-alloc-tag, $(plugin_dir)/plugin_alloc_tag.so,"
+	@echo "  man pages in $(mandir), completion in $(completionsdir)"
+	$(if $(filter $(plugin_dir),$(SYS_PLUGIN_DIR) $(USER_PLUGIN_DIR)),,\
+		@echo "libtraceevent does not look in $(plugin_dir); for trace-cmd report to load it:"; \
+		echo "  export TRACEEVENT_PLUGIN_DIR=$(plugin_dir)")
 
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/trace-cmd-alloc-tag $(DESTDIR)$(plugin_dir)/plugin_alloc_tag.so
-	rm -f $(DESTDIR)$(mandir)/man[1-9]/trace-cmd-alloc-tag.[1-9] \
-		$(DESTDIR)$(mandir)/man[1-9]/trace-cmd-alloc-tag-*.[1-9]
+	$(Q)$(INSTALL_ENV) scripts/install.sh uninstall
+
+# ------------------------------------------------------------------ Debian package
+# Built by dpkg-buildpackage from a copy of the tracked files in $(O)/deb/; the
+# .deb lands there.
+deb:
+	$(Q)scripts/deps.sh --package
+	$(Q)scripts/build-deb.sh $(O)/deb
+
+# Not part of check (it compiles the tree again, and lintian is slow).
+check-package: deb
+	$(Q)ATAG_SRC=$(CURDIR) ATAG_DEB_DIR=$(CURDIR)/$(O)/deb tests/package/t-package.sh
 
 clean:
 	rm -rf $(O) $(O)-asan $(O)-tsan $(O)-fuzz build build-asan build-tsan build-fuzz
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

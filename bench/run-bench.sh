@@ -48,6 +48,8 @@ READ=$B/bench/atag-bench-read
 RESULTS=$B/bench-results.md
 mkdir -p "$DIR" || exit 1
 set -f
+# the load average (1, 5, 15 min) at the start and the end: how quiet the machine was
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 gen() {	# gen EVENTS FILE
 	[ -s "$2" ] && return 0
@@ -196,16 +198,18 @@ part loop && awk -v g="$growth" 'BEGIN { printf "%-46s %6s%%  target: flat: %s\n
 	(g < 10 && g > -10) ? "met" : "NOT MET" }'
 
 # the README's table
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
 {
-	echo "| measured side by side (A against B)               |      A |      B | A faster | spread      |"
-	echo "| ------------------------------------------------- | -----: | -----: | -------: | ----------- |"
-	awk -F'|' 'NF == 7 { printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f |\n",
-		$1, $2, $3, $4, $5, $6 }' "$DIR/results.txt"
+	echo "| measured side by side (A against B)               |      A |      B | A faster | spread      | pairs |"
+	echo "| ------------------------------------------------- | -----: | -----: | -------: | ----------- | ----: |"
+	awk -F'|' 'NF == 7 { printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f | %5d |\n",
+		$1, $2, $3, $4, $5, $6, $7 }' "$DIR/results.txt"
+	echo
 	if part loop; then
-		echo
 		echo "Peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events" \
 			"($growth%)."
 	fi
+	echo "Load average (1, 5, 15 min): $load0 at the start, $load1 at the end."
 } > "$RESULTS"
 echo
 echo "README table written to $RESULTS"

@@ -17,6 +17,17 @@
  *   folded  FlameGraph's folded stacks of functions, the call site as the leaf
  *           (atag-render-folded.c)
  *   pprof   a gzipped pprof heap profile (atag-render-pprof.c)
+ *   html    one self-contained page: the JSON above, the timelines, lifetime
+ *           histograms, drawn by the d3 library embedded in it
+ *           (atag-render-html.c)
+ *
+ * The timelines (a report with opts.timeline, include/atag-timeline.h) as text,
+ * JSON ({"timelines": [...]}) or CSV (a row per bucket and series), the top
+ * @limit call sites of each in report order (atag-render-timeline.c).
+ *
+ * And one that writes while the report reads, not after: the lifetimes, a row
+ * per allocation as CSV or JSON lines, with a second table of the stacks
+ * (atag-render-lifetimes.c; the rows of atag_report_stream_rows()).
  *
  * Every renderer returns 0, or a negative number when writing failed (errno says
  * why) or an option is wrong (-EINVAL: an unknown weight). Renderers keep no
@@ -51,5 +62,29 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
 int atag_render_pprof(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_html(const struct atag_report *r, const struct atag_render_opts *o, FILE *f);
+int atag_render_timeline_text(const struct atag_report *r, const struct atag_render_opts *o,
+			      FILE *f);
+int atag_render_timeline_json(const struct atag_report *r, const struct atag_render_opts *o,
+			      FILE *f);
+int atag_render_timeline_csv(const struct atag_report *r, const struct atag_render_opts *o,
+			     FILE *f);
+
+/*
+ * Lifetimes: @rows gets the rows, @stacks (NULL: none) the stacks, as CSV with a
+ * header line, or as JSON lines with @json. atag_render_lifetimes_begin() writes
+ * the headers and fills @sink for atag_report_stream_rows(); then add the files;
+ * atag_render_lifetimes_end() says whether every write succeeded (0 or -EIO).
+ */
+struct atag_report_rows;
+
+struct atag_lifetimes_out {
+	FILE	*rows;
+	FILE	*stacks;
+	bool	json;
+};
+
+int atag_render_lifetimes_begin(struct atag_lifetimes_out *o, struct atag_report_rows *sink);
+int atag_render_lifetimes_end(const struct atag_lifetimes_out *o);
 
 #endif /* _ATAG_RENDER_H */

@@ -210,6 +210,9 @@ struct atag_report {
 	char			**remarks;	/* informational, data still complete */
 	unsigned int		nr_remarks;
 	bool			complete;
+	/* with opts.timeline: per file and source, live bytes over time (atag-timeline.h) */
+	struct atag_report_timeline *timelines;
+	unsigned int		nr_timelines;
 	void			*priv;
 };
 
@@ -227,6 +230,8 @@ struct atag_report_opts {
 	const char		*vmlinux;
 	const char *const	*module_dirs;
 	bool			no_debuginfo;
+	/* keep a timeline of this many buckets per file and source (0: none) */
+	unsigned int		timeline;
 };
 
 /* An empty report that reads files with @opts (copied; NULL: defaults); NULL on ENOMEM. */
@@ -267,6 +272,61 @@ struct atag_report_view {
  * the last file. 0, or -EINVAL for an unknown sort key.
  */
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view);
+
+/*
+ * Lifetimes a row each (report --format lifetimes): every allocation the report
+ * counts, as the stitcher pairs it with its free, and at the end of each file
+ * those still live. A row names its call site as the report's call sites are
+ * named (alloc_tag: from the hits; kmem, page: function+offset of the call site
+ * address, no file:line) and its stack by an id: the report's, the same for the
+ * same frames (as the report prints them) in every file of the report.
+ */
+enum atag_row_state {
+	ATAG_ROW_FREED,		/* its free was traced */
+	ATAG_ROW_LIVE,		/* not freed by the last event of its trace */
+	ATAG_ROW_REPLACED,	/* allocated again while live: its free was not traced */
+};
+
+struct atag_report_row {
+	const char		*trace;		/* the path of its file, as given */
+	const char		*host;		/* the node name of the file's uname, or NULL */
+	const char		*source;	/* "alloc_tag", "kmem", "page" */
+	uint64_t		tag;		/* tag pointer or call_site address */
+	const char		*function;	/* NULL when unknown */
+	const char		*file;
+	const char		*module;
+	long			line;		/* -1 when unknown */
+	long long		offset;		/* call-site offset into function, or -1 */
+	uint32_t		stack_id;	/* 0: no stack */
+	int			pid;
+	const char		*comm;		/* the file's saved comm of pid, or NULL */
+	uint64_t		ptr;
+	uint64_t		bytes;		/* allocated */
+	uint64_t		alloc_ts;	/* ns, the trace's clock */
+	uint64_t		free_ts;	/* freed: of the free; replaced: of the reuse */
+	uint64_t		lifetime_ns;	/* freed: less stack-capture time unless raw */
+	enum atag_row_state	state;
+};
+
+/*
+ * Where rows go: stack() first, once per stack id, with its frames innermost
+ * first ("function+0xoff [module]"), before any row names it; then row(). Both
+ * run on the thread that calls atag_report_add_file(), while it reads, and
+ * return 0 or a negative errno, which fails that file.
+ */
+struct atag_report_rows {
+	int	(*stack)(void *ctx, uint32_t id, char *const *frames, unsigned int nr);
+	int	(*row)(void *ctx, const struct atag_report_row *row);
+	void	*ctx;
+};
+
+/*
+ * Stream the rows of the files added from now on into @rows, of the call sites
+ * @view selects (its globs; NULL: all). Memory stays the report's: rows are
+ * written as they come, never kept. Before the first file. 0 or -ENOMEM.
+ */
+int atag_report_stream_rows(struct atag_report *r, const struct atag_report_rows *rows,
+			    const struct atag_report_view *view);
 
 /* "function file:line [module]", "function+0xoff", or the tag pointer. Returns @buf. */
 char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len);

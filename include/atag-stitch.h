@@ -150,6 +150,15 @@ const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, siz
 /* The totals over every tag (computed when asked). */
 const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr);
 
+/*
+ * Also keep a timeline of live bytes (include/atag-timeline.h) of @buckets
+ * buckets: its sites are the tag indices, its stacks the (tag, stack) indices
+ * above. Before the first event. 0 or -ENOMEM.
+ */
+int atag_aggr_keep_timeline(struct atag_aggr *aggr, unsigned int buckets);
+/* The timeline kept, or NULL. */
+struct atag_timeline *atag_aggr_timeline(const struct atag_aggr *aggr);
+
 /* ------------------------------------------------------------ the stitcher */
 
 /* A live allocation, as atag_stitch_live_next() shows it. */
@@ -243,6 +252,35 @@ bool atag_stitch_window(const struct atag_stitcher *st, uint64_t *open, uint64_t
 
 /* A sink (include/atag-event.h) that feeds @st. */
 void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink);
+
+/*
+ * How a counted allocation ended, as atag_stitcher_on_end() tells it: freed, or
+ * replaced (an allocation at its address while it was live: its free was not
+ * traced). An inner event folded into its outer one (nested) does not end: the
+ * allocation goes on under the outer call site.
+ */
+enum atag_end_how {
+	ATAG_END_FREED,
+	ATAG_END_REPLACED,
+};
+
+struct atag_ended {
+	const struct atag_live	*l;		/* its record, as it was when it ended */
+	enum atag_end_how	how;
+	uint64_t		ts;		/* of the free, or of the replacing allocation */
+	uint64_t		lifetime;	/* freed: as counted (captures out unless raw) */
+	uint64_t		bytes_freed;	/* freed: the bytes the free said */
+};
+
+/*
+ * Call @fn (with @ctx) whenever an allocation that counts in the aggregates
+ * ends, in stream order, on the stitcher's thread; NULL: no hook. What it
+ * returns (0, or -ENOMEM) is what the event that ended the allocation returns.
+ * Memory stays that of the stitcher: the hook is told, nothing is kept for it.
+ * Before the first event.
+ */
+typedef int (*atag_end_fn)(void *ctx, const struct atag_ended *e);
+void atag_stitcher_on_end(struct atag_stitcher *st, atag_end_fn fn, void *ctx);
 
 /* Walk the live records: for (i = 0; (l = atag_stitch_live_next(st, &i)); ) */
 const struct atag_live *atag_stitch_live_next(const struct atag_stitcher *st, size_t *iter);

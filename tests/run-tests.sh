@@ -74,6 +74,8 @@ tiers="$(echo "$tiers" | grep -E 't-(valgrind|record)\.sh$') $(echo "$tiers" | g
 jobs=${ATAG_JOBS:-$([ "$MODE" = asan ] && echo 3 || echo 2)}
 queue=$ATAG_BUILD/tiers.queue
 lock=$ATAG_BUILD/tiers.lock
+ATAG_LIVE_LOCK=$lock.live	# a tier that only briefly touches tracefs may take it itself
+export ATAG_LIVE_LOCK
 echo $tiers | tr ' ' '\n' > "$queue"
 
 run_tier() {	# run_tier SCRIPT: its output into a log, shown when it ends

@@ -992,6 +992,59 @@ static void test_excluded(void)
 	run_free(&r);
 }
 
+/* What the end hook was told, a line each: "how tag bytes alloc_ts ts lifetime". */
+struct ends {
+	struct run	*r;
+	char		buf[512];
+	size_t		len;
+};
+
+static int note_end(void *ctx, const struct atag_ended *e)
+{
+	struct ends *n = ctx;
+
+	n->len += snprintf(n->buf + n->len, sizeof(n->buf) - n->len,
+			   "%s %#llx %llu %llu %llu %llu\n",
+			   e->how == ATAG_END_FREED ? "freed" : "replaced",
+			   (unsigned long long)atag_aggr_tag(n->r->aggr, e->l->tag_idx)->tag,
+			   (unsigned long long)e->l->bytes, (unsigned long long)e->l->ts,
+			   (unsigned long long)e->ts, (unsigned long long)e->lifetime);
+	return 0;
+}
+
+/*
+ * The end hook: each counted allocation once, when freed (its lifetime as
+ * counted) or replaced; never an allocation the task filter left out, nor the
+ * inner event of a nested one; none for unmatched frees.
+ */
+static void test_end_hook(void)
+{
+	struct reader_side o = { .selected = not_pid_7 };
+	struct ends n = { 0 };
+	struct run r;
+
+	run_init(&r, &o);
+	n.r = &r;
+	atag_stitcher_on_end(r.st, note_end, &n);
+	atag_stitcher_nesting(r.st, 0, true);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);		/* 1010 */
+	ALLOC(&r, 0, 7, TAG1, 0x200, 8);		/* filtered, 1020 */
+	ALLOC(&r, 1, 5, TAG1, 0x100, 32);		/* 1030: replaces the first */
+	FREE(&r, 0, 6, TAG1, 0x200, 8);			/* the filtered one */
+	FREE(&r, 0, 6, TAG1, 0x999, 8);			/* unmatched */
+	FREE(&r, 0, 6, TAG1, 0x100, 32);		/* 1060 */
+	KMALLOC(&r, 0, 5, 0x5000, 0x300, 4096);		/* inner, 1070 */
+	stack(&r, 0, 5, 0xa1, 0xa2);
+	KMALLOC(&r, 0, 5, 0x6000, 0x300, 4096);		/* outer, 1081 */
+	stack(&r, 0, 5, 0xb1, 0xb2);
+	KFREE(&r, 1, 6, 0x7000, 0x300);			/* 1092 */
+	/* events 10 ns apart, stacks 1 ns after their event; frees by task 6: raw */
+	CU_ASSERT_STRING_EQUAL(n.buf, "replaced 0xffffffff82000000 64 1010 1030 0\n"
+				      "freed 0xffffffff82000000 32 1030 1060 30\n"
+				      "freed 0x6000 4096 1070 1092 22\n");
+	run_free(&r);
+}
+
 static void add_tests(void)
 {
 	CU_pSuite s = CU_add_suite("stitch", NULL, NULL);
@@ -1031,5 +1084,6 @@ static void add_tests(void)
 	CU_add_test(s, "the counters window counts every task's events", test_window);
 	CU_add_test(s, "sources keep their tags and addresses apart", test_sources);
 	CU_add_test(s, "allocations left out are counted per task class", test_excluded);
+	CU_add_test(s, "the end hook: each counted allocation once, as it ends", test_end_hook);
 }
 ATAG_UTEST_SUITE("stitch", add_tests)

@@ -91,6 +91,14 @@ for args in "list --allocinfo $AI" "report $T_TMP/lt.dat" "diff $T_TMP/lt.dat $T
 	check_eq "$cmd -f csv -o /dev/null: written through, nothing kept" \
 		"$rc:$(cat "$T_TMP/err"):$(ls /dev/null.old 2>&1 >/dev/null | wc -l)" "0::1"
 done
+rm -f "$T_TMP/st.csv" "$T_TMP/st.csv.old"
+for i in 1 2; do
+	"$ATAG_CMD" report -f lifetimes --stacks-out "$T_TMP/st.csv" -o /dev/null "$T_TMP/lt.dat" \
+		2> "$T_TMP/err"
+done
+check_eq "report --stacks-out FILE again: kept as FILE.old, said once" \
+	"$(cat "$T_TMP/err"):$(cmp "$T_TMP/st.csv" "$T_TMP/st.csv.old" && echo same)" \
+	"trace-cmd-alloc-tag: $T_TMP/st.csv existed: kept as $T_TMP/st.csv.old:same"
 check_eq "report: a file that cannot be read keeps -o FILE as it was" \
 	"$("$ATAG_CMD" report "$T_TMP/nope.dat" -o "$T_TMP/o.json" 2>/dev/null; echo $?):$(cmp -s "$T_TMP/o.json" "$T_TMP/o.json.old"; echo $?)" "1:1"
 check_eq "list -f csv: a header, a tag a line, quoted where needed" \
@@ -114,9 +122,9 @@ done
 # every option that only some formats use, with every format: used (0, no word),
 # harmless (0, one warning line), refused (2, one line and the hint); the table of
 # the report and diff man pages (OPTIONS AND FORMATS)
-matrix() {	# CMD OPTION TEXT JSON CSV FOLDED PPROF (u: used, w: warned, r: refused, -: no format)
+matrix() {	# CMD OPTION FORMAT... (u: used, w: warned, r: refused, -: no such format)
 	cmd=$1 opt=$2; shift 2
-	for fmt in text json csv folded pprof; do
+	for fmt in text json csv folded pprof html lifetimes; do
 		want=$1; shift
 		[ "$want" = - ] && continue
 		# shellcheck disable=SC2086
@@ -134,19 +142,24 @@ matrix() {	# CMD OPTION TEXT JSON CSV FOLDED PPROF (u: used, w: warned, r: refus
 	done
 }
 cmd_files() { if [ "$1" = diff ]; then echo "$T_TMP/lt.dat $T_TMP/lt.dat"; else echo "$T_TMP/lt.dat"; fi; }
-#              option                 text json csv folded pprof
-matrix report "--weight inuse_space"  r    r    r   u      u
-matrix report --keep-offsets          r    r    r   u      u
-matrix report --hist                  u    r    r   r      r
-matrix report --stacks                u    w    r   w      w
-matrix report --live                  u    w    u   r      r
-matrix report "--live --min-age 1ns"  u    u    u   r      r
-matrix report "-n 0"                  u    u    u   u      u
-matrix report "-s peak"               u    u    u   u      u
-matrix diff   "--weight inuse_space"  r    r    r   u      -
-matrix diff   --stacks                u    w    r   w      -
-matrix diff   --all                   u    u    u   w      -
-matrix diff   "-n 0"                  u    u    u   u      -
+#              option                 text json csv folded pprof html lifetimes
+matrix report "--weight inuse_space"  r    r    r   u      u     r    r
+matrix report --keep-offsets          r    r    r   u      u     r    r
+matrix report --hist                  u    r    r   r      r     w    r
+matrix report --stacks                u    w    r   w      w     w    r
+matrix report --live                  u    w    u   r      r     w    r
+matrix report "--live --min-age 1ns"  u    u    u   r      r     u    r
+matrix report "-n 0"                  u    u    u   u      u     u    w
+matrix report "--sort peak"           u    u    u   u      u     u    w
+matrix diff   "--weight inuse_space"  r    r    r   u      -     -    -
+matrix diff   --stacks                u    w    r   w      -     -    -
+matrix diff   --all                   u    u    u   w      -     -    -
+matrix diff   "-n 0"                  u    u    u   u      -     -    -
+for opt in --stacks --live --hist; do
+	"$ATAG_CMD" report --timeline $opt "$T_TMP/lt.dat" > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "report --timeline $opt: refused" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: --timeline replaces the views: no --stacks, --live or --hist"
+done
 
 # ------------------------------------------------------------------ the terminal's width
 # with COLUMNS (or a terminal), text tables are cut to it by eliding the call site in

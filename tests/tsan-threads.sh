@@ -55,6 +55,8 @@ tsan_report "alloc_tag, stacks on 4 CPUs" "$T_TMP/at.dat"
 tsan_report "kmem" "$T_TMP/km.dat"
 tsan_report "page: call sites from stacks" --source page "$T_TMP/pg.dat"
 tsan_report "task filter, two files" --comm 'foo-*' --pid 200 "$T_TMP/lt.dat" "$T_TMP/at.dat"
+tsan_report "lifetimes: rows queued by the stitching thread, written by the reader" \
+	-f lifetimes "$T_TMP/at.dat" "$T_TMP/km.dat"
 tsan_report "report --diff: two reports, one diff" --diff "$T_TMP/lt.dat" "$T_TMP/at.dat"
 
 done_testing

@@ -11,6 +11,7 @@
 #define _ATAG_CMD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #define ATAG_PROG	"trace-cmd-alloc-tag"
 
@@ -95,6 +96,9 @@ void atag_output_redirect(const struct atag_output_opts *o);
  * Call it after atag_output_redirect().
  */
 int atag_columns(void);
+
+/* A second output file (such as --stacks-out) opened for writing, kept as above. */
+FILE *atag_output_fopen(const char *path);
 
 /* What standard output is, for messages: FILE of -o, else "standard output". */
 const char *atag_output_name(void);

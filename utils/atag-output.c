@@ -37,21 +37,39 @@ bool atag_output_is(const struct atag_output_opts *o, const char *format)
 	return !strcmp(o->format ? o->format : o->formats[0], format);
 }
 
-void atag_output_redirect(const struct atag_output_opts *o)
+/* @path made anew, an existing regular file kept as @path.old (said); dies on failure. */
+static int create_kept(const char *path)
 {
 	char old[PATH_MAX];
 	int fd, ret;
 
+	ret = atag_keep_old(AT_FDCWD, path, old, sizeof(old));
+	if (ret < 0)
+		die("%s: cannot keep it as %s.old: %s", path, path, strerror(-ret));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		die("%s: %s", path, strerror(errno));
+	if (ret)
+		fprintf(stderr, "%s: %s existed: kept as %s\n", ATAG_PROG, path, old);
+	return fd;
+}
+
+FILE *atag_output_fopen(const char *path)
+{
+	FILE *f = fdopen(create_kept(path), "w");
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	return f;
+}
+
+void atag_output_redirect(const struct atag_output_opts *o)
+{
+	int fd;
+
 	if (!o->path)
 		return;
-	ret = atag_keep_old(AT_FDCWD, o->path, old, sizeof(old));
-	if (ret < 0)
-		die("%s: cannot keep it as %s.old: %s", o->path, o->path, strerror(-ret));
-	fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		die("%s: %s", o->path, strerror(errno));
-	if (ret)
-		fprintf(stderr, "%s: %s existed: kept as %s\n", ATAG_PROG, o->path, old);
+	fd = create_kept(o->path);
 	fflush(stdout);
 	if (fd != STDOUT_FILENO && dup2(fd, STDOUT_FILENO) < 0)
 		die("%s: %s", o->path, strerror(errno));

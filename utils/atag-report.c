@@ -14,9 +14,12 @@
 #include "atag-render.h"
 #include "atag-report.h"
 #include "atag-source.h"
+#include "atag-timeline.h"
 #include "atag-utils.h"
 
 #define DEFAULT_TEXT_ROWS	25
+#define DEFAULT_TIMELINE_COLUMNS 5
+#define DEFAULT_HTML_ROWS	1000
 
 static const char usage[] =
 "usage: trace-cmd-alloc-tag report [options] [-i FILE]... [FILE...]\n"
@@ -54,17 +57,25 @@ static const char usage[] =
 "views (text):\n"
 "  -s, --sort KEY        order of call sites: live_bytes (default), live, peak, bytes,\n"
 "                        allocs, frees, unmatched, p50, p90, p99, max, site\n"
-"  -n, --rows N          rows per list (text default 25; 0 = all; machine formats: all)\n"
+"  -n, --rows N          rows per list (text default 25; 0 = all; machine formats: all;\n"
+"                        html: 1000)\n"
 "      --stacks          each call site's distinct stacks, with their share\n"
 "      --live            allocations still live at the end, oldest first (leak suspects)\n"
 "      --min-age DUR     with --live: only those at least DUR old (e.g. 500ms, 2s)\n"
 "      --hist            a log2 lifetime histogram per call site\n"
+"      --timeline        live bytes per call site over time instead (text, json, csv;\n"
+"                        call sites by their peak unless --sort; text shows 5 unless -n)\n"
+"      --buckets N       time buckets of the timeline and the HTML page (default 100)\n"
 "      --function GLOB   only call sites whose function matches\n"
 "      --file GLOB       only call sites whose file matches\n"
 "      --module GLOB     only call sites in matching modules\n"
 "\n"
 "output:\n"
-"  -f, --format FMT      text (default), json, csv, folded or pprof\n"
+"  -f, --format FMT      text (default), json, csv, folded, pprof, html (one\n"
+"                        self-contained page: timeline, peak, flame graphs, tables),\n"
+"                        or lifetimes (CSV) and lifetimes-json (JSON lines): a row per\n"
+"                        allocation, written as it is stitched\n"
+"      --stacks-out FILE lifetimes: the stacks their stack_id names, to FILE\n"
 "      --weight W        folded and pprof default sample: alloc_space (default),\n"
 "                        alloc_objects, inuse_space or inuse_objects\n"
 "      --keep-offsets    folded and pprof frames as function+0xoff (default: functions)\n"
@@ -83,6 +94,7 @@ enum {
 	OPT_live, OPT_min_age, OPT_hist, OPT_function, OPT_file, OPT_module, OPT_weight,
 	OPT_no_progress, OPT_all_tasks, OPT_exclude_pid, OPT_exclude_comm, OPT_all_tags,
 	OPT_raw_lifetimes, OPT_vmlinux, OPT_module_dir, OPT_no_debuginfo, OPT_keep_offsets,
+	OPT_stacks_out, OPT_timeline, OPT_buckets,
 };
 
 struct report_params {
@@ -93,8 +105,11 @@ struct report_params {
 	struct atag_render_opts		render;
 	const char			*format;
 	const char			*output;
+	const char			*stacks_out;
 	bool				rows_given;
 	bool				no_progress;
+	bool				timeline;
+	unsigned int			buckets;
 	int				*pids;
 	const char			**comms;
 	int				*exclude_pids;
@@ -151,19 +166,26 @@ static uint64_t parse_ts(const char *opt, const char *arg)
 	return ns;
 }
 
-/* Options a format has no use for: refused, or said to do nothing (man page, OUTPUT). */
+/* Options a format has no use for: refused, or said to do nothing (man page). */
 static void check_formats(const struct report_params *p)
 {
 	const struct atag_output_opts o = { .format = p->format };
+	const char *tables = "text, json, csv, folded, pprof or html";
 
 	atag_output_only(&o, usage, p->render.weight, "--weight", "folded or pprof");
 	atag_output_only(&o, usage, p->render.keep_offsets, "--keep-offsets", "folded or pprof");
-	atag_output_only(&o, usage, p->render.hist, "--hist", "text");
-	atag_output_only(&o, usage, p->render.stacks, "--stacks", "text, json, folded or pprof");
-	atag_output_only(&o, usage, p->render.live, "--live", "text, json or csv");
-	/* json always has the stacks and the live list; folded and pprof are stacks */
+	atag_output_only(&o, usage, p->render.hist, "--hist", "text or html");
+	atag_output_only(&o, usage, p->render.stacks, "--stacks", "text, json, folded, pprof or html");
+	atag_output_only(&o, usage, p->render.live, "--live", "text, json, csv or html");
+	/* json and html always have the stacks, the live list (html: the histograms) */
 	atag_output_redundant(&o, p->render.stacks, "--stacks", "text");
 	atag_output_redundant(&o, p->render.live && !p->view.min_age, "--live", "text or csv");
+	atag_output_redundant(&o, p->render.hist, "--hist", "text");
+	/* lifetimes: a row per allocation, in no order, all of them */
+	atag_output_redundant(&o, p->rows_given, "-n", tables);
+	atag_output_redundant(&o, p->view.sort && !p->timeline, "--sort", tables);
+	if (p->timeline && (p->render.stacks || p->render.live || p->render.hist))
+		atag_usage_error(usage, "--timeline replaces the views: no --stacks, --live or --hist");
 }
 
 static void parse_args(int argc, char **argv, struct report_params *p)
@@ -192,17 +214,21 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		{ "live", no_argument, NULL, OPT_live },
 		{ "min-age", required_argument, NULL, OPT_min_age },
 		{ "hist", no_argument, NULL, OPT_hist },
+		{ "timeline", no_argument, NULL, OPT_timeline },
+		{ "buckets", required_argument, NULL, OPT_buckets },
 		{ "function", required_argument, NULL, OPT_function },
 		{ "file", required_argument, NULL, OPT_file },
 		{ "module", required_argument, NULL, OPT_module },
 		{ "format", required_argument, NULL, 'f' },
 		{ "weight", required_argument, NULL, OPT_weight },
 		{ "output", required_argument, NULL, 'o' },
+		{ "stacks-out", required_argument, NULL, OPT_stacks_out },
 		{ "no-progress", no_argument, NULL, OPT_no_progress },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", NULL };
+	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", "html",
+		"lifetimes", "lifetimes-json", NULL };
 	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
 		"inuse_objects", NULL };
 	unsigned long long v;
@@ -278,6 +304,13 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 			p->view.min_age = v;
 			break;
 		case OPT_hist: p->render.hist = true; break;
+		case OPT_timeline: p->timeline = true; break;
+		case OPT_buckets:
+			if (atag_parse_u64(optarg, &v) || v < 2 || v > 100000)
+				atag_usage_error(usage, "--buckets: '%s' is not a number from 2 "
+						 "to 100000", optarg);
+			p->buckets = v;
+			break;
 		case OPT_function: p->view.function = optarg; break;
 		case OPT_file: p->view.file = optarg; break;
 		case OPT_module: p->view.module = optarg; break;
@@ -290,6 +323,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 			p->render.weight = optarg;
 			break;
 		case 'o': p->output = optarg; break;
+		case OPT_stacks_out: p->stacks_out = optarg; break;
 		case OPT_no_progress: p->no_progress = true; break;
 		case 'h': atag_usage_exit(usage);
 		default:
@@ -306,6 +340,13 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		atag_usage_error(usage, "--min-age goes with --live");
 	if (p->opts.read.all_tasks && (p->opts.read.nr_pids || p->opts.read.nr_comms))
 		atag_usage_error(usage, "--all-tasks and --pid/--comm exclude each other");
+	if (p->stacks_out && strncmp(p->format, "lifetimes", 9))
+		atag_usage_error(usage, "--stacks-out goes with -f lifetimes or lifetimes-json");
+	if (p->timeline && strcmp(p->format, "text") && strcmp(p->format, "json") &&
+	    strcmp(p->format, "csv"))
+		atag_usage_error(usage, "--timeline goes with --format text, json or csv");
+	if (p->buckets && !p->timeline && strcmp(p->format, "html"))
+		atag_usage_error(usage, "--buckets goes with --timeline or --format html");
 	if (p->opts.no_debuginfo && (p->opts.vmlinux || p->opts.module_dirs))
 		atag_usage_error(usage,
 				 "--no-debuginfo and --vmlinux/--module-dir exclude each other");
@@ -334,6 +375,14 @@ static FILE *open_output(const struct report_params *p)
 
 static int render(const struct atag_report *r, const struct report_params *p, FILE *f)
 {
+	if (p->timeline && !strcmp(p->format, "json"))
+		return atag_render_timeline_json(r, &p->render, f);
+	if (p->timeline && !strcmp(p->format, "csv"))
+		return atag_render_timeline_csv(r, &p->render, f);
+	if (p->timeline)
+		return atag_render_timeline_text(r, &p->render, f);
+	if (!strcmp(p->format, "html"))
+		return atag_render_html(r, &p->render, f);
 	if (!strcmp(p->format, "json"))
 		return atag_render_json(r, &p->render, f);
 	if (!strcmp(p->format, "csv"))
@@ -345,8 +394,36 @@ static int render(const struct atag_report *r, const struct report_params *p, FI
 	return atag_render_text(r, &p->render, f);
 }
 
+/* -f lifetimes: the rows go out while the files are read. */
+static void stream_rows(struct atag_report *r, const struct report_params *p,
+			struct atag_lifetimes_out *lo)
+{
+	struct atag_report_rows sink;
+
+	lo->json = !strcmp(p->format, "lifetimes-json");
+	lo->rows = open_output(p);
+	if (p->stacks_out) {
+		lo->stacks = atag_output_fopen(p->stacks_out);
+	}
+	if (atag_render_lifetimes_begin(lo, &sink))
+		die("%s: %s", p->output ? p->output : "standard output", strerror(errno));
+	if (atag_report_stream_rows(r, &sink, &p->view))
+		die("out of memory");
+}
+
+static void end_rows(const struct report_params *p, struct atag_lifetimes_out *lo)
+{
+	if (atag_render_lifetimes_end(lo) || fflush(lo->rows) ||
+	    (lo->rows != stdout && fclose(lo->rows)))
+		die("%s: %s", p->output ? p->output : "standard output",
+		    errno ? strerror(errno) : "write error");
+	if (lo->stacks && fclose(lo->stacks))
+		die("%s: %s", p->stacks_out, strerror(errno));
+}
+
 static int run_report(struct report_params *p)
 {
+	struct atag_lifetimes_out lo = { 0 };
 	bool shown = false;
 	struct atag_report *r;
 	char err[512];
@@ -360,6 +437,8 @@ static int run_report(struct report_params *p)
 	r = atag_report_alloc(&p->opts);
 	if (!r)
 		die("out of memory");
+	if (!strncmp(p->format, "lifetimes", 9))
+		stream_rows(r, p, &lo);
 	for (i = 0; i < p->nr_inputs; i++) {
 		if (atag_report_add_file(r, p->inputs[i], err, sizeof(err))) {
 			if (shown)
@@ -377,6 +456,10 @@ static int run_report(struct report_params *p)
 		fprintf(stderr, "%s: warning: %s\n", ATAG_PROG, r->notices[i]);
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
+	if (lo.rows) {
+		end_rows(p, &lo);
+		goto out;
+	}
 	out = open_output(p);
 	p->render.columns = atag_columns();
 	if (render(r, p, out))
@@ -399,8 +482,15 @@ void trace_alloc_tag_report(int argc, char **argv)
 		trace_alloc_tag_diff(argc, argv);
 	parse_args(argc, argv, &p);
 	p.render.width = term_width();
+	if (p.timeline || !strcmp(p.format, "html")) {
+		p.opts.timeline = p.buckets ? p.buckets : ATAG_TIMELINE_BUCKETS;
+		if (!p.view.sort)
+			p.view.sort = "peak";
+	}
+	if (!strcmp(p.format, "html") && !p.rows_given)
+		p.render.limit = DEFAULT_HTML_ROWS;
 	if (!strcmp(p.format, "text") && !p.rows_given)
-		p.render.limit = DEFAULT_TEXT_ROWS;
+		p.render.limit = p.timeline ? DEFAULT_TIMELINE_COLUMNS : DEFAULT_TEXT_ROWS;
 	if (p.render.live && !p.render.stacks && !p.render.hist && !strcmp(p.format, "text"))
 		p.render.sites = true;
 	ret = run_report(&p);

@@ -14,6 +14,7 @@
  * A cell holding ',', '"', CR or LF is quoted, its quotes doubled.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 #include "atag-render.h"
 #include "atag-render-counters.h"
 #include "atag-report.h"
+#include "atag-render-timeline.h"
+#include "atag-timeline.h"
 #include "atag-utils.h"
 
 #define CSV_EOL	"\n"
@@ -34,7 +37,7 @@ static const char live_header[] =
 	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack,source";
 
 /* One cell: the @n strings joined with @sep, quoted if they need it; n = 0 is empty. */
-static void put_cell(FILE *f, char *const *strs, unsigned int n, char sep)
+void atag_render_csv_cell(FILE *f, char *const *strs, unsigned int n, char sep)
 {
 	bool quote = false;
 	unsigned int i;
@@ -61,7 +64,7 @@ static void put_str(FILE *f, const char *s)
 {
 	char *strs[1] = { (char *)s };
 
-	put_cell(f, strs, s ? 1 : 0, 0);
+	atag_render_csv_cell(f, strs, s ? 1 : 0, 0);
 }
 
 /* tag,function,file,line,module */
@@ -110,7 +113,7 @@ static void live_row(FILE *f, const struct atag_report_live *l)
 	put_str(f, l->comm);
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", l->alloc_ts, l->age_ns);
 	if (l->stack)
-		put_cell(f, l->stack->frames, l->stack->nr_frames, ';');
+		atag_render_csv_cell(f, l->stack->frames, l->stack->nr_frames, ';');
 	fprintf(f, ",%s", l->tag->source);
 	fputs(CSV_EOL, f);
 }
@@ -145,6 +148,64 @@ int atag_render_csv(const struct atag_report *r, const struct atag_render_opts *
 		else
 			site_row(f, t);
 		rows++;
+	}
+	return ferror(f) ? atag_err(-EIO) : 0;
+}
+
+static const char timeline_header[] =
+	"trace,source,bucket,start_ts,bucket_ns,series,tag,function,file,line,module,"
+	"live_bytes,max_live_bytes";
+
+/* trace,source,bucket,start_ts,bucket_ns of bucket @b of @t */
+static void bucket_cells(FILE *f, const struct atag_report *r,
+			 const struct atag_report_timeline *t, unsigned int b)
+{
+	put_str(f, r->files[t->file].path);
+	fprintf(f, ",%s,%u,%" PRIu64 ",%" PRIu64 ",", t->source, b,
+		t->start + (uint64_t)b * t->width, t->width);
+}
+
+/**
+ * atag_render_timeline_csv - write the report's timelines as CSV
+ * @r: the finished report, read with timelines
+ * @o: limit: call sites per timeline (0 for all), in report order; NULL for all
+ * @f: where to write
+ *
+ * A row per bucket and series (the columns of timeline_header): series "total"
+ * (tag to module empty) then "site" for each call site shown. live_bytes is at
+ * the bucket's end, max_live_bytes the most inside it.
+ *
+ * Returns 0, or a negative errno when writing failed or memory ran out.
+ */
+int atag_render_timeline_csv(const struct atag_report *r, const struct atag_render_opts *o,
+			     FILE *f)
+{
+	const struct atag_report_timeline_site **sites;
+	const struct atag_report_timeline *t;
+	unsigned int k, b;
+	size_t i, n;
+
+	fputs(timeline_header, f);
+	fputs(CSV_EOL, f);
+	for (k = 0; k < r->nr_timelines; k++) {
+		t = &r->timelines[k];
+		sites = calloc(t->nr_sites + 1, sizeof(*sites));
+		if (!sites)
+			return atag_err(-ENOMEM);
+		n = atag_render_timeline_sites(r, t, o ? o->limit : 0, sites);
+		for (b = 0; b < t->nr_buckets; b++) {
+			bucket_cells(f, r, t, b);
+			fprintf(f, "total,,,,,,%" PRIu64 ",%" PRIu64 CSV_EOL, t->total[b],
+				t->total_max[b]);
+			for (i = 0; i < n; i++) {
+				bucket_cells(f, r, t, b);
+				fputs("site,", f);
+				put_site(f, sites[i]->tag);
+				fprintf(f, ",%" PRIu64 ",%" PRIu64 CSV_EOL, sites[i]->live[b],
+					sites[i]->max[b]);
+			}
+		}
+		free(sites);
 	}
 	return ferror(f) ? atag_err(-EIO) : 0;
 }

@@ -11,6 +11,7 @@
 #include "atag-aggr.h"
 #include "atag-map.h"
 #include "atag-stitch.h"
+#include "atag-timeline.h"
 
 struct atag_aggr {
 	struct atag_tag_stats	*tags;
@@ -22,6 +23,7 @@ struct atag_aggr {
 	size_t			cap_stacks;
 	struct atag_map		stack_index;	/* tag_idx << 32 | stack_id -> index */
 	struct atag_totals	totals;
+	struct atag_timeline	*timeline;	/* NULL unless kept */
 };
 
 struct atag_aggr *atag_aggr_alloc(void)
@@ -49,6 +51,7 @@ void atag_aggr_free(struct atag_aggr *aggr)
 	free(aggr->stacks);
 	atag_map_free(&aggr->tag_index);
 	atag_map_free(&aggr->stack_index);
+	atag_timeline_free(aggr->timeline);
 	free(aggr);
 }
 
@@ -124,6 +127,27 @@ int atag_aggr_set_site(struct atag_aggr *aggr, uint32_t tag_idx, const char *fun
 	return 0;
 }
 
+int atag_aggr_keep_timeline(struct atag_aggr *aggr, unsigned int buckets)
+{
+	if (aggr->timeline)
+		return 0;
+	aggr->timeline = atag_timeline_alloc(buckets, ATAG_TIMELINE_FIRST_WIDTH);
+	return aggr->timeline ? 0 : -ENOMEM;
+}
+
+struct atag_timeline *atag_aggr_timeline(const struct atag_aggr *aggr)
+{
+	return aggr->timeline;
+}
+
+/* Live bytes of @l's tag and stack change by @delta at @ts. */
+static int timeline(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts, int64_t delta)
+{
+	if (!aggr->timeline)
+		return 0;
+	return atag_timeline_change(aggr->timeline, ts, l->tag_idx, l->stats_idx, delta);
+}
+
 size_t atag_aggr_nr_tags(const struct atag_aggr *aggr)
 {
 	return aggr->nr_tags;
@@ -187,7 +211,7 @@ int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l)
 	l->stats_idx = s - aggr->stacks;
 	atag_counters_alloc(&s->counts, l->bytes);
 	atag_counters_alloc(&aggr->tags[l->tag_idx].counts, l->bytes);
-	return 0;
+	return timeline(aggr, l, l->ts, l->bytes);
 }
 
 void atag_aggr_note_unalloc(struct atag_aggr *aggr, const struct atag_live *l, uint64_t before,
@@ -197,15 +221,19 @@ void atag_aggr_note_unalloc(struct atag_aggr *aggr, const struct atag_live *l, u
 
 	atag_counters_unalloc(&aggr->stacks[l->stats_idx].counts, l->bytes);
 	atag_counters_unalloc(c, l->bytes);
+	/* no memory to fail on: the stack and the tag changed when it was counted */
+	timeline(aggr, l, l->ts, -(int64_t)l->bytes);
 	/* unchanged since: nothing else reached it; else the peak was not this one's alone */
 	if (c->peak_live_bytes == after)
 		c->peak_live_bytes = before > c->live_bytes ? before : c->live_bytes;
 }
 
-int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t lifetime,
-			uint64_t bytes, enum atag_observed how, uint64_t observed)
+int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts,
+			uint64_t lifetime, uint64_t bytes, enum atag_observed how,
+			uint64_t observed)
 {
 	struct atag_tag_stats *t = &aggr->tags[l->tag_idx];
+	int ret;
 
 	atag_counters_free(&aggr->stacks[l->stats_idx].counts, l->bytes, bytes);
 	atag_counters_free(&t->counts, l->bytes, bytes);
@@ -215,7 +243,8 @@ int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint6
 	} else if (how == ATAG_OBS_OTHER_TASK) {
 		t->inflation.other_task++;
 	}
-	return atag_lifetime_add(&t->lifetimes, lifetime);
+	ret = timeline(aggr, l, ts, -(int64_t)l->bytes);
+	return ret ? ret : atag_lifetime_add(&t->lifetimes, lifetime);
 }
 
 void atag_aggr_note_window(struct atag_aggr *aggr, uint32_t tag_idx, bool alloc, uint64_t bytes,
@@ -255,10 +284,11 @@ void atag_aggr_note_nested(struct atag_aggr *aggr, uint32_t tag_idx)
 	aggr->tags[tag_idx].nested++;
 }
 
-void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l)
+void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts)
 {
 	atag_counters_replaced(&aggr->stacks[l->stats_idx].counts, l->bytes);
 	atag_counters_replaced(&aggr->tags[l->tag_idx].counts, l->bytes);
+	timeline(aggr, l, ts, -(int64_t)l->bytes);
 }
 
 void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes)

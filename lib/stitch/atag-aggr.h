@@ -30,11 +30,12 @@ enum atag_observed {
 };
 
 /*
- * A free of @bytes retired @l after @lifetime ns (already corrected, unless raw);
- * @how and @observed say what captures did to it.
+ * A free of @bytes at @ts retired @l after @lifetime ns (already corrected, unless
+ * raw); @how and @observed say what captures did to it.
  */
-int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t lifetime,
-			uint64_t bytes, enum atag_observed how, uint64_t observed) __hidden;
+int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint64_t ts,
+			uint64_t lifetime, uint64_t bytes, enum atag_observed how,
+			uint64_t observed) __hidden;
 /* Events inside the counters window; @uncertain: while the counters were read. */
 void atag_aggr_note_window(struct atag_aggr *aggr, uint32_t tag_idx, bool alloc,
 			   uint64_t bytes, bool uncertain) __hidden;
@@ -45,7 +46,9 @@ void atag_aggr_move_event(struct atag_aggr *aggr, uint32_t from, uint32_t to) __
 
 /* An inner event was folded into an allocation of @tag_idx. */
 void atag_aggr_note_nested(struct atag_aggr *aggr, uint32_t tag_idx) __hidden;
-void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l) __hidden;
+/* @l was allocated again at @ts while live: retired (its free was not traced). */
+void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l,
+			     uint64_t ts) __hidden;
 void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes) __hidden;
 
 #endif /* _ATAG_AGGR_H */

@@ -380,6 +380,8 @@ static int fold_source(struct file_fold *ff)
 			goto out;
 	}
 	ret = fold_stacks(ff, aggr);
+	if (!ret)
+		ret = atag_fold_timeline(ff->r, ff->src_name, aggr, ff->tags, ff->by_pair);
 	while (!ret && (l = atag_stitch_live_next(ff->run->st, &iter)))
 		ret = add_live(ff, l);
 out:

@@ -20,6 +20,7 @@
 struct atag_reader;
 struct atag_run;
 struct atag_debuginfo;
+struct atag_aggr;
 
 /* The index of the call sites folded so far, by their identity across files. */
 struct atag_fold;
@@ -43,5 +44,18 @@ int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct a
 
 /* The section of source @name in @r, added (in the registry's order) on first sight. */
 struct atag_report_source *atag_fold_source(struct atag_report *r, const char *name) __hidden;
+
+/*
+ * The timeline @aggr kept (if any) joins r->timelines as the last file's, for
+ * source @source: the file's tag i is the report's @tags[i] (NULL: left out), its
+ * (tag, stack) pairs the report's stacks by @by_pair (tag_idx << 32 | stack_id).
+ * 0 or -ENOMEM (then nothing was added). lib/stitch/atag-report-timeline.c.
+ */
+typedef struct _GHashTable GHashTable;
+int atag_fold_timeline(struct atag_report *r, const char *source, struct atag_aggr *aggr,
+		       struct atag_report_tag **tags, GHashTable *by_pair) __hidden;
+/* Free the timelines of @r past the first @nr. */
+void atag_report_timelines_trim(struct atag_report *r, unsigned int nr) __hidden;
+#define atag_report_timelines_free(r)	atag_report_timelines_trim(r, 0)
 
 #endif /* _ATAG_FOLD_H */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atag-report.h"
+#include "atag-rows.h"
 #include "atag-source.h"
 #include "atag-utils.h"
 
@@ -163,15 +164,21 @@ static int cmp_live(const void *pa, const void *pb)
 	return a->ptr < b->ptr ? -1 : a->ptr > b->ptr;
 }
 
-static bool tag_selected(const struct atag_report_tag *t, const struct atag_report_view *v)
+bool atag_view_selects(const struct atag_report_view *v, const char *function, const char *file,
+		       const char *module)
 {
-	if (v->function && !atag_glob_match(v->function, t->function))
+	if (v->function && !atag_glob_match(v->function, function))
 		return false;
-	if (v->file && !atag_glob_match(v->file, t->file))
+	if (v->file && !atag_glob_match(v->file, file))
 		return false;
-	if (v->module && !atag_glob_match(v->module, t->module))
+	if (v->module && !atag_glob_match(v->module, module))
 		return false;
 	return true;
+}
+
+static bool tag_selected(const struct atag_report_tag *t, const struct atag_report_view *v)
+{
+	return atag_view_selects(v, t->function, t->file, t->module);
 }
 
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view)

@@ -19,6 +19,7 @@
 #include "atag-read.h"
 #include "atag-recording.h"
 #include "atag-report.h"
+#include "atag-rows.h"
 #include "atag-run.h"
 #include "atag-source.h"
 #include "atag-symbols.h"
@@ -36,6 +37,7 @@ struct report_priv {
 	struct atag_fold	*fold;
 	struct debuginfo	*di;
 	unsigned int		nr_di;
+	struct atag_rows	*rows;		/* rows streamed, or NULL */
 };
 
 /* ------------------------------------------------------------ notices */
@@ -184,6 +186,7 @@ void atag_report_free(struct atag_report *r)
 	for (i = 0; i < r->nr_completeness; i++)
 		completeness_free(&r->completeness[i]);
 	free(r->completeness);
+	atag_report_timelines_free(r);
 	if (p) {
 		atag_fold_free(p->fold);
 		for (i = 0; i < p->nr_di; i++) {
@@ -191,6 +194,7 @@ void atag_report_free(struct atag_report *r)
 			atag_debuginfo_close(p->di[i].di);
 		}
 		free(p->di);
+		atag_rows_free(p->rows);
 	}
 	free(p);
 	free(r);
@@ -667,6 +671,16 @@ static int debuginfo_for(struct atag_report *r, struct atag_reader *rd, const st
 	return 0;
 }
 
+int atag_report_stream_rows(struct atag_report *r, const struct atag_report_rows *rows,
+			    const struct atag_report_view *view)
+{
+	struct report_priv *p = r->priv;
+
+	atag_rows_free(p->rows);
+	p->rows = atag_rows_alloc(rows, view, &p->opts);
+	return p->rows ? 0 : -ENOMEM;
+}
+
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen)
 {
 	struct report_priv *p = r->priv;
@@ -675,7 +689,7 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 	struct atag_debuginfo *di;
 	struct atag_reader *rd;
 	unsigned int nr_notices = r->nr_notices, nr_remarks = r->nr_remarks;
-	unsigned int nr_completeness = r->nr_completeness;
+	unsigned int nr_completeness = r->nr_completeness, nr_timelines = r->nr_timelines;
 	bool complete = r->complete;
 	int ret;
 
@@ -683,7 +697,16 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 	if (ret)
 		return ret;
 	f = new_file(r, rd);
-	ret = f ? atag_run_stitch(&run, rd, p->opts.raw_lifetimes) : -ENOMEM;
+	run.timeline = p->opts.timeline;
+	ret = f ? 0 : -ENOMEM;
+	if (!ret && p->rows)
+		ret = atag_rows_begin(p->rows, rd);
+	if (!ret)
+		ret = atag_run_stitch(&run, rd, p->opts.raw_lifetimes, p->rows);
+	if (!ret && p->rows)
+		ret = atag_rows_end(p->rows, &run);
+	if (p->rows)
+		atag_rows_done(p->rows);
 	if (!ret) {
 		note_counts(f, rd, run.st);
 		note_losses(r, f, rd);
@@ -701,6 +724,8 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 	if (ret) {
 		if (ret == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
+		else if (p->rows && ret != -EINVAL)
+			snprintf(err, errlen, "writing its lifetimes out: %s", strerror(-ret));
 		/* what this file added to the lists goes: its reason is the error */
 		while (r->nr_notices > nr_notices)
 			free(r->notices[--r->nr_notices]);
@@ -708,6 +733,7 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 			free(r->remarks[--r->nr_remarks]);
 		while (r->nr_completeness > nr_completeness)
 			completeness_free(&r->completeness[--r->nr_completeness]);
+		atag_report_timelines_trim(r, nr_timelines);
 		r->complete = complete;
 		if (f)
 			file_free(&r->files[--r->nr_files]);

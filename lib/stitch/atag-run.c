@@ -14,11 +14,13 @@
 
 #include "atag-pipe.h"
 #include "atag-read.h"
+#include "atag-rows.h"
 #include "atag-run.h"
 #include "atag-source.h"
 
 #define PIPE_BYTES	(8 << 20)
 #define THREAD_MIN_BYTES (4 << 20)	/* of ring-buffer data */
+#define DRAIN_EVERY	4096		/* messages read between two drains of the rows */
 
 /* The stitching thread's part. */
 struct stitching {
@@ -33,6 +35,56 @@ static void *stitch_thread(void *arg)
 
 	s->ret = atag_pipe_drain(s->pipe, &s->out);
 	return NULL;
+}
+
+/*
+ * In front of the sink the reader feeds (the pipe, or the stitcher itself): every
+ * DRAIN_EVERY messages, the rows queued meanwhile are written, on this thread.
+ * Counted in messages read, so the rows come out in the same order either way.
+ */
+struct draining {
+	struct atag_sink	inner;
+	struct atag_rows	*rows;
+	unsigned int		n;
+};
+
+static int drain_some(struct draining *d, int ret)
+{
+	if (!ret && ++d->n == DRAIN_EVERY) {
+		d->n = 0;
+		ret = atag_rows_drain(d->rows);
+	}
+	return ret;
+}
+
+static int d_event(void *ctx, const struct atag_event *ev)
+{
+	struct draining *d = ctx;
+
+	return drain_some(d, d->inner.event(d->inner.ctx, ev));
+}
+
+static int d_stack(void *ctx, const struct atag_kstack *ks)
+{
+	struct draining *d = ctx;
+
+	return drain_some(d, d->inner.stack(d->inner.ctx, ks));
+}
+
+static int d_missed(void *ctx, int cpu)
+{
+	struct draining *d = ctx;
+
+	return drain_some(d, d->inner.missed(d->inner.ctx, cpu));
+}
+
+/* What the reader feeds: @sink, behind a drain of @rows when there are rows. */
+static int read_into(struct atag_reader *rd, const struct atag_sink *sink, struct atag_rows *rows)
+{
+	struct draining d = { .inner = *sink, .rows = rows };
+	struct atag_sink s = { .event = d_event, .stack = d_stack, .missed = d_missed, .ctx = &d };
+
+	return atag_reader_run(rd, rows ? &s : sink);
 }
 
 /*
@@ -62,7 +114,8 @@ static bool use_thread(const struct atag_reader *rd)
  * Read into the pipe here while the stitching thread drains it. False if no
  * thread could be started; else *@err is the first error of either side.
  */
-static bool run_threaded(struct stitching *s, struct atag_reader *rd, int *err)
+static bool run_threaded(struct stitching *s, struct atag_reader *rd, struct atag_rows *rows,
+			 int *err)
 {
 	struct atag_sink in;
 	pthread_t thread;
@@ -75,7 +128,7 @@ static bool run_threaded(struct stitching *s, struct atag_reader *rd, int *err)
 		return false;
 	}
 	atag_pipe_sink(s->pipe, &in);
-	*err = atag_reader_run(rd, &in);
+	*err = read_into(rd, &in, rows);
 	atag_pipe_close(s->pipe);
 	pthread_join(thread, NULL);
 	atag_pipe_free(s->pipe);
@@ -84,13 +137,15 @@ static bool run_threaded(struct stitching *s, struct atag_reader *rd, int *err)
 	return true;
 }
 
-int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw)
+int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
+		    struct atag_rows *rows)
 {
-	unsigned int k, nr = atag_reader_nr_sources(rd);
+	unsigned int k, nr = atag_reader_nr_sources(rd), buckets = run->timeline;
 	struct stitching s = { 0 };
-	int ret;
+	int ret, werr;
 
 	memset(run, 0, sizeof(*run));
+	run->timeline = buckets;
 	if (nr > ATAG_STITCH_MAX_SOURCES)
 		nr = ATAG_STITCH_MAX_SOURCES;
 	for (k = 0; k < nr; k++) {
@@ -98,6 +153,8 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw)
 		if (!run->aggr[k])
 			return -ENOMEM;
 		run->nr_src++;
+		if (buckets && atag_aggr_keep_timeline(run->aggr[k], buckets))
+			return -ENOMEM;
 	}
 	run->stacks = atag_stacks_alloc();
 	if (!run->stacks)
@@ -112,9 +169,16 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw)
 		atag_stitcher_nesting(run->st, k, atag_reader_source_at(rd, k)->nests);
 	atag_stitcher_raw_lifetimes(run->st, raw);
 	atag_stitch_sink(run->st, &s.out);
-	if (!use_thread(rd) || !run_threaded(&s, rd, &ret))
-		ret = atag_reader_run(rd, &s.out);
-	/* the stitcher fails only for want of memory, and so do the sinks in front of it */
+	if (rows)
+		atag_rows_attach(rows, run);
+	if (!use_thread(rd) || !run_threaded(&s, rd, rows, &ret))
+		ret = read_into(rd, &s.out, rows);
+	/* an output error of the rows says so; else only memory can run out */
+	if (ret && rows) {
+		werr = atag_rows_drain(rows);
+		if (werr)
+			return werr;
+	}
 	if (ret || atag_stitch_finish(run->st))
 		return -ENOMEM;
 	return 0;

@@ -43,6 +43,7 @@
 #endif
 
 struct atag_reader;
+struct atag_rows;
 
 /*
  * What stitching one file made: owned by the run, read after atag_run_stitch().
@@ -53,13 +54,18 @@ struct atag_run {
 	unsigned int		nr_src;
 	struct atag_stacks	*stacks;
 	struct atag_stitcher	*st;
+	unsigned int		timeline;	/* set before: keep timelines of this many buckets */
 };
 
 /*
  * Read everything @rd reads into a new stitcher (raw lifetimes if @raw), and
- * finish it. Returns 0 or -ENOMEM; free @run with atag_run_free() either way.
+ * finish it; with run->timeline set, each source's aggregates keep a timeline; with
+ * @rows, the allocations that end are streamed there (lib/stitch/atag-rows.h), drained
+ * on this thread as it reads. Returns 0, -ENOMEM, or the rows' output error; free @run
+ * with atag_run_free() either way.
  */
-int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw) __hidden;
+int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
+		    struct atag_rows *rows) __hidden;
 void atag_run_free(struct atag_run *run) __hidden;
 
 #endif /* _ATAG_RUN_H */

@@ -114,6 +114,8 @@ struct atag_stitcher {
 	uint64_t		window_open;
 	uint64_t		window_close;
 	uint64_t		orphans;
+	atag_end_fn		on_end;		/* told when a counted allocation ends */
+	void			*on_end_ctx;
 };
 
 /* The counters window, as its marks (enum atag_window_mark) came. */
@@ -154,6 +156,12 @@ void atag_stitcher_nesting(struct atag_stitcher *st, unsigned int src, bool nest
 void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw)
 {
 	st->raw = raw;
+}
+
+void atag_stitcher_on_end(struct atag_stitcher *st, atag_end_fn fn, void *ctx)
+{
+	st->on_end = fn;
+	st->on_end_ctx = ctx;
 }
 
 void atag_stitcher_free(struct atag_stitcher *st)
@@ -465,7 +473,7 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 	return 0;
 }
 
-static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
+static int retire_replaced(struct atag_stitcher *st, uint32_t slot, uint64_t ts)
 {
 	struct atag_live *l = &st->live[slot];
 	struct source *s = &st->src[l->src];
@@ -473,9 +481,12 @@ static int retire_replaced(struct atag_stitcher *st, uint32_t slot)
 
 	if (l->pending)
 		ret = commit(st, l, 0);
-	if (l->counted)
-		atag_aggr_note_replaced(s->aggr, l);
-	else
+	if (l->counted) {
+		atag_aggr_note_replaced(s->aggr, l, ts);
+		if (!ret && st->on_end)
+			ret = st->on_end(st->on_end_ctx, &(struct atag_ended){
+				.l = l, .how = ATAG_END_REPLACED, .ts = ts });
+	} else
 		atag_counters_replaced(&s->excluded[l->task], l->bytes);
 	return ret ? ret : slot_release(st, slot);
 }
@@ -541,7 +552,7 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 		l = &st->live[slot];
 	} else {
 		if (!created) {
-			ret = retire_replaced(st, *slotp);
+			ret = retire_replaced(st, *slotp, ev->ts);
 			if (ret)
 				return ret;
 		}
@@ -582,6 +593,7 @@ static int note_free(struct atag_stitcher *st, struct source *s, const struct at
 {
 	uint64_t lifetime = ev->ts >= l->ts ? ev->ts - l->ts : 0, observed = 0;
 	enum atag_observed how = ATAG_OBS_OTHER_TASK;
+	int ret;
 
 	if (ev->pid == l->pid) {
 		observed = t->observed - l->observed;
@@ -591,7 +603,12 @@ static int note_free(struct atag_stitcher *st, struct source *s, const struct at
 		if (!st->raw)
 			lifetime -= observed;
 	}
-	return atag_aggr_note_free(s->aggr, l, lifetime, bytes, how, observed);
+	ret = atag_aggr_note_free(s->aggr, l, ev->ts, lifetime, bytes, how, observed);
+	if (!ret && st->on_end)
+		ret = st->on_end(st->on_end_ctx, &(struct atag_ended){
+			.l = l, .how = ATAG_END_FREED, .ts = ev->ts, .lifetime = lifetime,
+			.bytes_freed = bytes });
+	return ret;
 }
 
 static int on_free(struct atag_stitcher *st, const struct atag_event *ev)
