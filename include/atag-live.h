@@ -169,6 +169,8 @@ struct atag_live_render_opts {
 	long		rows;		/* call sites, 0 = all */
 	const char	*scope;		/* what is counted, for the header ("all tasks") */
 	const char	*sort;
+	int		columns;	/* text: the table cut to this width by eliding the
+					 * call site in its middle; 0: no limit */
 };
 
 /* A screen: a header, the totals, a row per call site (top's text view). */

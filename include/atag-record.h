@@ -213,10 +213,11 @@ bool atag_output_full(const struct atag_output *o);
  * atag_output_commit - move the recorder's trace.dat into place, remove the rest
  * @o: the output
  *
- * The file gets atag_output_mode() and is renamed over the output's name; the private
- * directory goes, with whatever else is in it. Returns 0, -ENOENT when the recorder
- * wrote no trace.dat, -EBADMSG when that is not a regular file, or -errno (the
- * directory is gone in every case).
+ * The file gets atag_output_mode() and is renamed over the output's name, a regular
+ * file there first kept as NAME.old (atag_keep_old()); the private directory goes,
+ * with whatever else is in it. Returns 0, 1 when an older file was kept as NAME.old,
+ * -ENOENT when the recorder wrote no trace.dat, -EBADMSG when that is not a regular
+ * file, or -errno (the directory is gone in every case).
  */
 int atag_output_commit(struct atag_output *o);
 

@@ -52,6 +52,8 @@ struct atag_render_opts {
 					 * inuse_space, inuse_objects */
 	bool		keep_offsets;	/* folded, pprof: frames as "function+0xoff" */
 	int		width;		/* text: terminal width for bars */
+	int		columns;	/* text: tables cut to this width by eliding the
+					 * call site in its middle; 0: no limit */
 };
 
 /* @o may be NULL for the defaults of each, except for text, which needs its sections. */

@@ -225,9 +225,9 @@ bool atag_session_output_full(const struct atag_session *s);
  * atag_session_commit_output - move the recorder's trace.dat into place
  * @s: a session whose recorder ended with status 0
  *
- * atag_output_commit(); the output is then no longer listed. Returns 0 or -errno
- * (-ENOENT: the recorder wrote no trace.dat). An output not committed is removed by
- * atag_session_undo().
+ * atag_output_commit(); the output is then no longer listed. Returns 0, 1 when an
+ * older file was kept as NAME.old, or -errno (-ENOENT: the recorder wrote no
+ * trace.dat). An output not committed is removed by atag_session_undo().
  */
 int atag_session_commit_output(struct atag_session *s);
 

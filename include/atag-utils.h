@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct pollfd;
@@ -122,6 +123,51 @@ char *atag_read_file(const char *path, size_t max, size_t *len);
  * Returns a stream of its own (closedir() it), rewound, or NULL with errno set.
  */
 DIR *atag_opendir_fd(int fd);
+
+/*
+ * atag_elide_middle - @s cut to @width bytes by a "..." in its middle, into @buf of
+ * @len; @s whole when it fits (or @width is 0). The start and the end stay: for a
+ * call site, its function and its line or module. Returns @buf.
+ */
+char *atag_elide_middle(char *buf, size_t len, const char *s, size_t width);
+
+/*
+ * The narrowest a call-site column is cut to; when the other columns leave less,
+ * it is not cut (the line is wider than the terminal anyway).
+ */
+#define ATAG_MIN_SITE_WIDTH	12
+
+/*
+ * atag_csv_write_string - @s as one CSV cell (RFC 4180): quoted, with its quotes
+ * doubled, when it holds a comma, a quote or a line break; NULL is an empty cell.
+ */
+void atag_csv_write_string(FILE *f, const char *s);
+
+/**
+ * atag_find_program - where execvp() would find a program
+ * @name: as given with a slash, else searched in $PATH (unset: /usr/bin:/bin; an
+ *        empty entry is the working directory)
+ * @full: set to its path
+ * @len: the size of @full
+ *
+ * Returns 0 when it is an executable regular file, -ENOENT when there is none,
+ * -EACCES when what there is cannot be run (not executable, a directory).
+ */
+int atag_find_program(const char *name, char *full, size_t len);
+
+/**
+ * atag_keep_old - keep an existing output file as NAME.old before it is replaced
+ * @dirfd: the directory @name is relative to (AT_FDCWD: the working directory)
+ * @name: the output file
+ * @old: set to "@name.old" (may be NULL)
+ * @len: the size of @old
+ *
+ * Only a regular file is kept, by rename (an older NAME.old is replaced); a link,
+ * a device or a pipe (-o /dev/stdout) stays, to be written through as before.
+ * Returns 1 when @name was renamed, 0 when there was no regular file at @name, or
+ * -errno (ENAMETOOLONG: NAME.old does not fit @len or PATH_MAX).
+ */
+int atag_keep_old(int dirfd, const char *name, char *old, size_t len);
 
 /* Called for each "key: value" line; non-zero stops the walk. */
 typedef int (*atag_kv_fn)(const char *key, const char *value, void *ctx);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atag-utest.h"
@@ -189,6 +190,127 @@ static void test_opendir_fd(void)
 	rmdir(dir);
 }
 
+static void put(int dirfd, const char *name, const char *text)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+}
+
+static char *get(int dirfd, const char *name)
+{
+	static char buf[64];
+	int fd = openat(dirfd, name, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n < 0 ? NULL : buf;
+}
+
+static void test_keep_old(void)
+{
+	char dir[] = "/tmp/atag-keep-XXXXXX", old[16], small[6];
+	struct stat st;
+	int d;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	d = open(dir, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(d >= 0);
+	/* nothing there: nothing kept, the name still said */
+	CU_ASSERT_EQUAL(atag_keep_old(d, "out", old, sizeof(old)), 0);
+	CU_ASSERT_STRING_EQUAL(old, "out.old");
+	/* a file: renamed, its content intact; then a newer one replaces the .old */
+	put(d, "out", "first");
+	CU_ASSERT_EQUAL(atag_keep_old(d, "out", old, sizeof(old)), 1);
+	CU_ASSERT(fstatat(d, "out", &st, 0) && errno == ENOENT);
+	CU_ASSERT_STRING_EQUAL(get(d, "out.old"), "first");
+	put(d, "out", "second");
+	CU_ASSERT_EQUAL(atag_keep_old(d, "out", NULL, 0), 1);
+	CU_ASSERT_STRING_EQUAL(get(d, "out.old"), "second");
+	/* a link (say /dev/stdout) and a directory stay where they are */
+	CU_ASSERT_EQUAL(symlinkat("out.old", d, "link"), 0);
+	CU_ASSERT_EQUAL(atag_keep_old(d, "link", NULL, 0), 0);
+	CU_ASSERT_EQUAL(fstatat(d, "link", &st, AT_SYMLINK_NOFOLLOW), 0);
+	CU_ASSERT_EQUAL(fstatat(d, "link.old", &st, AT_SYMLINK_NOFOLLOW), -1);
+	CU_ASSERT_EQUAL(mkdirat(d, "sub", 0700), 0);
+	CU_ASSERT_EQUAL(atag_keep_old(d, "sub", NULL, 0), 0);
+	/* /dev/null is no regular file */
+	CU_ASSERT_EQUAL(atag_keep_old(AT_FDCWD, "/dev/null", NULL, 0), 0);
+	/* a name whose .old does not fit: refused before anything is renamed */
+	put(d, "long", "x");
+	errno = 0;
+	CU_ASSERT_EQUAL(atag_keep_old(d, "long", small, sizeof(small)), -ENAMETOOLONG);
+	CU_ASSERT_EQUAL(errno, ENAMETOOLONG);
+	CU_ASSERT_STRING_EQUAL(get(d, "long"), "x");
+	unlinkat(d, "out.old", 0);
+	unlinkat(d, "link", 0);
+	unlinkat(d, "long", 0);
+	unlinkat(d, "sub", AT_REMOVEDIR);
+	close(d);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
+/* Where execvp() would find a program: PATH order, EACCES remembered, slashes as given. */
+static void test_find_program(void)
+{
+	char dir[] = "/tmp/atag-find-XXXXXX", path[256], full[512], *old;
+	int d;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	d = open(dir, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(d >= 0);
+	CU_ASSERT_EQUAL(mkdirat(d, "a", 0755), 0);
+	CU_ASSERT_EQUAL(mkdirat(d, "b", 0755), 0);
+	put(d, "a/prog", "#!/bin/sh\n");		/* not executable */
+	put(d, "b/prog", "#!/bin/sh\n");
+	CU_ASSERT_EQUAL(fchmodat(d, "b/prog", 0755, 0), 0);
+	CU_ASSERT_EQUAL(mkdirat(d, "b/dir", 0755), 0);
+	old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	snprintf(path, sizeof(path), "%s/nowhere:%s/a:%s/b", dir, dir, dir);
+	setenv("PATH", path, 1);
+	CU_ASSERT_EQUAL(atag_find_program("prog", full, sizeof(full)), 0);
+	snprintf(path, sizeof(path), "%s/b/prog", dir);
+	CU_ASSERT_STRING_EQUAL(full, path);
+	/* only the non-executable one: EACCES, naming it */
+	snprintf(path, sizeof(path), "%s/a", dir);
+	setenv("PATH", path, 1);
+	CU_ASSERT_EQUAL(atag_find_program("prog", full, sizeof(full)), -EACCES);
+	CU_ASSERT_EQUAL(errno, EACCES);
+	snprintf(path, sizeof(path), "%s/a/prog", dir);
+	CU_ASSERT_STRING_EQUAL(full, path);
+	CU_ASSERT_EQUAL(atag_find_program("nothing-by-this-name", full, sizeof(full)), -ENOENT);
+	/* a directory found is no program */
+	snprintf(path, sizeof(path), "%s/b", dir);
+	setenv("PATH", path, 1);
+	CU_ASSERT_EQUAL(atag_find_program("dir", full, sizeof(full)), -EACCES);
+	/* with a slash: that file alone, PATH not searched */
+	snprintf(path, sizeof(path), "%s/b/prog", dir);
+	CU_ASSERT_EQUAL(atag_find_program(path, full, sizeof(full)), 0);
+	CU_ASSERT_EQUAL(atag_find_program("b/prog", full, sizeof(full)), -ENOENT);
+	CU_ASSERT_EQUAL(atag_find_program("/nonexistent/prog", full, sizeof(full)), -ENOENT);
+	CU_ASSERT_EQUAL(atag_find_program("/etc/passwd/x", full, sizeof(full)), -ENOENT);
+	CU_ASSERT_EQUAL(atag_find_program("", full, sizeof(full)), -ENOENT);
+	/* PATH unset: /usr/bin:/bin */
+	unsetenv("PATH");
+	CU_ASSERT_EQUAL(atag_find_program("sh", full, sizeof(full)), 0);
+	if (old) {
+		setenv("PATH", old, 1);
+		free(old);
+	}
+	unlinkat(d, "a/prog", 0);
+	unlinkat(d, "b/prog", 0);
+	unlinkat(d, "b/dir", AT_REMOVEDIR);
+	unlinkat(d, "a", AT_REMOVEDIR);
+	unlinkat(d, "b", AT_REMOVEDIR);
+	close(d);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
 static void test_tracefs_dir(void)
 {
 	char mounted[4096];
@@ -217,5 +339,7 @@ static void add_files_suite(void)
 	CU_add_test(s, "a directory walked from a descriptor, from its top",
 		    test_opendir_fd);
 	CU_add_test(s, "the tracefs directory", test_tracefs_dir);
+	CU_add_test(s, "an existing output kept as NAME.old", test_keep_old);
+	CU_add_test(s, "a program found as execvp() finds it", test_find_program);
 }
 ATAG_UTEST_SUITE("files", add_files_suite);

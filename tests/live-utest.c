@@ -268,6 +268,47 @@ static void test_render_reused(void)
 	free(text);
 }
 
+/* A screen cut to 75 columns: the call site elided in its middle, the numbers whole. */
+static void test_render_columns(void)
+{
+	struct atag_lifetime none = { 0 };
+	struct atag_live_site site = {
+		.tag = 1, .function = "a_rather_long_function_name_for_a_call_site",
+		.offset = 0x42, .line = -1,
+		.counts = { .allocs = 5, .live = 4, .live_bytes = 1024 },
+		.lifetimes = &none,
+	};
+	struct atag_live_snapshot snap = { .source = "kmem", .sites = &site, .nr_sites = 1 };
+	struct atag_live_render_opts o = { .columns = 75 };
+	char *text[2] = { NULL, NULL }, *line[2], *nl;
+	size_t len, n;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		f = open_memstream(&text[i], &len);
+		CU_ASSERT_FATAL(f != NULL);
+		CU_ASSERT_EQUAL(atag_live_render_text(&snap, i ? &o : NULL, f), 0);
+		fclose(f);
+		line[i] = strstr(text[i], "\n    ");	/* the row: ALLOCS right-aligned */
+		CU_ASSERT_FATAL(line[i] != NULL);
+		line[i]++;
+	}
+	nl = strchr(line[1], '\n');
+	n = nl - line[1];
+	CU_ASSERT_EQUAL(n, 75);
+	/*
+	 * the same up to the call site (58 columns), then its 17: 7 of its start,
+	 * "...", 7 of its end
+	 */
+	n = strstr(line[0], "a_rather") - line[0];
+	CU_ASSERT_EQUAL(n, 58);
+	CU_ASSERT_EQUAL(strncmp(line[0], line[1], n), 0);
+	CU_ASSERT_EQUAL(strncmp(line[1] + n, "a_rathe...te+0x42\n", 18), 0);
+	free(text[0]);
+	free(text[1]);
+}
+
 static void test_long_names(void)
 {
 	static const char * const globs[] = { "abcdefghijklmno" };
@@ -290,6 +331,7 @@ static void add_suite(void)
 	CU_add_test(s, "comms cut to 15 characters", test_long_names);
 	CU_add_test(s, "text: sites reused while live marked, the mark explained",
 		    test_render_reused);
+	CU_add_test(s, "text: cut to the width by eliding the call site", test_render_columns);
 }
 
 ATAG_UTEST_SUITE("live", add_suite)

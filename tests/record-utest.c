@@ -232,7 +232,7 @@ static void write_in(int dirfd, const char *name, const char *text)
 /* The private directory, the commit (mode, a planted link) and the discard. */
 static void test_output(void)
 {
-	char dir[1024], out[1100], victim[1100], buf[2048], *text;
+	char dir[1024], out[1100], victim[1200], buf[2048], *text;
 	struct atag_output *o;
 	struct stat st;
 	mode_t old;
@@ -279,8 +279,12 @@ static void test_output(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	umask(027);
 	write_in(atag_output_dirfd(o), ATAG_OUTPUT_NAME, "again\n");
-	CU_ASSERT_EQUAL(atag_output_commit(o), 0);
+	/* the trace.dat there is kept as x.dat.old (the link before was not) */
+	CU_ASSERT_EQUAL(atag_output_commit(o), 1);
 	atag_output_free(o);
+	snprintf(victim, sizeof(victim), "%s.old", out);
+	atag_utest_assert_file(victim, "trace\n");
+	unlink(victim);
 	CU_ASSERT_EQUAL(stat(out, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 07777, 0640);
 	umask(old);

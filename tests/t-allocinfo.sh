@@ -109,11 +109,12 @@ check_eq "text: an unknown version is named" "$rc:$(cat "$T_TMP/out")" \
 check_grep "a missing --allocinfo file is named" "^$E $T_TMP/nope: no such file" \
 	"$T_TMP/out"
 
-# usage errors: exit 2, the reason, then the usage
+# usage errors: exit 2, the reason, then a hint to --help: two lines
 usage_case() {
 	name=$1 want=$2; shift 2
 	"$C" "$@" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
-	if [ "$rc" = 2 ] && grep -qF -- "$want" "$T_TMP/err" && grep -q '^usage:' "$T_TMP/err" &&
+	if [ "$rc" = 2 ] && head -n 1 "$T_TMP/err" | grep -qF -- "$want" &&
+	   [ "$(sed -n '2,$p' "$T_TMP/err")" = "Try 'trace-cmd-alloc-tag $1 --help'." ] &&
 	   [ ! -s "$T_TMP/out" ]; then
 		ok "usage: $name"
 	else
@@ -129,10 +130,14 @@ usage_case "accurate and inaccurate" "--inaccurate and --accurate exclude each o
 usage_case "traced and untraced" "--untraced and --traced exclude each other" \
 	disable --traced --untraced
 usage_case "unknown sort key" "-s: unknown sort key 'size'" list -s size
-usage_case "-n 0" "-n: '0' is not a positive number" list -n 0
-usage_case "bad format" "--format: 'xml' is not text or json" list --format xml
+usage_case "-n not a count" "-n: 'x' is not a row count" list -n x
+usage_case "bad format" "--format: unknown value 'xml'" list --format xml
 usage_case "enable without a filter" "enable: give a filter, or --all to trace every call site" \
 	enable
+usage_case "disable without a filter" "disable: give a filter, or --all to turn off every call site" \
+	disable
+usage_case "disable --all with a filter" "--all and a filter exclude each other" \
+	disable --all --line 3
 usage_case "enable --all with a filter" "--all and a filter exclude each other" \
 	enable --all --module foo
 usage_case "list with an argument" "unexpected argument 'foo'" list foo
@@ -221,7 +226,11 @@ check_eq "enable again: nothing changes, no ioctl" "$rc:$(cat "$T_TMP/out"):$(fa
 check_eq "disable --dry-run --untraced" "$rc:$(cat "$T_TMP/out")" \
 	"0:0 tags would change state (tracing off), 2 already off"
 "$C" disable > "$T_TMP/out" 2>&1; rc=$?
-check_eq "disable without a filter: all off" "$rc:$(cat "$T_TMP/out")" \
+check_eq "disable without a filter: refused, nothing changed" \
+	"$rc:$(head -n 1 "$T_TMP/out"):$(fakeinfo_field "$M" toggles)" \
+	"2:$E disable: give a filter, or --all to turn off every call site:3"
+"$C" disable --all > "$T_TMP/out" 2>&1; rc=$?
+check_eq "disable --all: all off" "$rc:$(cat "$T_TMP/out")" \
 	"0:4 tags changed state (tracing off), 2 already off"
 check_eq "disable: the state" "$(fakeinfo_traced "$M")" \
 	"kmalloc_trace=0 foo_alloc=0 __its_alloc=0 foo_bar=0 ext4_alloc_inode=0 $LONGF=0"

@@ -17,18 +17,22 @@ case "$ver" in "trace-cmd-alloc-tag version "[0-9]*) ok "--version" ;;
 "$ATAG_CMD" frobnicate > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
 check_eq "unknown command: exit status" "$rc" 2
 check_eq "unknown command: nothing on stdout" "$(cat "$T_TMP/out")" ""
-check_grep "unknown command: names it, then usage on stderr" "'frobnicate' is not a command" "$T_TMP/err"
-check_grep "unknown command: usage on stderr" "^usage: trace-cmd-alloc-tag" "$T_TMP/err"
+check_eq "unknown command: one line naming it, one hint line" "$(cat "$T_TMP/err")" \
+"trace-cmd-alloc-tag: 'frobnicate' is not a command
+Try 'trace-cmd-alloc-tag --help'."
 
 "$ATAG_CMD" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
 check_eq "no command: exit 2" "$rc" 2
 check_grep "no command: usage on stderr" "^usage:" "$T_TMP/err"
 
-check_status "help for an unknown command exits 2" 2 "$ATAG_CMD" help frobnicate
+"$ATAG_CMD" help frobnicate > /dev/null 2> "$T_TMP/err"; rc=$?
+check_eq "help for an unknown command: exit 2, one line and the hint" "$rc:$(cat "$T_TMP/err")" \
+"2:trace-cmd-alloc-tag: no such command 'frobnicate'
+Try 'trace-cmd-alloc-tag --help'."
 
 # every command answers --help (its own usage on stdout, exit 0), and bad
 # options get one line naming the option (getopt's own message silenced), then
-# the usage, exit 2
+# one line pointing to --help (never the help itself), exit 2
 for c in $("$ATAG_CMD" --help | awk '/^commands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
 	"$ATAG_CMD" "$c" --help > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
 	if [ "$rc" = 0 ] && grep -q "$c" "$T_TMP/out"; then
@@ -40,9 +44,9 @@ for c in $("$ATAG_CMD" --help | awk '/^commands:/ { on = 1; next } on && !NF { e
 	check_eq "help $c is $c --help" "$hrc:$h" "$rc:$(cat "$T_TMP/out" "$T_TMP/err")"
 
 	"$ATAG_CMD" "$c" -Q > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
-	check_eq "$c -Q: first line names the option, exit 2" "$rc:$(head -n 1 "$T_TMP/err")" \
-		"2:trace-cmd-alloc-tag: unknown option '-Q'"
-	check_grep "$c -Q: usage follows" "^(usage:| ) *trace-cmd-alloc-tag $c( |$)" "$T_TMP/err"
+	check_eq "$c -Q: the option named, a hint to --help, exit 2" "$rc:$(cat "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: unknown option '-Q'
+Try 'trace-cmd-alloc-tag $c --help'."
 	check_eq "$c -Q: nothing on stdout" "$(cat "$T_TMP/out")" ""
 	"$ATAG_CMD" "$c" --no-such-option > /dev/null 2> "$T_TMP/err"; rc=$?
 	check_eq "$c --no-such-option" "$rc:$(head -n 1 "$T_TMP/err")" \
@@ -60,5 +64,149 @@ for args in "report -o" "report --output" "report -n" "report --sort" "list -s" 
 	check_eq "$args: needs a value" "$rc:$(head -n 1 "$T_TMP/err")" \
 		"2:trace-cmd-alloc-tag: option '$2' needs a value"
 done
+
+# ------------------------------------------------------------------ -f and -o
+# every command that writes a result takes -f FMT and -o FILE; an existing FILE is
+# kept as FILE.old (said once on stderr), a failure before writing keeps it as it was
+mkfixture -o "$T_TMP/lt.dat" "$ATAG_SRC/tests/data/lifetimes.txt" || fail "lifetimes fixture"
+AI=$T_TMP/allocinfo.txt
+printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
+	'       4096        1 mm/slub.c:4100 func:kmalloc_trace' \
+	'        300        3 drivers/foo/bar.c:40 [foo] func:foo_bar' \
+	'          0        0 "odd, name".c:7 func:odd' > "$AI"
+for args in "list --allocinfo $AI" "report $T_TMP/lt.dat" "diff $T_TMP/lt.dat $T_TMP/lt.dat"; do
+	set -- $args
+	cmd=$1; shift
+	rm -f "$T_TMP/o.json" "$T_TMP/o.json.old"
+	"$ATAG_CMD" $cmd -f json -o "$T_TMP/o.json" "$@" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+	check_eq "$cmd -f json -o FILE: nothing on stdout or stderr" \
+		"$rc:$(cat "$T_TMP/out" "$T_TMP/err")" "0:"
+	check "$cmd -o FILE: JSON in FILE" jq -e . "$T_TMP/o.json"
+	"$ATAG_CMD" $cmd --format text --output "$T_TMP/o.json" "$@" > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "$cmd -o FILE again: FILE kept as FILE.old, said once" "$rc:$(cat "$T_TMP/err")" \
+		"0:trace-cmd-alloc-tag: $T_TMP/o.json existed: kept as $T_TMP/o.json.old"
+	check "$cmd: FILE.old is the first output" jq -e . "$T_TMP/o.json.old"
+	check_eq "$cmd: FILE is the second" "$("$ATAG_CMD" $cmd -f text "$@")" "$(cat "$T_TMP/o.json")"
+	"$ATAG_CMD" $cmd -f csv -o /dev/null "$@" 2> "$T_TMP/err"; rc=$?
+	check_eq "$cmd -f csv -o /dev/null: written through, nothing kept" \
+		"$rc:$(cat "$T_TMP/err"):$(ls /dev/null.old 2>&1 >/dev/null | wc -l)" "0::1"
+done
+rm -f "$T_TMP/st.csv" "$T_TMP/st.csv.old"
+for i in 1 2; do
+	"$ATAG_CMD" report -f lifetimes --stacks-out "$T_TMP/st.csv" -o /dev/null "$T_TMP/lt.dat" \
+		2> "$T_TMP/err"
+done
+check_eq "report --stacks-out FILE again: kept as FILE.old, said once" \
+	"$(cat "$T_TMP/err"):$(cmp "$T_TMP/st.csv" "$T_TMP/st.csv.old" && echo same)" \
+	"trace-cmd-alloc-tag: $T_TMP/st.csv existed: kept as $T_TMP/st.csv.old:same"
+check_eq "report: a file that cannot be read keeps -o FILE as it was" \
+	"$("$ATAG_CMD" report "$T_TMP/nope.dat" -o "$T_TMP/o.json" 2>/dev/null; echo $?):$(cmp -s "$T_TMP/o.json" "$T_TMP/o.json.old"; echo $?)" "1:1"
+check_eq "list -f csv: a header, a tag a line, quoted where needed" \
+	"$("$ATAG_CMD" list --allocinfo "$AI" -f csv)" \
+'bytes,calls,traced,accurate,function,file,line,module
+4096,1,,1,kmalloc_trace,mm/slub.c,4100,
+300,3,,1,foo_bar,drivers/foo/bar.c,40,foo
+0,0,,1,odd,"""odd, name"".c",7,'
+check_eq "list -n 0 is all, as in report" "$("$ATAG_CMD" list --allocinfo "$AI" -n 0 | wc -l)" 4
+check_eq "list --rows 1" "$("$ATAG_CMD" list --allocinfo "$AI" --rows 1 | wc -l)" 2
+for c in list report diff stat top; do
+	"$ATAG_CMD" $c -f xml > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "$c -f xml: usage error" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: --format: unknown value 'xml'"
+	"$ATAG_CMD" $c --help > "$T_TMP/help"
+	check_grep "$c --help: -f, --format" "^  -f, --format FMT " "$T_TMP/help"
+	check_grep "$c --help: -o, --output" "^  -o, --output FILE " "$T_TMP/help"
+done
+
+# ------------------------------------------------------------------ options x formats
+# every option that only some formats use, with every format: used (0, no word),
+# harmless (0, one warning line), refused (2, one line and the hint); the table of
+# the report and diff man pages (OPTIONS AND FORMATS)
+matrix() {	# CMD OPTION FORMAT... (u: used, w: warned, r: refused, -: no such format)
+	cmd=$1 opt=$2; shift 2
+	for fmt in text json csv folded pprof html lifetimes; do
+		want=$1; shift
+		[ "$want" = - ] && continue
+		# shellcheck disable=SC2086
+		"$ATAG_CMD" $cmd -f $fmt $opt -o "$T_TMP/m.out" $(cmd_files $cmd) > /dev/null 2> "$T_TMP/err"
+		rc=$?
+		case "$want:$rc:$(wc -l < "$T_TMP/err")" in
+		u:0:0) ok "$cmd -f $fmt $opt: used" ;;
+		w:0:1) check_grep "$cmd -f $fmt $opt: a warning" \
+			"^trace-cmd-alloc-tag: warning: ${opt%% *} does nothing with --format $fmt$" "$T_TMP/err" ;;
+		r:2:2) check_grep "$cmd -f $fmt $opt: refused" \
+			"^trace-cmd-alloc-tag: ${opt%% *} goes with --format " "$T_TMP/err" ;;
+		*) fail "$cmd -f $fmt $opt: want $want" "exit $rc" "$(cat "$T_TMP/err")" ;;
+		esac
+		rm -f "$T_TMP/m.out" "$T_TMP/m.out.old"
+	done
+}
+cmd_files() { if [ "$1" = diff ]; then echo "$T_TMP/lt.dat $T_TMP/lt.dat"; else echo "$T_TMP/lt.dat"; fi; }
+#              option                 text json csv folded pprof html lifetimes
+matrix report "--weight inuse_space"  r    r    r   u      u     r    r
+matrix report --keep-offsets          r    r    r   u      u     r    r
+matrix report --hist                  u    r    r   r      r     w    r
+matrix report --stacks                u    w    r   w      w     w    r
+matrix report --live                  u    w    u   r      r     w    r
+matrix report "--live --min-age 1ns"  u    u    u   r      r     u    r
+matrix report "-n 0"                  u    u    u   u      u     u    w
+matrix report "--sort peak"           u    u    u   u      u     u    w
+matrix diff   "--weight inuse_space"  r    r    r   u      -     -    -
+matrix diff   --stacks                u    w    r   w      -     -    -
+matrix diff   --all                   u    u    u   w      -     -    -
+matrix diff   "-n 0"                  u    u    u   u      -     -    -
+for opt in --stacks --live --hist; do
+	"$ATAG_CMD" report --timeline $opt "$T_TMP/lt.dat" > /dev/null 2> "$T_TMP/err"; rc=$?
+	check_eq "report --timeline $opt: refused" "$rc:$(head -n 1 "$T_TMP/err")" \
+		"2:trace-cmd-alloc-tag: --timeline replaces the views: no --stacks, --live or --hist"
+done
+
+# ------------------------------------------------------------------ the terminal's width
+# with COLUMNS (or a terminal), text tables are cut to it by eliding the call site in
+# its middle; the columns before it stay whole; a pipe without COLUMNS: no limit
+LONG=a_function_name_long_enough_to_need_cutting_somewhere
+printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
+	"    1048576     4096 drivers/some/long/path/to/a/source_file.c:1234 [a_module] func:$LONG" \
+	'        300        3 a.c:4 func:f' > "$T_TMP/wide.txt"
+# fits NAME WIDTH PREFIX OUT FULL: each line of OUT within WIDTH, its first PREFIX
+# columns those of FULL (the output without a limit)
+fits() {
+	check_eq "$1: every line fits" "$(printf '%s\n' "$4" | awk -v w="$2" 'length($0) > w' | wc -l)" 0
+	check_eq "$1: the columns before the call site whole" \
+		"$(printf '%s\n' "$4" | cut -c1-"$3")" "$(printf '%s\n' "$5" | cut -c1-"$3")"
+}
+full=$(env -u COLUMNS "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")
+check_grep "list to a pipe, no COLUMNS: no limit" \
+	" $LONG drivers/some/long/path/to/a/source_file.c:1234 \\[a_module\\]$" "$(printf '%s\n' "$full" > "$T_TMP/full"; echo "$T_TMP/full")"
+for w in 60 80 200; do
+	fits "list, COLUMNS=$w" $w 43 "$(COLUMNS=$w "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")" \
+		"$full"
+done
+# 60 - 43 = 17 columns: 7 of the start, "...", 7 of the end (hand count)
+check_eq "list, COLUMNS=60: the call site's start and end kept" \
+	"$(COLUMNS=60 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" | sed -n 2p | cut -c44-)" \
+	"a_funct...module]"
+check_eq "list, COLUMNS=200: nothing cut" "$(COLUMNS=200 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")" "$full"
+check_eq "list -f csv ignores COLUMNS" "$(COLUMNS=60 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" -f csv)" \
+	"$("$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" -f csv)"
+# report's live table (52 columns before the call site in this fixture: 60 leaves
+# less than 12, not cut), and its call-site table, whose 104 columns of numbers
+# leave 80 no room: not cut
+rfull=$(env -u COLUMNS "$ATAG_CMD" report --live "$T_TMP/lt.dat")
+rows() { sed -n '/^ *AGE /,/^$/p' | grep -E '^( *AGE | *[0-9.]+ [num]?s  0x)'; }
+for w in 80 200; do
+	fits "report --live, COLUMNS=$w: the live table" $w 52 \
+		"$(COLUMNS=$w "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows)" "$(printf '%s\n' "$rfull" | rows)"
+done
+check_eq "report --live, COLUMNS=80: the call site cut to 28 columns: 13, '...', 12 (hand count)" \
+	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows | sed -n 3p | cut -c53-)" \
+	"bar_open driv...raced frees]"
+check_eq "report --live, COLUMNS=60: too narrow for the call site: not cut" \
+	"$(COLUMNS=60 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows)" "$(printf '%s\n' "$rfull" | rows)"
+check_eq "report, COLUMNS=80: numbers too wide for 80: the call-site table not cut" \
+	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | sed -n '/^ALLOCS/,/^\[/p')" \
+	"$(printf '%s\n' "$rfull" | sed -n '/^ALLOCS/,/^\[/p')"
+check_eq "report, COLUMNS=120: the call-site table cut" \
+	"$(COLUMNS=120 "$ATAG_CMD" report "$T_TMP/lt.dat" | sed -n '/^ALLOCS/,/^\[/p' | awk 'length($0) > 120' | wc -l)" 0
 
 done_testing

@@ -30,6 +30,17 @@ for alias in disable reset; do
 done
 MANWIDTH=80 man -l "$D/usr/local/share/man/man1/trace-cmd-alloc-tag-report.1" > "$T_TMP/man" 2>/dev/null
 check_grep "man -l renders the installed report page" '^ +trace-cmd-alloc-tag report \[OPTIONS\]' "$T_TMP/man"
+# at 80 columns the header (TITLE(1)  manual  TITLE(1)) and the footer of every page
+# keep their parts apart: groff overlaps them when they do not fit
+for m in "$D"/usr/local/share/man/man[1-9]/trace-cmd-alloc-tag*.[1-9]; do
+	[ -L "$m" ] || grep -q '^\.so ' "$m" && continue
+	MANWIDTH=80 man -l "$m" 2>/dev/null | sed -n '1p;$p' > "$T_TMP/hf"
+	t=$(basename "$m" | sed 's/\.\([1-9]\)$/(\1)/' | tr a-z A-Z)
+	check_eq "$(basename "$m"): header and footer fit 80 columns apart" \
+		"$(awk -v t="$t" 'length($0) <= 80 && substr($0, length($0) - length(t) + 1) == t &&
+			(NR == 2 || index($0, t "  ") == 1) && $0 ~ /[^ ]  +[^ ]+( [^ ]+)*  +[^ ]/ { n++ }
+			END { print n + 0 }' "$T_TMP/hf")" 2
+done
 check_nogrep "default prefix: no TRACEEVENT_PLUGIN_DIR hint" "TRACEEVENT_PLUGIN_DIR" "$T_TMP/make.log"
 comp=$D/usr/local/share/bash-completion/completions/trace-cmd-alloc-tag
 check "completion in PREFIX/share/bash-completion/completions" test -f "$comp"

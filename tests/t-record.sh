@@ -293,11 +293,39 @@ check_eq "COMMAND fails: exit 1, saying so" "$rc:$(tail -n 1 "$B.err")" \
 sort "$B.exp" > "$B.exp.sorted"
 check_eq "COMMAND fails: the trace.dat is complete" "$(events_of "$B.dat")" "$(cat "$B.exp.sorted")"
 check_eq "COMMAND fails: nothing left behind" "$(leftovers)" ""
+# b.dat was there from the runs before: kept as b.dat.old, said once
+check_eq "an existing trace.dat kept as FILE.old, said once" \
+	"$(grep -c "^trace-cmd-alloc-tag record: $B.dat existed: kept as $B.dat.old$" "$B.err"):$(
+	  trace-cmd report -i "$B.dat.old" > /dev/null 2>&1; echo $?)" "1:0"
+rm -f "$B.dat.old"
 
-"$C" record --function foo_bar -o "$B.dat" -- /nonexistent/prog > /dev/null 2> "$B.err"; rc=$?
-check_eq "COMMAND cannot run: exit 1, saying why" "$rc:$(tail -n 1 "$B.err")" \
-	"1:trace-cmd-alloc-tag: cannot run /nonexistent/prog: No such file or directory"
-check_eq "COMMAND cannot run: nothing left behind" "$(leftovers)" ""
+# a COMMAND execvp() would not run: one line, before tracefs, the tags or any file
+# is touched (the output that is there stays, no FILE.old, no new file)
+printf '#!/bin/sh\n' > "$T_TMP/noexec"
+chmod 644 "$T_TMP/noexec"
+cp "$B.dat" "$B.keep"
+for cmd in /nonexistent/prog no-such-command-here "$T_TMP/noexec" "$T_TMP"; do
+	toggles=$(fakeinfo_field "$M" toggles)
+	for out in "$B.dat" "$T_TMP/never.dat"; do
+		"$C" record --function foo_bar -o "$out" -- "$cmd" > /dev/null 2> "$B.err"; rc=$?
+		case $cmd in
+		/nonexistent/prog) want="$cmd: no such file: COMMAND cannot run" ;;
+		no-such-*) want="$cmd: command not found (PATH searched)" ;;
+		*) want="$cmd: not an executable file: COMMAND cannot run" ;;
+		esac
+		check_eq "COMMAND $cmd cannot run: exit 1, one line, first" \
+			"$rc:$(cat "$B.err")" "1:trace-cmd-alloc-tag: $want"
+	done
+	check_eq "COMMAND $cmd cannot run: nothing left behind, no tag toggled" \
+		"$(leftovers):$(fakeinfo_field "$M" toggles)" ":$toggles"
+	check_eq "COMMAND $cmd cannot run: no trace.dat written, the old one kept as it was" \
+		"$(ls "$T_TMP/never.dat" "$B.dat.old" 2>/dev/null; cmp "$B.dat" "$B.keep")" ""
+done
+# found in PATH but not executable there: named where found, as execvp() would fail
+PATH=$T_TMP:$PATH "$C" record --function foo_bar -o "$T_TMP/never.dat" -- noexec \
+	> /dev/null 2> "$B.err"; rc=$?
+check_eq "COMMAND not executable in PATH: named with its directory" "$rc:$(cat "$B.err")" \
+	"1:trace-cmd-alloc-tag: $T_TMP/noexec: not an executable file: COMMAND cannot run"
 
 "$C" record --function foo_bar -o "$T_TMP/no/such/dir/x.dat" -- sleep 30 > /dev/null 2> "$B.err"
 rc=$?

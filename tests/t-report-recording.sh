@@ -202,6 +202,10 @@ jq_eq "completeness: per tag, the counters' deltas against the window's events" 
 	'[.completeness.tags[] | [.function, .complete, .counted_calls, .counted_bytes,
 	  .traced_calls, .traced_bytes, .missing_calls, .missing_bytes]]' \
 	'[["foo_create",true,0,0,0,0,0,0],["bar_open",true,2,256,2,256,0,0]]' "$T_TMP/sel.json"
+jq_eq "completeness: trace is the trace.dat, file the call site's source file" \
+	'[.completeness.tags[] | [.trace, .function, .file, has("source_file")]]' \
+	"[[\"$T_TMP/sel.dat\",\"foo_create\",\"mm/foo.c\",false],[\"$T_TMP/sel.dat\",\"bar_open\",\"drivers/bar.c\",false]]" \
+	"$T_TMP/sel.json"
 jq_eq "completeness: complete, data complete" \
 	'[.completeness.complete, .completeness.incomplete, .complete]' '[2,0,true]' "$T_TMP/sel.json"
 check_grep "completeness: on the summary" \

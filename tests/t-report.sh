@@ -472,6 +472,9 @@ json "$T_TMP/lt.dat" "$T_TMP/ref.dat" > "$T_TMP/two.json"
 jq_eq "two files: call sites merged" \
 	'[(.tags | length), .totals.allocs, (.files | length), (.live | length)]' '[2,12,2,4]' \
 	"$T_TMP/two.json"
+jq_eq "two files: each live allocation names its trace as trace (file is a source file)" \
+	'[.live[] | [.trace, has("file")]] | unique' \
+	"[[\"$T_TMP/lt.dat\",false],[\"$T_TMP/ref.dat\",false]]" "$T_TMP/two.json"
 json -i "$T_TMP/lt.dat" -i "$T_TMP/ref.dat" > "$T_TMP/two-i.json"
 check_eq "-i FILE -i FILE = FILE FILE" "$(jq -c .totals "$T_TMP/two-i.json")" \
 	"$(jq -c .totals "$T_TMP/two.json")"

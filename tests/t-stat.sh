@@ -382,6 +382,13 @@ check_eq "-B unknown instance: one line naming it" "$(cat "$T_TMP/err")" \
 	"trace-cmd-alloc-tag: $T/instances/nosuch: no such instance"
 check_status "-t alone is a usage error" 2 stat_cmd --tracefs "$T" -t
 check_status "--format other is a usage error" 2 stat_cmd --tracefs "$T" --format xml
+stat_cmd --tracefs "$T" -f json -o "$T_TMP/st.json" > "$T_TMP/out" 2>&1
+stat_cmd --tracefs "$T" -o "$T_TMP/st.json" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+check_eq "-o FILE twice: the first kept as FILE.old, said" "$rc:$(cat "$T_TMP/out" "$T_TMP/err")" \
+	"0:trace-cmd-alloc-tag: $T_TMP/st.json existed: kept as $T_TMP/st.json.old"
+jq_eq "-f json -o: the JSON in FILE.old" '[.instances[] | .name] | length > 0' 'true' \
+	"$T_TMP/st.json.old"
+check_eq "-o FILE: the text in FILE" "$(cat "$T_TMP/st.json")" "$(stat_cmd --tracefs "$T")"
 check_status "--watch 0 is a usage error" 2 stat_cmd --tracefs "$T" --watch 0
 check_status "--count without --watch is a usage error" 2 stat_cmd --tracefs "$T" --count 2
 check_status "an argument is a usage error" 2 stat_cmd --tracefs "$T" extra
@@ -468,8 +475,8 @@ check_eq "--watch: Ctrl-C ends it at once, status 0, after one report" \
 # ---------------------------------------------------------------- help
 "$ATAG_CMD" stat --help > "$T_TMP/help" 2>&1; rc=$?
 check_eq "--help exits 0" "$rc" 0
-for o in -B -t --format --watch --count --tracefs; do
-	check_grep "--help lists $o" "^  $o " "$T_TMP/help"
+for o in -B -t "-f, --format" "-o, --output" --watch --count --tracefs; do
+	check_grep "--help lists $o" "^  ( {4})?$o " "$T_TMP/help"
 done
 
 jq_flush

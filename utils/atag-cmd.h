@@ -11,6 +11,7 @@
 #define _ATAG_CMD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #define ATAG_PROG	"trace-cmd-alloc-tag"
 
@@ -32,9 +33,19 @@ void trace_alloc_tag_top(int argc, char **argv);
 /* Whether a report's arguments ask for --diff (then trace_alloc_tag_diff() runs it). */
 bool atag_diff_asked(int argc, char **argv);
 
-/* Print "trace-cmd-alloc-tag <cmd>: <reason>" and the short usage, exit 2. */
+/* The subcommand being run (main() sets it), for messages; NULL before. */
+extern const char *atag_cmd_name;
+
+/*
+ * Print "trace-cmd-alloc-tag: <reason>" and the hint line
+ * "Try 'trace-cmd-alloc-tag <cmd> --help'." to stderr, exit 2 (@usage: the
+ * subcommand's help, not printed).
+ */
 void __attribute__((noreturn, format(printf, 2, 3)))
 atag_usage_error(const char *usage, const char *fmt, ...);
+
+/* Print the hint line of atag_usage_error() to stderr. */
+void atag_usage_hint(void);
 
 /*
  * Report what getopt_long() returned as @c ('?' or ':', with opterr = 0 and a
@@ -50,6 +61,63 @@ void __attribute__((noreturn)) atag_usage_exit(const char *usage);
 /* Exit 2 with a usage error unless @val is one of @choices (NULL-terminated). */
 void atag_check_choice(const char *usage, const char *opt, const char *val,
 		       const char *const *choices);
+
+/*
+ * -f/--format FMT and -o/--output FILE, alike on every command that writes a
+ * result: put ATAG_OUTPUT_LONG in the getopt_long table and "f:o:" in the
+ * optstring, hand each option to atag_output_parse() first.
+ */
+#define ATAG_OUTPUT_LONG					\
+	{ "format",	required_argument,	NULL, 'f' },	\
+	{ "output",	required_argument,	NULL, 'o' }
+
+struct atag_output_opts {
+	const char *const	*formats;	/* NULL-terminated; the first is the default */
+	const char		*format;	/* the chosen one (the default until -f) */
+	const char		*path;		/* -o FILE; NULL: standard output */
+};
+
+/* Handle -f / -o (an unknown format is a usage error); false for other options. */
+bool atag_output_parse(struct atag_output_opts *o, int c, const char *arg, const char *usage);
+
+/* Whether the chosen format is @format. */
+bool atag_output_is(const struct atag_output_opts *o, const char *format);
+
+/*
+ * Point standard output at -o FILE, when given: an existing regular FILE is first
+ * renamed FILE.old (said on stderr). Dies when FILE cannot be made. Call it once
+ * the result is ready to be written, so that a failure before keeps FILE as it was.
+ */
+void atag_output_redirect(const struct atag_output_opts *o);
+
+/*
+ * The width text tables are cut to: $COLUMNS when set (a positive number), else
+ * the terminal's when standard output is one, else 0 (no limit: a pipe, a file).
+ * Call it after atag_output_redirect().
+ */
+int atag_columns(void);
+
+/* A second output file (such as --stacks-out) opened for writing, kept as above. */
+FILE *atag_output_fopen(const char *path);
+
+/* What standard output is, for messages: FILE of -o, else "standard output". */
+const char *atag_output_name(void);
+
+/*
+ * An option (@opt, when @given) that only the formats in @formats use (a list as
+ * people write it, "text, json or csv"): with another format it is a usage error,
+ * "<opt> goes with --format <formats>".
+ */
+void atag_output_only(const struct atag_output_opts *o, const char *usage, bool given,
+		      const char *opt, const char *formats);
+
+/*
+ * The same for an option that is harmless with the other formats (they show
+ * what it asks for anyway): "warning: <opt> does nothing with --format FMT"
+ * on stderr, and the command goes on.
+ */
+void atag_output_redundant(const struct atag_output_opts *o, bool given, const char *opt,
+			   const char *formats);
 
 /*
  * A progress bar on stderr for a report's reading of @path (@done: 0 .. 1);

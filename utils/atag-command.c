@@ -9,9 +9,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atag-cmd.h"
 #include "atag-command.h"
 #include "atag-stop.h"
 #include "atag-utils.h"
+
+void atag_command_check(const char *name)
+{
+	char full[4096];
+	int ret = atag_find_program(name, full, sizeof(full));
+
+	if (ret == -ENOENT && strchr(name, '/'))
+		die("%s: no such file: COMMAND cannot run", name);
+	if (ret == -ENOENT)
+		die("%s: command not found (PATH searched)", name);
+	if (ret)
+		die("%s: not an executable file: COMMAND cannot run",
+		    strchr(name, '/') ? name : full);
+}
 
 int atag_command_fork(struct atag_command *c, char **argv)
 {

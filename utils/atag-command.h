@@ -26,6 +26,12 @@ struct atag_command {
 };
 
 /*
+ * atag_command_check - die with one line unless @name is a program execvp() runs:
+ * checked before anything changes, so that a mistyped COMMAND leaves no trace.
+ */
+void atag_command_check(const char *name);
+
+/*
  * atag_command_fork - fork @argv[0] (searched in PATH), held before exec
  * Returns 0, -EINTR when a stop signal came first (nothing started), or -errno.
  */

@@ -162,6 +162,7 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 	/* options may follow the files, as with diff(1) */
 	static const char optstring[] = ":i:B:s:n:f:o:h";
 	bool report = !strcmp(argv[1], "report");
+	struct atag_output_opts fo = { .format = "text" };
 	unsigned long long v;
 	int c, idx = -1;
 
@@ -212,7 +213,7 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 			break;
 		case 'f':
 			atag_check_choice(usage, "--format", optarg, formats);
-			p->format = optarg;
+			p->format = fo.format = optarg;
 			break;
 		case OPT_weight:
 			atag_check_choice(usage, "--weight", optarg, weights);
@@ -249,8 +250,11 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 		atag_usage_error(usage, "give two files, BEFORE.dat and AFTER.dat");
 	if (!strcmp(p->format, "pprof"))
 		atag_usage_error(usage, "--format pprof: pprof compares profiles itself: write each side with 'report --format pprof -o FILE' and run 'pprof -diff_base BEFORE.pb.gz AFTER.pb.gz'");
-	if (p->render.weight && strcmp(p->format, "folded"))
-		atag_usage_error(usage, "--weight goes with --format folded");
+	/* options a format has no use for (man page, OUTPUT) */
+	atag_output_only(&fo, usage, p->render.weight, "--weight", "folded");
+	atag_output_only(&fo, usage, p->render.stacks, "--stacks", "text, json or folded");
+	atag_output_redundant(&fo, p->render.stacks, "--stacks", "text");
+	atag_output_redundant(&fo, p->diff.unchanged, "--all", "text, json or csv");
 }
 
 /* The report of one side; NULL (said why) when a file cannot be read. */
@@ -307,7 +311,6 @@ static int run_diff(struct diff_params *p)
 	struct atag_diff *d = NULL;
 	int ret = ATAG_EXIT_FAIL;
 	char err[512];
-	FILE *out;
 
 	r[0] = read_side(p, 0);
 	r[1] = r[0] ? read_side(p, 1) : NULL;
@@ -317,15 +320,10 @@ static int run_diff(struct diff_params *p)
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, err);
 		goto out;
 	}
-	out = stdout;
-	if (p->output) {
-		out = fopen(p->output, "w");
-		if (!out)
-			die("%s: %s", p->output, strerror(errno));
-	}
-	if (render(d, p, out) || (out != stdout && fclose(out)))
-		die("%s: %s", p->output ? p->output : "standard output",
-		    errno ? strerror(errno) : "write error");
+	atag_output_redirect(&(struct atag_output_opts){ .path = p->output });
+	p->render.columns = atag_columns();
+	if (render(d, p, stdout))
+		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 	ret = ATAG_EXIT_OK;
 out:
 	atag_diff_free(d);

@@ -18,15 +18,15 @@
 
 static const char enable_usage[] =
 	"usage: trace-cmd-alloc-tag enable [FILTERS | --all] [--dry-run]\n"
-	"       trace-cmd-alloc-tag disable [FILTERS] [--dry-run]\n"
+	"       trace-cmd-alloc-tag disable [FILTERS | --all] [--dry-run]\n"
 	"\n"
 	"Turn the tracing of the matching allocation call sites (tags) on or off: traced\n"
 	"tags emit the alloc_tag trace events. Prints how many tags changed state.\n"
-	"Needs a kernel with per-tag tracing and CAP_SYS_ADMIN. enable needs a filter, or\n"
-	"--all to trace every call site; disable without a filter turns all tracing off.\n"
+	"Needs a kernel with per-tag tracing and CAP_SYS_ADMIN. Both need a filter, or\n"
+	"--all: every call site (disable --all turns off what others turned on too).\n"
 	"\n"
 	"      --dry-run       list the tags that would change state, change nothing\n"
-	"      --all           enable: every tag\n"
+	"      --all           every tag (no filter)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	ATAG_TAGOPTS_HELP;
@@ -72,9 +72,10 @@ static void parse_toggle_options(struct toggle_params *p, int argc, char **argv)
 	if (optind + 1 < argc)
 		atag_usage_error(enable_usage, "unexpected argument '%s'", argv[optind + 1]);
 	atag_tagopts_check(&p->tagopts, enable_usage);
-	if (p->enable && !p->all && atag_filter_is_empty(&p->tagopts.filter))
-		atag_usage_error(enable_usage,
-				 "enable: give a filter, or --all to trace every call site");
+	if (!p->all && atag_filter_is_empty(&p->tagopts.filter))
+		atag_usage_error(enable_usage, p->enable ?
+				 "enable: give a filter, or --all to trace every call site" :
+				 "disable: give a filter, or --all to turn off every call site");
 	if (p->all && !atag_filter_is_empty(&p->tagopts.filter))
 		atag_usage_error(enable_usage, "--all and a filter exclude each other");
 }

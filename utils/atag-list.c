@@ -13,7 +13,7 @@
 #include "atag-utils.h"
 
 static const char list_usage[] =
-	"usage: trace-cmd-alloc-tag list [FILTERS] [-s KEY] [-n N] [--format text|json]\n"
+	"usage: trace-cmd-alloc-tag list [FILTERS] [-s KEY] [-n N] [-f FMT] [-o FILE]\n"
 	"\n"
 	"List the allocation call sites (tags) of /proc/allocinfo: the bytes and calls\n"
 	"they account for, whether they are traced, whether their counters are accurate,\n"
@@ -21,8 +21,9 @@ static const char list_usage[] =
 	"and the trace state shows as '-'.\n"
 	"\n"
 	"  -s, --sort KEY      bytes (default), calls, function, file or module\n"
-	"  -n N                show the first N tags only\n"
-	"      --format FMT    text (default) or json\n"
+	"  -n, --rows N        show the first N tags only (0 = all, the default)\n"
+	"  -f, --format FMT    text (default), json or csv\n"
+	"  -o, --output FILE   write to FILE (an existing FILE is kept as FILE.old)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	ATAG_TAGOPTS_HELP;
@@ -35,27 +36,27 @@ struct list_params {
 	struct atag_tagopts	tagopts;
 	enum sort_key		sort;
 	unsigned long long	max_rows;	/* 0: all */
-	bool			json;
+	struct atag_output_opts	out;
 };
-
-enum { OPT_format = OPT_TAGOPTS_END };
 
 static void parse_list_options(struct list_params *p, int argc, char **argv)
 {
 	static const struct option long_options[] = {
 		ATAG_TAGOPTS_LONG,
+		ATAG_OUTPUT_LONG,
 		{ "sort", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, OPT_format },
+		{ "rows", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned int i;
-	static const char optstring[] = "+:hs:n:";
+	static const char optstring[] = "+:hs:n:f:o:";
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
-		if (atag_tagopts_parse(&p->tagopts, c, optarg, list_usage))
+		if (atag_tagopts_parse(&p->tagopts, c, optarg, list_usage) ||
+		    atag_output_parse(&p->out, c, optarg, list_usage))
 			continue;
 		switch (c) {
 		case 's':
@@ -67,15 +68,8 @@ static void parse_list_options(struct list_params *p, int argc, char **argv)
 			p->sort = i;
 			break;
 		case 'n':
-			if (atag_parse_u64(optarg, &p->max_rows) || !p->max_rows)
-				atag_usage_error(list_usage, "-n: '%s' is not a positive number",
-						 optarg);
-			break;
-		case OPT_format:
-			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
-				atag_usage_error(list_usage, "--format: '%s' is not text or json",
-						 optarg);
-			p->json = !strcmp(optarg, "json");
+			if (atag_parse_u64(optarg, &p->max_rows))
+				atag_usage_error(list_usage, "-n: '%s' is not a row count", optarg);
 			break;
 		case 'h':
 			atag_usage_exit(list_usage);
@@ -143,18 +137,25 @@ static char *signed_size(char *buf, size_t len, long long bytes)
 	return buf;
 }
 
+/* The width of the columns before the call site's. */
+#define TEXT_PREFIX	(12 + 1 + 10 + 2 + 6 + 2 + 8 + 2)
+
 static void print_text(const struct atag_taglist *list, size_t rows)
 {
-	char size[32], site[3 * ATAG_NAME_MAX + 32];
+	char size[32], site[3 * ATAG_NAME_MAX + 32], cut[sizeof(site)];
+	int columns = atag_columns();
+	size_t i, width = 0;
 	const struct atag_tag *t;
-	size_t i;
 
+	if (columns >= TEXT_PREFIX + ATAG_MIN_SITE_WIDTH)
+		width = columns - TEXT_PREFIX;
 	printf("%12s %10s  %-6s  %-8s  %s\n", "BYTES", "CALLS", "TRACED", "ACCURATE", "CALL SITE");
 	for (i = 0; i < rows; i++) {
 		t = &list->tags[i];
 		atag_tag_site(t, site, sizeof(site));
 		printf("%12s %10llu  %-6s  %-8s  %s\n", signed_size(size, sizeof(size), t->bytes),
-		       t->calls, yes_no(t->traced), yes_no(t->accurate), site);
+		       t->calls, yes_no(t->traced), yes_no(t->accurate),
+		       atag_elide_middle(cut, sizeof(cut), site, width));
 	}
 }
 
@@ -189,6 +190,26 @@ static void print_json(const struct atag_taglist *list, size_t rows)
 	printf("  ] }\n");
 }
 
+/* A header line, then a tag a line; an unknown trace state is an empty cell. */
+static void print_csv(const struct atag_taglist *list, size_t rows)
+{
+	const struct atag_tag *t;
+	size_t i;
+
+	printf("bytes,calls,traced,accurate,function,file,line,module\n");
+	for (i = 0; i < rows; i++) {
+		t = &list->tags[i];
+		printf("%lld,%llu,%s,%d,", t->bytes, t->calls,
+		       t->traced < 0 ? "" : t->traced ? "1" : "0", t->accurate ? 1 : 0);
+		atag_csv_write_string(stdout, t->function);
+		putchar(',');
+		atag_csv_write_string(stdout, t->filename);
+		printf(",%llu,", t->lineno);
+		atag_csv_write_string(stdout, t->modname);
+		putchar('\n');
+	}
+}
+
 static int run_list(struct list_params *p)
 {
 	struct atag_allocinfo *ai = atag_tagopts_open(&p->tagopts);
@@ -203,8 +224,11 @@ static int run_list(struct list_params *p)
 	if (list->nr)
 		qsort(list->tags, list->nr, sizeof(*list->tags), cmp_tags);
 	rows = p->max_rows && p->max_rows < list->nr ? p->max_rows : list->nr;
-	if (p->json)
+	atag_output_redirect(&p->out);
+	if (atag_output_is(&p->out, "json"))
 		print_json(list, rows);
+	else if (atag_output_is(&p->out, "csv"))
+		print_csv(list, rows);
 	else
 		print_text(list, rows);
 	atag_taglist_free(list);
@@ -214,7 +238,8 @@ static int run_list(struct list_params *p)
 
 void trace_alloc_tag_list(int argc, char **argv)
 {
-	struct list_params p = { .sort = SORT_BYTES };
+	static const char *const formats[] = { "text", "json", "csv", NULL };
+	struct list_params p = { .sort = SORT_BYTES, .out.formats = formats };
 	int ret;
 
 	atag_tagopts_init(&p.tagopts);

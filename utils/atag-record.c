@@ -304,6 +304,8 @@ static void preflight(struct recording *r, const char **events)
 	const char *dir = atag_tracefs_dir();
 	char path[4096];
 
+	if (r->p->command)
+		atag_command_check(r->p->command[0]);
 	if (!dir)
 		die("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(path, sizeof(path), "%s/instances", dir);
@@ -873,7 +875,10 @@ static void stop_recorder(struct recording *r)
 	status = atag_session_stop_recorder(r->sess, STOP_TIMEOUT_MS);
 	if (!status) {
 		ret = atag_session_commit_output(r->sess);
-		if (!ret)
+		if (ret > 0)
+			fprintf(stderr, "%s record: %s existed: kept as %s.old\n", ATAG_PROG,
+				r->p->output, r->p->output);
+		if (ret >= 0)
 			r->committed = true;
 		else if (ret == -ENOENT)
 			record_fail(r, ENOENT, "trace-cmd record wrote no %s: %s", r->p->output,

@@ -166,6 +166,28 @@ static uint64_t parse_ts(const char *opt, const char *arg)
 	return ns;
 }
 
+/* Options a format has no use for: refused, or said to do nothing (man page). */
+static void check_formats(const struct report_params *p)
+{
+	const struct atag_output_opts o = { .format = p->format };
+	const char *tables = "text, json, csv, folded, pprof or html";
+
+	atag_output_only(&o, usage, p->render.weight, "--weight", "folded or pprof");
+	atag_output_only(&o, usage, p->render.keep_offsets, "--keep-offsets", "folded or pprof");
+	atag_output_only(&o, usage, p->render.hist, "--hist", "text or html");
+	atag_output_only(&o, usage, p->render.stacks, "--stacks", "text, json, folded, pprof or html");
+	atag_output_only(&o, usage, p->render.live, "--live", "text, json, csv or html");
+	/* json and html always have the stacks, the live list (html: the histograms) */
+	atag_output_redundant(&o, p->render.stacks, "--stacks", "text");
+	atag_output_redundant(&o, p->render.live && !p->view.min_age, "--live", "text or csv");
+	atag_output_redundant(&o, p->render.hist, "--hist", "text");
+	/* lifetimes: a row per allocation, in no order, all of them */
+	atag_output_redundant(&o, p->rows_given, "-n", tables);
+	atag_output_redundant(&o, p->view.sort && !p->timeline, "--sort", tables);
+	if (p->timeline && (p->render.stacks || p->render.live || p->render.hist))
+		atag_usage_error(usage, "--timeline replaces the views: no --stacks, --live or --hist");
+}
+
 static void parse_args(int argc, char **argv, struct report_params *p)
 {
 	static const struct option long_options[] = {
@@ -328,6 +350,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 	if (p->opts.no_debuginfo && (p->opts.vmlinux || p->opts.module_dirs))
 		atag_usage_error(usage,
 				 "--no-debuginfo and --vmlinux/--module-dir exclude each other");
+	check_formats(p);
 }
 
 static int term_width(void)
@@ -339,19 +362,15 @@ static int term_width(void)
 	return 100;
 }
 
+/* Standard output, made -o FILE (an older FILE kept as FILE.old). */
 static FILE *open_output(const struct report_params *p)
 {
-	FILE *f;
+	struct atag_output_opts o = { .path = p->output };
 
-	if (!p->output) {
-		if (!strcmp(p->format, "pprof") && isatty(STDOUT_FILENO))
-			die("pprof output is binary: use -o FILE or redirect stdout");
-		return stdout;
-	}
-	f = fopen(p->output, "w");
-	if (!f)
-		die("%s: %s", p->output, strerror(errno));
-	return f;
+	if (!p->output && !strcmp(p->format, "pprof") && isatty(STDOUT_FILENO))
+		die("pprof output is binary: use -o FILE or redirect stdout");
+	atag_output_redirect(&o);
+	return stdout;
 }
 
 static int render(const struct atag_report *r, const struct report_params *p, FILE *f)
@@ -384,9 +403,7 @@ static void stream_rows(struct atag_report *r, const struct report_params *p,
 	lo->json = !strcmp(p->format, "lifetimes-json");
 	lo->rows = open_output(p);
 	if (p->stacks_out) {
-		lo->stacks = fopen(p->stacks_out, "w");
-		if (!lo->stacks)
-			die("%s: %s", p->stacks_out, strerror(errno));
+		lo->stacks = atag_output_fopen(p->stacks_out);
 	}
 	if (atag_render_lifetimes_begin(lo, &sink))
 		die("%s: %s", p->output ? p->output : "standard output", strerror(errno));
@@ -444,9 +461,9 @@ static int run_report(struct report_params *p)
 		goto out;
 	}
 	out = open_output(p);
-	if (render(r, p, out) || (out != stdout && fclose(out)))
-		die("%s: %s", p->output ? p->output : "standard output",
-		    errno ? strerror(errno) : "write error");
+	p->render.columns = atag_columns();
+	if (render(r, p, out))
+		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 out:
 	atag_report_free(r);
 	return ret;

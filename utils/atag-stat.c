@@ -35,7 +35,8 @@ static const char stat_usage[] =
 	"options:\n"
 	"  -B NAME            only the instance NAME (may be repeated); no remotes, no totals\n"
 	"  -t                 with -B: the top buffer too\n"
-	"  --format FMT       text (default; human-readable sizes) or json (exact KiB)\n"
+	"  -f, --format FMT   text (default; human-readable sizes) or json (exact KiB)\n"
+	"  -o, --output FILE  write to FILE (an existing FILE is kept as FILE.old)\n"
 	"  --watch SECONDS    refresh every SECONDS (fractions and ms allowed) until Ctrl-C;\n"
 	"                     in place on a terminal\n"
 	"  --count N          with --watch: stop after N reports\n"
@@ -44,8 +45,7 @@ static const char stat_usage[] =
 	"  -h, --help         this help\n";
 
 enum {
-	OPT_format = 256,
-	OPT_watch,
+	OPT_watch = 256,
 	OPT_count,
 	OPT_tracefs,
 };
@@ -54,7 +54,7 @@ struct stat_params {
 	const char		**names;
 	size_t			nr_names;
 	bool			top;
-	bool			json;
+	struct atag_output_opts	out;
 	unsigned long long	watch_ns;	/* 0: once */
 	unsigned long long	count;		/* 0: until interrupted */
 	const char		*tracefs;
@@ -106,7 +106,7 @@ static char *report(const struct stat_params *p, const char *root, size_t *len)
 	f = open_memstream(&buf, len);
 	if (!f)
 		die("out of memory");
-	if (p->json)
+	if (atag_output_is(&p->out, "json"))
 		ret = atag_bufstat_render_json(bs, f);
 	else
 		ret = atag_bufstat_render_text(bs, f);
@@ -131,7 +131,7 @@ static void nap(unsigned long long ns)
 
 static void run(const struct stat_params *p)
 {
-	bool tty = p->watch_ns && isatty(STDOUT_FILENO);
+	bool tty = p->watch_ns && !p->out.path && isatty(STDOUT_FILENO);
 	char rootbuf[PATH_MAX], *out;
 	unsigned long long i;
 	const char *root;
@@ -148,6 +148,8 @@ static void run(const struct stat_params *p)
 		if (stop)
 			break;
 		out = report(p, root, &len);
+		if (!i)
+			atag_output_redirect(&p->out);
 		if (tty)
 			fputs("\033[H\033[2J", stdout);
 		else if (i)
@@ -163,7 +165,7 @@ static void run(const struct stat_params *p)
 static void parse_args(int argc, char **argv, struct stat_params *p)
 {
 	static const struct option long_options[] = {
-		{ "format", required_argument, NULL, OPT_format },
+		ATAG_OUTPUT_LONG,
 		{ "watch", required_argument, NULL, OPT_watch },
 		{ "count", required_argument, NULL, OPT_count },
 		{ "tracefs", required_argument, NULL, OPT_tracefs },
@@ -171,11 +173,13 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char **names;
-	static const char optstring[] = "+:hB:t";
+	static const char optstring[] = "+:hB:tf:o:";
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
+		if (atag_output_parse(&p->out, c, optarg, stat_usage))
+			continue;
 		switch (c) {
 		case 'B':
 			names = realloc(p->names, sizeof(*names) * (p->nr_names + 1));
@@ -186,12 +190,6 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 			break;
 		case 't':
 			p->top = true;
-			break;
-		case OPT_format:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				atag_usage_error(stat_usage, "--format: '%s' is not text or json",
-						 optarg);
-			p->json = !strcmp(optarg, "json");
 			break;
 		case OPT_watch:
 			if (atag_parse_duration(optarg, &p->watch_ns) || !p->watch_ns)
@@ -222,7 +220,8 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 
 void trace_alloc_tag_stat(int argc, char **argv)
 {
-	struct stat_params p = { .names = NULL };
+	static const char *const formats[] = { "text", "json", NULL };
+	struct stat_params p = { .out.formats = formats };
 
 	parse_args(argc, argv, &p);
 	run(&p);

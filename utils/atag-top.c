@@ -46,10 +46,13 @@ static const char top_usage[] =
 	"  -d, --interval TIME time between screens (default 1s; 100ms at least)\n"
 	"      --count N       stop after N screens\n"
 	"  -n, --rows N        call sites a screen shows (default: what fits the terminal,\n"
-	"                      else 25; --json: all; 0 = all)\n"
+	"                      else 25; json: all; 0 = all)\n"
 	"  -s, --sort KEY      live_bytes (default), live, allocs, frees (in the interval),\n"
 	"                      total (allocations so far), bytes, oldest, p50, p99, site\n"
-	"      --json          a JSON object a line per interval, for scripts\n"
+	"  -f, --format FMT    text (default: screens) or json (a JSON object a line per\n"
+	"                      interval, for scripts)\n"
+	"      --json          the same as --format json\n"
+	"  -o, --output FILE   write to FILE (an existing FILE is kept as FILE.old)\n"
 	"  -b KB               per-CPU buffer size of the instance, in KiB\n"
 	"      --all           trace every call site\n"
 	"      --kmem          watch kmem:kmalloc, kmem_cache_alloc, kfree and kmem_cache_free\n"
@@ -76,7 +79,8 @@ struct top_params {
 	long			rows;
 	bool			rows_given;
 	const char		*sort;
-	bool			json;
+	struct atag_output_opts	out;
+	bool			json;		/* -f json */
 	unsigned long long	buffer_kb;
 	bool			all;
 	bool			kmem;
@@ -149,6 +153,7 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 		{ "rows", required_argument, NULL, 'n' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, OPT_json },
+		ATAG_OUTPUT_LONG,
 		{ "all", no_argument, NULL, OPT_all },
 		{ "kmem", no_argument, NULL, OPT_kmem },
 		{ "pid", required_argument, NULL, OPT_pid },
@@ -157,13 +162,14 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char optstring[] = "+:hd:n:s:b:";
+	static const char optstring[] = "+:hd:n:s:b:f:o:";
 	unsigned long long v;
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
-		if (atag_tagopts_parse(&p->tagopts, c, optarg, top_usage))
+		if (atag_tagopts_parse(&p->tagopts, c, optarg, top_usage) ||
+		    atag_output_parse(&p->out, c, optarg, top_usage))
 			continue;
 		switch (c) {
 		case 'd':
@@ -193,7 +199,7 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 				atag_usage_error(top_usage, "-b: '%s' is not a size in KiB",
 						 optarg);
 			break;
-		case OPT_json: p->json = true; break;
+		case OPT_json: p->out.format = "json"; break;
 		case OPT_all: p->all = true; break;
 		case OPT_kmem: p->kmem = true; break;
 		case OPT_pid: add_pids(p, optarg); break;
@@ -206,6 +212,7 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 	}
 	if (optind + 1 < argc)
 		p->command = argv + optind + 1;
+	p->json = atag_output_is(&p->out, "json");
 	atag_tagopts_check(&p->tagopts, top_usage);
 	if (p->kmem && (p->all || !atag_filter_is_empty(&p->tagopts.filter)))
 		atag_usage_error(top_usage, "--kmem watches every allocation: no tag filter");
@@ -227,6 +234,8 @@ static void preflight(struct top *t)
 	char path[4096];
 	int i, optional, n;
 
+	if (t->p->command)
+		atag_command_check(t->p->command[0]);
 	if (!dir)
 		die("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(path, sizeof(path), "%s/instances", dir);
@@ -357,6 +366,7 @@ static int show(struct top *t)
 {
 	struct atag_live_render_opts o = {
 		.rows = screen_rows(t), .scope = t->scope, .sort = t->p->sort,
+		.columns = atag_columns(),
 	};
 	struct atag_live_snapshot snap;
 	size_t len = 0;
@@ -518,6 +528,8 @@ static int run_top(struct top_params *p)
 	int ret = ATAG_EXIT_OK;
 
 	preflight(&t);
+	atag_output_redirect(&p->out);
+	t.tty = isatty(STDOUT_FILENO);
 	atag_stop_install();
 	t.sess = atag_cmd_session(t.ai, "top");
 	if (!set_up(&t) && !atag_stop_sig) {
@@ -549,7 +561,8 @@ static int run_top(struct top_params *p)
 
 void trace_alloc_tag_top(int argc, char **argv)
 {
-	struct top_params p = { .interval_ns = 1000000000ULL };
+	static const char *const formats[] = { "text", "json", NULL };
+	struct top_params p = { .interval_ns = 1000000000ULL, .out.formats = formats };
 	int ret;
 
 	atag_tagopts_init(&p.tagopts);

@@ -10,6 +10,14 @@
 
 #include "atag-cmd.h"
 
+const char *atag_cmd_name;
+
+void atag_usage_hint(void)
+{
+	fprintf(stderr, "Try '%s%s%s --help'.\n", ATAG_PROG, atag_cmd_name ? " " : "",
+		atag_cmd_name ? atag_cmd_name : "");
+}
+
 void atag_usage_error(const char *usage, const char *fmt, ...)
 {
 	va_list ap;
@@ -18,7 +26,8 @@ void atag_usage_error(const char *usage, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n\n%s", usage);
+	fputc('\n', stderr);
+	atag_usage_hint();
 	exit(ATAG_EXIT_USAGE);
 }
 

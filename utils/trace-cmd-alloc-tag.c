@@ -72,6 +72,7 @@ static const struct command *find_command(const char *name)
 
 static void __attribute__((noreturn)) run_command(const struct command *c, int argc, char **argv)
 {
+	atag_cmd_name = c->name;
 	c->run(argc, argv);
 	exit(ATAG_EXIT_OK);
 }
@@ -80,7 +81,7 @@ static void __attribute__((noreturn)) run_command(const struct command *c, int a
 static void check_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fprintf(stderr, "%s: standard output: %s\n", ATAG_PROG,
+		fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, atag_output_name(),
 			errno ? strerror(errno) : "write error");
 		_exit(ATAG_EXIT_FAIL);
 	}
@@ -111,16 +112,16 @@ int main(int argc, char **argv)
 		}
 		c = find_command(argv[2]);
 		if (!c) {
-			fprintf(stderr, "%s: no such command '%s'\n\n", ATAG_PROG, argv[2]);
-			print_usage(stderr);
+			fprintf(stderr, "%s: no such command '%s'\n", ATAG_PROG, argv[2]);
+			atag_usage_hint();
 			return ATAG_EXIT_USAGE;
 		}
 		run_command(c, 3, (char *[]){ argv[0], argv[2], "--help", NULL });
 	}
 	c = find_command(argv[1]);
 	if (!c) {
-		fprintf(stderr, "%s: '%s' is not a command\n\n", ATAG_PROG, argv[1]);
-		print_usage(stderr);
+		fprintf(stderr, "%s: '%s' is not a command\n", ATAG_PROG, argv[1]);
+		atag_usage_hint();
 		return ATAG_EXIT_USAGE;
 	}
 	run_command(c, argc, argv);

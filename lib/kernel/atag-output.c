@@ -258,11 +258,14 @@ static void remove_private(int dirfd, const char *name, int fd)
 		unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
-/* The trace.dat of the private directory @fd, made @mode and moved to @base in @dirfd. */
+/*
+ * The trace.dat of the private directory @fd, made @mode and moved to @base in @dirfd;
+ * a regular file there is kept as @base.old first (then 1 is returned).
+ */
 static int move_into_place(int fd, int dirfd, const char *base, mode_t mode)
 {
 	struct stat st;
-	int file, ret = 0;
+	int file, ret = 0, kept = 0;
 
 	file = openat(fd, ATAG_OUTPUT_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (file < 0)
@@ -274,10 +277,14 @@ static int move_into_place(int fd, int dirfd, const char *base, mode_t mode)
 	else if (fchmod(file, mode))
 		ret = -errno;
 	close(file);
+	if (!ret)
+		kept = atag_keep_old(dirfd, base, NULL, 0);
+	if (kept < 0)
+		ret = kept;
 	/* renameat() replaces a link at @base, never follows it */
 	if (!ret && renameat(fd, ATAG_OUTPUT_NAME, dirfd, base))
 		ret = -errno;
-	return atag_err(ret);
+	return ret ? atag_err(ret) : kept;
 }
 
 int atag_output_commit(struct atag_output *o)
@@ -287,7 +294,7 @@ int atag_output_commit(struct atag_output *o)
 	if (o->tmpfd < 0)
 		return atag_err(-ENOENT);
 	ret = move_into_place(o->tmpfd, o->dirfd, o->base, atag_output_mode());
-	if (!ret)
+	if (ret >= 0)
 		o->committed = true;
 	atag_output_discard(o);
 	return ret;
@@ -354,7 +361,8 @@ int atag_output_recover(const char *tmpdir, const char *final, bool *moved)
 		ret = fd == -ENOENT ? 1 : fd;	/* never made, or removed already */
 	if (!ret && looks_complete(fd)) {
 		ret = move_into_place(fd, dirfd, fbase, atag_output_mode());
-		*moved = !ret;
+		*moved = ret >= 0;
+		ret = ret < 0 ? ret : 0;
 	}
 	if (fd >= 0) {
 		remove_private(dirfd, tname, fd);

@@ -54,31 +54,11 @@ const char *atag_recorder_program(const char *trace_cmd)
 	return tc && *tc ? tc : "trace-cmd";
 }
 
-/* The path of the program @name: as given with a slash, else found in $PATH. */
-static bool find_program(const char *name, char *full, size_t len)
-{
-	char *path, *dir, *save = NULL;
-	bool found = false;
-
-	if (strchr(name, '/')) {
-		snprintf(full, len, "%s", name);
-		return !access(name, X_OK);
-	}
-	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	for (dir = path ? strtok_r(path, ":", &save) : NULL; dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(full, len, "%s/%s", dir, name);
-		found = !access(full, X_OK);
-	}
-	free(path);
-	return found;
-}
-
 bool atag_recorder_found(const char *trace_cmd)
 {
 	char full[PATH_MAX];
 
-	return find_program(atag_recorder_program(trace_cmd), full, sizeof(full));
+	return !atag_find_program(atag_recorder_program(trace_cmd), full, sizeof(full));
 }
 
 static bool in_list(const char * const *list, const char *s)
@@ -242,7 +222,7 @@ struct atag_recorder *atag_recorder_start(const struct atag_recorder_opts *o)
 	if (r) {
 		r->pidfd = -1;
 		r->instance = strdup(o->instance);
-		if (!find_program(tc, found, sizeof(found)) || !realpath(found, r->exe))
+		if (atag_find_program(tc, found, sizeof(found)) || !realpath(found, r->exe))
 			r->exe[0] = '\0';
 	}
 	if (!r || !r->instance) {

@@ -174,7 +174,7 @@ int atag_session_commit_output(struct atag_session *s)
 	atag_output_free(s->out);
 	s->out = NULL;
 	unlist_output(s);
-	return failed(s, ATAG_PART_OUTPUT, ret);
+	return ret > 0 ? ret : failed(s, ATAG_PART_OUTPUT, ret);
 }
 
 /* ------------------------------------------------------------------ tags and holds */

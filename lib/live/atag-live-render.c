@@ -95,6 +95,7 @@ int atag_live_render_text(const struct atag_live_snapshot *s,
 	header(s, o, f);
 	fputc('\n', f);
 	atag_table_init(&tb, COLS, 1u << (COLS - 1));
+	tb.max_width = o ? o->columns : 0;
 	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++) {
 		site = &s->sites[i];

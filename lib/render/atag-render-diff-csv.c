@@ -22,23 +22,6 @@
 #include "atag-render-diff.h"
 #include "atag-utils.h"
 
-static void put_str(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void header(FILE *f)
 {
 	static const char * const sfx[] = { "before", "after", "change" };
@@ -72,14 +55,14 @@ static void row(FILE *f, const struct atag_diff *d, const struct atag_diff_site 
 	bool has[2];
 	int i, k;
 
-	put_str(f, s->function);
+	atag_csv_write_string(f, s->function);
 	fputc(',', f);
-	put_str(f, s->file);
+	atag_csv_write_string(f, s->file);
 	fputc(',', f);
 	if (s->line >= 0)
 		fprintf(f, "%ld", s->line);
 	fputc(',', f);
-	put_str(f, s->module);
+	atag_csv_write_string(f, s->module);
 	fprintf(f, ",%s", atag_diff_status_name(s->status));
 	for (i = 0; atag_counter_fields[i].name; i++) {
 		fl = &atag_counter_fields[i];

@@ -239,6 +239,7 @@ static void sites(const struct atag_diff *d, const struct atag_render_opts *o, F
 		return;
 	}
 	atag_table_init(&tb, SITE_COLS, 1u << (SITE_COLS - 1) | 1u << (SITE_COLS - 2));
+	tb.max_width = o ? o->columns : 0;
 	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++)
 		site_row(&tb, d, d->sites[i]);

@@ -98,7 +98,7 @@ static void live(struct atag_json *w, const struct atag_report *r,
 	atag_json_str(w, "comm", l->comm);
 	atag_json_uint(w, "alloc_ts", l->alloc_ts);
 	atag_json_uint(w, "age_ns", l->age_ns);
-	atag_json_str(w, "file", r->files[l->file].path);
+	atag_json_str(w, "trace", r->files[l->file].path);	/* "file": a source file */
 	if (l->stack)
 		atag_json_strs(w, "frames", l->stack->frames, l->stack->nr_frames);
 	else
@@ -310,9 +310,9 @@ static void completeness(struct atag_json *w, const struct atag_report *r)
 		c = &r->completeness[i];
 		atag_json_break(w);
 		atag_json_open_object(w, NULL);
-		atag_json_str(w, "file", r->files[c->file].path);
+		atag_json_str(w, "trace", r->files[c->file].path);
 		atag_json_str(w, "function", c->function);
-		atag_json_str(w, "source_file", c->source_file);
+		atag_json_str(w, "file", c->source_file);
 		atag_json_int(w, "line", c->line);
 		atag_json_str(w, "module", c->module);
 		atag_json_bool(w, "complete", c->complete);

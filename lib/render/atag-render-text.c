@@ -15,6 +15,7 @@
 #include "atag-render.h"
 #include "atag-render-counters.h"
 #include "atag-report.h"
+#include "atag-table.h"
 #include "atag-utils.h"
 
 /* What marks a call site whose objects were reused while live, and what it means. */
@@ -24,57 +25,7 @@
 			"not traced (bulk or RCU frees, or lost events).\n  The objects reused " \
 			"have no lifetime, and its live ones may be gone already.\n"
 
-#define MAX_COLS	16
 #define SITE_LEN	512
-
-/* A table whose columns are sized to their widest cell. */
-struct table {
-	int		cols;
-	char		**cells;	/* rows x cols */
-	int		rows;
-	int		width[MAX_COLS];
-	unsigned int	left;		/* bit i: column i is left-aligned */
-};
-
-static void table_add(struct table *t, char **row)
-{
-	int c, w;
-
-	t->cells = realloc(t->cells, (size_t)(t->rows + 1) * t->cols * sizeof(char *));
-	for (c = 0; c < t->cols; c++) {
-		t->cells[t->rows * t->cols + c] = row[c];
-		w = strlen(row[c]);
-		if (w > t->width[c])
-			t->width[c] = w;
-	}
-	t->rows++;
-}
-
-static void table_row(const struct table *t, int r, FILE *f)
-{
-	const char *cell;
-	int c;
-
-	for (c = 0; c < t->cols; c++) {
-		cell = t->cells[r * t->cols + c];
-		if (c == t->cols - 1 && (t->left & (1u << c)))
-			fprintf(f, "%s", cell);		/* no trailing blanks */
-		else if (t->left & (1u << c))
-			fprintf(f, "%-*s  ", t->width[c], cell);
-		else
-			fprintf(f, "%*s  ", t->width[c], cell);
-	}
-	fputc('\n', f);
-}
-
-static void table_free(struct table *t)
-{
-	int i;
-
-	for (i = 0; i < t->rows * t->cols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
 
 static char *fmt(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static char *fmt(const char *format, ...)
@@ -426,7 +377,7 @@ static void summary_data(const struct atag_report *r, FILE *f)
 			 ATAG_COUNTER(LIVE_BYTES) | ATAG_COUNTER(PEAK_LIVE_BYTES) | \
 			 ATAG_COUNTER(BYTES_ALLOCED))
 
-static void site_row(struct table *tb, const struct atag_report_tag *t)
+static void site_row(struct atag_table *tb, const struct atag_report_tag *t)
 {
 	char site[SITE_LEN], *row[SITE_COLS];
 	int n;
@@ -439,7 +390,7 @@ static void site_row(struct table *tb, const struct atag_report_tag *t)
 	atag_report_site(t, site, sizeof(site));
 	row[n] = t->counts.replaced ? fmt("%s" REUSED_MARK, site,
 					  (unsigned long long)t->counts.replaced) : strdup(site);
-	table_add(tb, row);
+	atag_table_add(tb, row);
 }
 
 /* The frames of a stack, with their source lines when known. */
@@ -488,22 +439,20 @@ static void sites(const struct section *sec, const struct atag_render_opts *o, F
 		"ALLOCS", "FREES", "UNMATCHED", "LIVE", "LIVE BYTES", "PEAK LIVE", "ALLOCATED",
 		"P50", "P90", "P99", "MAX", "CALL SITE",
 	};
-	struct table tb = { .cols = SITE_COLS, .left = 1u << (SITE_COLS - 1) };
 	size_t i, n = nr_rows(o, sec->nr_tags);
-	char *row[SITE_COLS];
+	struct atag_table tb;
 	bool reused = false;
-	int c;
 
-	for (c = 0; c < tb.cols; c++)
-		row[c] = strdup(head[c]);
-	table_add(&tb, row);
+	atag_table_init(&tb, SITE_COLS, 1u << (SITE_COLS - 1));
+	tb.max_width = o->columns;
+	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++) {
 		site_row(&tb, sec->tags[i]);
 		reused |= sec->tags[i]->counts.replaced != 0;
 	}
 	fputc('\n', f);
 	for (i = 0; i < (size_t)tb.rows; i++) {
-		table_row(&tb, i, f);
+		atag_table_print_row(&tb, i, 0, f);
 		if (o->stacks && i > 0)
 			print_stacks(sec->tags[i - 1], f);
 	}
@@ -512,7 +461,7 @@ static void sites(const struct section *sec, const struct atag_render_opts *o, F
 	more(f, n, sec->nr_tags, "call sites");
 	if (reused)
 		fprintf(f, "%s", REUSED_LEGEND);
-	table_free(&tb);
+	atag_table_free(&tb);
 	doubts(sec->tags, n, false, f);
 }
 
@@ -521,17 +470,16 @@ static void sites(const struct section *sec, const struct atag_render_opts *o, F
 static void live(const struct section *sec, const struct atag_render_opts *o, FILE *f)
 {
 	static const char * const head[] = { "AGE", "PTR", "BYTES", "PID", "COMM", "CALL SITE" };
-	struct table tb = { .cols = 6, .left = 1u << 4 | 1u << 5 };
 	const struct atag_report_live *l;
 	size_t i, n = nr_rows(o, sec->nr_live);
 	char site[SITE_LEN], a[32], *row[6];
+	struct atag_table tb;
 	bool reused = false;
-	int c;
 
 	fprintf(f, "\nlive at the end of the trace, oldest first:\n");
-	for (c = 0; c < tb.cols; c++)
-		row[c] = strdup(head[c]);
-	table_add(&tb, row);
+	atag_table_init(&tb, 6, 1u << 4 | 1u << 5);
+	tb.max_width = o->columns;
+	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++) {
 		l = sec->live[i];
 		row[0] = strdup(atag_format_duration(a, sizeof(a), l->age_ns));
@@ -545,10 +493,10 @@ static void live(const struct section *sec, const struct atag_render_opts *o, FI
 			 fmt("%s" REUSED_MARK, site, (unsigned long long)l->tag->counts.replaced) :
 			 strdup(site);
 		reused |= l->tag->counts.replaced != 0;
-		table_add(&tb, row);
+		atag_table_add(&tb, row);
 	}
 	for (i = 0; i < (size_t)tb.rows; i++) {
-		table_row(&tb, i, f);
+		atag_table_print_row(&tb, i, 0, f);
 		l = i ? sec->live[i - 1] : NULL;
 		if (l && l->stack)
 			print_frames(l->stack, f);
@@ -558,7 +506,7 @@ static void live(const struct section *sec, const struct atag_render_opts *o, FI
 	more(f, n, sec->nr_live, "live allocations");
 	if (reused)
 		fprintf(f, "%s", REUSED_LEGEND);
-	table_free(&tb);
+	atag_table_free(&tb);
 	doubts(sec->tags, sec->nr_tags, true, f);
 }
 

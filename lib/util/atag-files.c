@@ -7,9 +7,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atag-utils.h"
@@ -78,6 +81,71 @@ char *atag_read_file(const char *path, size_t max, size_t *len)
 	close(fd);
 	errno = err;
 	return text;
+}
+
+/* 0: @path is an executable regular file; -EACCES: it is there but not that. */
+static int runnable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK))
+		return -EACCES;
+	return 0;
+}
+
+int atag_find_program(const char *name, char *full, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	int ret, err = -ENOENT;
+	char cand[PATH_MAX];
+	size_t n;
+
+	if (!*name)
+		return atag_err(-ENOENT);
+	if (strchr(name, '/')) {
+		snprintf(full, len, "%s", name);
+		return atag_err(runnable(name));
+	}
+	if (!path)
+		path = "/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		n = end - p;
+		snprintf(cand, sizeof(cand), "%.*s%s%s", (int)n, p, n ? "/" : "", name);
+		ret = runnable(cand);
+		/* as execvp(): EACCES (the first such file) if no other is found */
+		if (!ret || (ret == -EACCES && err != -EACCES))
+			snprintf(full, len, "%s", cand);
+		if (!ret)
+			return 0;
+		if (ret == -EACCES)
+			err = ret;
+		if (!*end)
+			break;
+	}
+	return atag_err(err);
+}
+
+int atag_keep_old(int dirfd, const char *name, char *old, size_t len)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (!old) {
+		old = buf;
+		len = sizeof(buf);
+	}
+	if (snprintf(old, len, "%s.old", name) >= (int)len)
+		return atag_err(-ENAMETOOLONG);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : atag_err(-errno);
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (renameat(dirfd, name, dirfd, old))
+		return atag_err(-errno);
+	return 1;
 }
 
 DIR *atag_opendir_fd(int fd)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "atag-table.h"
+#include "atag-utils.h"
 
 void atag_table_init(struct atag_table *t, int cols, unsigned int left)
 {
@@ -48,9 +49,24 @@ void atag_table_add_const(struct atag_table *t, const char * const *row)
 	atag_table_add(t, copy);
 }
 
+/* What is left of t->max_width for the last column, or 0 for no limit. */
+static size_t last_width(const struct atag_table *t, int indent)
+{
+	int c, used = indent;
+
+	if (!t->max_width || !(t->left & (1u << (t->cols - 1))))
+		return 0;
+	for (c = 0; c < t->cols - 1; c++)
+		used += t->width[c] + 2;
+	/* the other columns leave too little: the line is too wide anyway */
+	return t->max_width - used >= ATAG_MIN_SITE_WIDTH ? t->max_width - used : 0;
+}
+
 void atag_table_print_row(const struct atag_table *t, int r, int indent, FILE *f)
 {
+	size_t last = last_width(t, indent);
 	const char *cell;
+	char *cut;
 	int c;
 
 	fprintf(f, "%*s", indent, "");
@@ -58,7 +74,11 @@ void atag_table_print_row(const struct atag_table *t, int r, int indent, FILE *f
 		cell = t->cells[r * t->cols + c];
 		if (!cell)
 			cell = "?";
-		if (c == t->cols - 1 && (t->left & (1u << c)))
+		if (c == t->cols - 1 && (t->left & (1u << c)) && last && strlen(cell) > last &&
+		    (cut = malloc(last + 1))) {
+			fputs(atag_elide_middle(cut, last + 1, cell, last), f);
+			free(cut);
+		} else if (c == t->cols - 1 && (t->left & (1u << c)))
 			fputs(cell, f);
 		else if (t->left & (1u << c))
 			fprintf(f, "%-*s  ", t->width[c], cell);

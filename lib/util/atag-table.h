@@ -19,6 +19,10 @@ struct atag_table {
 	int		width[ATAG_TABLE_MAX_COLS];
 	unsigned int	left;		/* bit i: column i is left-aligned */
 	int		failed;		/* out of memory: rows were dropped */
+	int		max_width;	/* 0, or lines cut to it by eliding the last column
+					 * (left-aligned: the call site) in its middle;
+					 * not when that leaves it under
+					 * ATAG_MIN_SITE_WIDTH (too wide anyway) */
 };
 
 /* An empty table of @cols columns (at most ATAG_TABLE_MAX_COLS). */
@@ -33,7 +37,7 @@ void atag_table_add(struct atag_table *t, char **row);
 /* Add a row of constant strings (a header), copied. */
 void atag_table_add_const(struct atag_table *t, const char * const *row);
 
-/* Write row @r, indented by @indent blanks. */
+/* Write row @r, indented by @indent blanks (cut to t->max_width, see above). */
 void atag_table_print_row(const struct atag_table *t, int r, int indent, FILE *f);
 
 /* Write every row. */

@@ -223,3 +223,34 @@ bool atag_glob_match(const char *pattern, const char *str)
 		return false;
 	return fnmatch(pattern, str, 0) == 0;
 }
+
+char *atag_elide_middle(char *buf, size_t len, const char *s, size_t width)
+{
+	size_t n = strlen(s), head, tail;
+
+	if (!width || n <= width || width < 3) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	tail = (width - 3) / 2;
+	head = width - 3 - tail;
+	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
+	return buf;
+}
+
+void atag_csv_write_string(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

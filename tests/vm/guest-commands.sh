@@ -361,7 +361,7 @@ t_cmd_enable() {
 			"0 B" 0 yes yes "$S_migration_target")"
 	run "$C" enable --module atag_test
 	same "enable again: 0 changed, 9 already on" "$out" "0 tags changed state (tracing on), 9 already on"
-	run "$C" disable --dry-run
+	run "$C" disable --all --dry-run
 	expect "disable --dry-run: 9 would change" 0 \
 		"9 tags would change state (tracing off), $((NTAGS - 9)) already off"
 	same "disable --dry-run: changes nothing" "$(traced)" "$MOD_SITES"
@@ -370,7 +370,7 @@ t_cmd_enable() {
 		"3 tags changed state (tracing off), 0 already off"
 	same "disable glob: page, percpu and pinned off, the others still on" "$(traced)" \
 		"$S_large$NL$S_migrate$NL$S_migration_target$NL$S_slab$NL$S_split$NL$S_long"
-	run "$C" disable
+	run "$C" disable --all
 	same "disable: the other 6 changed" "$out" \
 		"6 tags changed state (tracing off), $((NTAGS - 6)) already off"
 	clean "enable/disable --module"
@@ -397,7 +397,7 @@ t_cmd_enable() {
 	run "$C" enable --all
 	same "enable --all: every tag" "$out" "$NTAGS tags changed state (tracing on), 0 already on"
 	same "enable --all: the probe reads every tag traced" "$("$PROBE" traced -c)" "$NTAGS"
-	run "$C" disable
+	run "$C" disable --all
 	same "disable: every tag back" "$out" "$NTAGS tags changed state (tracing off), 0 already off"
 	clean "enable --all / disable"
 	[ $bad = 0 ]
@@ -441,10 +441,10 @@ t_cmd_errors() {
 	clean "no match, no permission"
 
 	"$C" enable --module atag_test >/dev/null
-	run $nocap "$C" disable
+	run $nocap "$C" disable --all
 	expect "disable without CAP_SYS_ADMIN: EPERM" 1 "$E: *: operation not permitted: * needs CAP_SYS_ADMIN"
 	same "disable without CAP_SYS_ADMIN: the tags stay traced" "$("$PROBE" traced -c)" 9
-	"$C" disable >/dev/null
+	"$C" disable --all >/dev/null
 	clean "disable without CAP_SYS_ADMIN"
 
 	cp /proc/allocinfo "$CW/allocinfo.txt"

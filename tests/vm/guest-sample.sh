@@ -63,7 +63,7 @@ t_sample() {
 	"$C" record --traced -b 4096 -o "$out" -- sh "$S/workload.sh" "$C"
 	rc=$?
 	"$C" list --traced
-	"$C" disable >/dev/null
+	"$C" disable --all >/dev/null
 	echo free >/proc/atag_test
 	[ $rc = 0 ] || return 1
 	cp "$out" "$S/sample.dat"
