@@ -67,6 +67,14 @@ echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
 # tier's output is shown whole when it ends; the longest ones start first.
 tiers=$(ls tests/t-*.sh)
 [ "$MODE" = tsan ] && tiers=$(ls tests/tsan-*.sh)
+# A tier that tests no code of ours a sanitizer would watch beyond what the normal
+# build runs (make install, bash completion, the layering, the README's commands: a
+# line "# tier: normal build") runs in the normal build only.
+if [ "$MODE" = asan ]; then
+	normal=$(grep -l '^# tier: normal build' $tiers)
+	echo "normal build only (make, bash, the source tree):" $(basename -s .sh $normal)
+	tiers=$(echo "$tiers" | grep -vxF "$normal")
+fi
 alone=$(grep -l '^# tier: alone' $tiers)	# run first, one by one, before the others
 tiers=$(echo "$tiers" | grep -vxF "$alone")
 tiers="$(echo "$tiers" | grep -E 't-(valgrind|record)\.sh$') $(echo "$tiers" | grep -vE 't-(valgrind|record)\.sh$')"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: normal build (bash completion: a bash script driving the command's --help)
 # bash completion (completion/trace-cmd-alloc-tag.bash), driven as bash drives it:
 # bash-completion and our file sourced in a non-interactive bash, COMP_WORDS,
 # COMP_CWORD, COMP_LINE and COMP_POINT set, the function called, COMPREPLY read.

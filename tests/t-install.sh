@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: normal build (make install, uninstall and the man pages)
 # make install / uninstall lay out the binary, the plugin (where libtraceevent looks),
 # the man pages and the bash completion; uninstall removes them and the directories
 # install made, and only those.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: normal build (the layering of the source tree)
 #
 # The shape of lib/: its parts depend on each other one way only.
 #

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: normal build (the README's commands, which t-report and t-plugin also run)
 # The README's examples run: each block of README.md after a marker line
 #
 #   <!-- example -->              run offline from the top of the tree, "$ " commands
