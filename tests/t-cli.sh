@@ -189,9 +189,8 @@ check_eq "list, COLUMNS=60: the call site's start and end kept" \
 check_eq "list, COLUMNS=200: nothing cut" "$(COLUMNS=200 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")" "$full"
 check_eq "list -f csv ignores COLUMNS" "$(COLUMNS=60 "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" -f csv)" \
 	"$("$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt" -f csv)"
-# report's live table (52 columns before the call site in this fixture: 60 leaves
-# less than 12, not cut), and its call-site table, whose 104 columns of numbers
-# leave 80 no room: not cut
+# report's live table: 52 columns before the call site in this fixture, so 80
+# leaves the call site 28 columns; 60 leaves it less than 12: PID goes (see below)
 rfull=$(env -u COLUMNS "$ATAG_CMD" report --live "$T_TMP/lt.dat")
 rows() { sed -n '/^ *AGE /,/^$/p' | grep -E '^( *AGE | *[0-9.]+ [num]?s  0x)'; }
 for w in 80 200; do
@@ -201,12 +200,129 @@ done
 check_eq "report --live, COLUMNS=80: the call site cut to 28 columns: 13, '...', 12 (hand count)" \
 	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows | sed -n 3p | cut -c53-)" \
 	"bar_open driv...raced frees]"
-check_eq "report --live, COLUMNS=60: too narrow for the call site: not cut" \
-	"$(COLUMNS=60 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows)" "$(printf '%s\n' "$rfull" | rows)"
-check_eq "report, COLUMNS=80: numbers too wide for 80: the call-site table not cut" \
-	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | sed -n '/^ALLOCS/,/^\[/p')" \
-	"$(printf '%s\n' "$rfull" | sed -n '/^ALLOCS/,/^\[/p')"
-check_eq "report, COLUMNS=120: the call-site table cut" \
-	"$(COLUMNS=120 "$ATAG_CMD" report "$T_TMP/lt.dat" | sed -n '/^ALLOCS/,/^\[/p' | awk 'length($0) > 120' | wc -l)" 0
+
+# When the columns before the call site leave it less than 12 columns, whole
+# columns are left out, in the order the man pages give, until it fits, and one
+# line after the table names them. tcells NAMES: the cells of the table on stdin
+# (its header first), one "ROW<tab>NAME<tab>VALUE" a line, for the columns of NAMES
+# ("A|B|...", in their order) the header has; the call site's left out (it is cut).
+tcells() {
+	awk -v names="$1" '
+	function trim(s) { sub(/^ +/, "", s); sub(/ +$/, "", s); return s }
+	BEGIN { n = split(names, nm, "|") }
+	NR == 1 {
+		h = "  " $0 "  "; from = 1
+		for (i = 1; i <= n; i++) {
+			p = index(substr(h, from), "  " nm[i] "  ")
+			if (!p)
+				continue
+			p += from - 1
+			k++; col[k] = nm[i]; end[k] = p + length(nm[i]) - 1
+			from = p + 2 + length(nm[i])
+			print "H\t" nm[i]
+		}
+		next
+	}
+	{
+		prev = 0
+		for (i = 1; i <= k; i++) {
+			if (col[i] != "CALL SITE")
+				print NR - 1 "\t" col[i] "\t" trim(substr($0, prev + 1, end[i] - prev))
+			prev = end[i]
+		}
+	}'
+}
+# fit NAME WIDTH NAMES DROP NARROW FULL: every line of the table NARROW within
+# WIDTH; the cells of its columns those of FULL (the table without a limit); the
+# columns of FULL it lacks named in the one line after it, in the order DROP
+fit() {
+	check_eq "$1: every line fits $2" \
+		"$(printf '%s\n' "$5" | awk -v w="$2" 'length($0) > w' | wc -l)" 0
+	tbl() { awk '/^columns left out/ { exit } !/^          / { print }'; }
+	printf '%s\n' "$5" | tbl | tcells "$3" > "$T_TMP/narrow"
+	printf '%s\n' "$6" | tbl | tcells "$3" > "$T_TMP/full"
+	check_eq "$1: the columns kept, cell by cell as without a limit" \
+		"$(grep -v '^H' "$T_TMP/narrow")" \
+		"$(awk -F '\t' 'NR == FNR { if ($1 == "H") k[$2] = 1; next } $1 != "H" && ($2 in k)' \
+			"$T_TMP/narrow" "$T_TMP/full")"
+	check_eq "$1: the columns never left out kept" "$(awk -v n="$3" -v d="$4" '
+		BEGIN { k = split(n, a, "|"); split(d, b, "|"); for (i in b) x[b[i]] = 1 }
+		NR == FNR && /^H/ { sub(/^H\t/, ""); h[$0] = 1; next }
+		END { for (i = 1; i <= k; i++) if (!(a[i] in x) && !(a[i] in h)) print a[i] }' \
+		"$T_TMP/narrow")" ""
+	left=$(printf '%s\n' "$4" | tr '|' '\n' | while read -r c; do
+		grep -qx "H	$c" "$T_TMP/full" && ! grep -qx "H	$c" "$T_TMP/narrow" && printf '%s, ' "$c"
+	done)
+	if [ -n "$left" ]; then
+		check_eq "$1: the line naming the columns left out" \
+			"$(printf '%s\n' "$5" | note)" "columns left out to fit $2: ${left%, } (-f csv has all)"
+	else
+		check_eq "$1: no column left out, no line" "$(printf '%s\n' "$5" | grep -c '^columns left out')" 0
+	fi
+}
+SITE_NAMES='ALLOCS|FREES|UNMATCHED|LIVE|LIVE BYTES|PEAK LIVE|ALLOCATED|P50|P90|P99|MAX|CALL SITE'
+SITE_DROP='P90|P99|UNMATCHED|FREES|PEAK LIVE|MAX|P50|LIVE'
+# table HEADER: the table on stdin whose header matches HEADER, to its end
+table() { awk -v h="$1" '$0 ~ h { on = 1 } on && (/^$/ || /^\[/ || /^\.\.\. /) { exit } on'; }
+# note: the line naming the columns left out, its continuations (indented by 2) joined
+note() {
+	awk '/^columns left out/ { on = 1; l = $0; next }
+	     on && /^  [^ ]/ { sub(/^  /, ""); l = l " " $0; next } on { exit }
+	     END { if (l != "") print l }'
+}
+sitetable() { table '^ALLOCS '; }
+sfull=$(env -u COLUMNS "$ATAG_CMD" report "$ATAG_SRC/tests/data/sample.dat" | sitetable)
+for w in 60 80 100 200; do
+	fit "report, COLUMNS=$w: the call-site table" $w "$SITE_NAMES" "$SITE_DROP" \
+		"$(COLUMNS=$w "$ATAG_CMD" report "$ATAG_SRC/tests/data/sample.dat" | sitetable)" "$sfull"
+done
+# by hand: the widths of sample.dat's columns plus their 2-blank separators:
+# ALLOCS 8, FREES 7, UNMATCHED 11, LIVE 6, LIVE BYTES 12, PEAK LIVE 11, ALLOCATED 11,
+# P50 P90 P99 MAX 11 each: 110, and 12 for the call site: 122; 80 needs P90 (111),
+# P99 (100), UNMATCHED (89), FREES (82), PEAK LIVE (71) left out
+check_eq "report, COLUMNS=80: the columns left out (hand count)" \
+	"$(COLUMNS=80 "$ATAG_CMD" report "$ATAG_SRC/tests/data/sample.dat" | sitetable | note)" \
+	"columns left out to fit 80: P90, P99, UNMATCHED, FREES, PEAK LIVE (-f csv has all)"
+check_eq "report, COLUMNS=80: the header kept" \
+	"$(COLUMNS=80 "$ATAG_CMD" report "$ATAG_SRC/tests/data/sample.dat" | grep '^ALLOCS ')" \
+	"ALLOCS  LIVE  LIVE BYTES  ALLOCATED        P50        MAX  CALL SITE"
+# the least a call-site table takes here: ALLOCS LIVE BYTES ALLOCATED and 12 of the
+# call site: 8 + 12 + 11 + 12 = 43; 40 cannot fit: all of the list left out, not cut
+check_eq "report, COLUMNS=40: too narrow even so: the call site whole" \
+	"$(COLUMNS=40 "$ATAG_CMD" report "$ATAG_SRC/tests/data/sample.dat" | sitetable | sed -n 2p)" \
+	"    70    48.0 KiB    224 KiB  alloc_thread_stack_node kernel/fork.c:322"
+check_eq "report -f csv ignores COLUMNS" \
+	"$(COLUMNS=60 "$ATAG_CMD" report -f csv "$ATAG_SRC/tests/data/sample.dat")" \
+	"$("$ATAG_CMD" report -f csv "$ATAG_SRC/tests/data/sample.dat")"
+# the live table: PID, COMM, PTR go first; 60 leaves out PID (52 - 5 = 47 + 12 = 59)
+LIVE_NAMES='AGE|PTR|BYTES|PID|COMM|CALL SITE'
+livetable() { table '^ *AGE '; }
+lfull=$(env -u COLUMNS "$ATAG_CMD" report --live "$T_TMP/lt.dat" | livetable)
+for w in 60 80 100 200; do
+	fit "report --live, COLUMNS=$w: the live table" $w "$LIVE_NAMES" "PID|COMM|PTR" \
+		"$(COLUMNS=$w "$ATAG_CMD" report --live "$T_TMP/lt.dat" | livetable)" "$lfull"
+done
+check_eq "report --live, COLUMNS=60: PID left out (hand count)" \
+	"$(COLUMNS=60 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | livetable | note)" \
+	"columns left out to fit 60: PID (-f csv has all)"
+# diff's table: two generated traces, every column filled
+mkfixture -o "$T_TMP/g1.dat" --generate 3000 --seed 5 --live 50 --cpus 2 > /dev/null &&
+	mkfixture -o "$T_TMP/g2.dat" --generate 3000 --seed 6 --live 50 --cpus 2 > /dev/null ||
+	fail "generated traces"
+DIFF_NAMES='LIVE BYTES|LIVE|ALLOCS|FREES|PEAK LIVE|ALLOCATED|P50|P99|MAX|CALL SITE'
+difftable() { table '^LIVE BYTES '; }
+dfull=$(env -u COLUMNS "$ATAG_CMD" diff "$T_TMP/g1.dat" "$T_TMP/g2.dat" | difftable)
+for w in 60 80 100 200; do
+	fit "diff, COLUMNS=$w: the call-site table" $w "$DIFF_NAMES" \
+		'P99|FREES|PEAK LIVE|MAX|P50|LIVE' \
+		"$(COLUMNS=$w "$ATAG_CMD" diff "$T_TMP/g1.dat" "$T_TMP/g2.dat" | difftable)" "$dfull"
+done
+# list: its columns before the call site take 43, so it fits down to 55 without
+# leaving any out
+lfull=$(env -u COLUMNS "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")
+for w in 60 80 100 200; do
+	fit "list, COLUMNS=$w" $w 'BYTES|CALLS|TRACED|ACCURATE|CALL SITE' '' \
+		"$(COLUMNS=$w "$ATAG_CMD" list --allocinfo "$T_TMP/wide.txt")" "$lfull"
+done
 
 done_testing

@@ -4,9 +4,12 @@
  * numbers every command line option and every text column goes through.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atag-utest.h"
+#include "atag-table.h"
 #include "atag-utils.h"
 
 #define GOOD(fn, str, want) do {						\
@@ -132,6 +135,78 @@ static void test_glob(void)
 	CU_ASSERT_FALSE(atag_glob_match("x", NULL));
 }
 
+/* A table of three right-aligned numbers and a call site, written to a string. */
+static char *fit_table(int max_width, const char * const *drop, int *hidden)
+{
+	static const char * const head[] = { "A", "BB", "CCC", "SITE" };
+	static const char * const row[] = { "1", "22", "333", "a_call_site_of_24_chars_" };
+	struct atag_table t;
+	size_t len;
+	char *out;
+	FILE *f;
+
+	atag_table_init(&t, 4, 1u << 3);
+	t.max_width = max_width;
+	t.drop = drop;
+	atag_table_add_const(&t, head);
+	atag_table_add_const(&t, row);
+	*hidden = atag_table_fit(&t, 0);
+	f = open_memstream(&out, &len);
+	atag_table_print(&t, 0, f);
+	atag_table_print_hidden(&t, f);
+	fclose(f);
+	atag_table_free(&t);
+	return out;
+}
+
+/*
+ * Widths by hand: A 1+2, BB 2+2, CCC 3+2: 12 before the call site, which cut to
+ * its minimum (12) makes 24.
+ */
+static void test_table_fit(void)
+{
+	static const char * const drop[] = { "CCC", "NONE", "A", NULL };
+	char *out;
+	int n;
+
+	/* no limit, or room enough: nothing left out */
+	out = fit_table(0, drop, &n);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_STRING_EQUAL(out, "A  BB  CCC  SITE\n1  22  333  a_call_site_of_24_chars_\n");
+	free(out);
+	/* 24: the site cut to 12: 5 of its start, "...", 4 of its end */
+	out = fit_table(24, drop, &n);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_STRING_EQUAL(out, "A  BB  CCC  SITE\n1  22  333  a_cal...ars_\n");
+	free(out);
+	/* 23: CCC goes (5 columns), the site gets 23 - 7 = 16: 7, "...", 6 */
+	out = fit_table(23, drop, &n);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(out, "A  BB  SITE\n1  22  a_call_...chars_\n"
+			       "columns left out to fit 23:\n  CCC (-f csv has all)\n");
+	free(out);
+	/*
+	 * 16: CCC, then A (a name not in the header is passed over); the line naming
+	 * them goes on lines indented by 2 where it would pass 16 (a word is not cut)
+	 */
+	out = fit_table(16, drop, &n);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(out, "BB  SITE\n22  a_cal...ars_\n"
+			       "columns left out to fit 16:\n  CCC, A\n  (-f csv has all)\n");
+	free(out);
+	/* 15: the list used up, still too wide: the site is not cut */
+	out = fit_table(15, drop, &n);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(out, "BB  SITE\n22  a_call_site_of_24_chars_\n"
+			       "columns left out to fit 15:\n  CCC, A\n  (-f csv has all)\n");
+	free(out);
+	/* no drop list: cut as before, never a column left out */
+	out = fit_table(15, NULL, &n);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_STRING_EQUAL(out, "A  BB  CCC  SITE\n1  22  333  a_call_site_of_24_chars_\n");
+	free(out);
+}
+
 static void add_utils_suite(void)
 {
 	CU_pSuite s = CU_add_suite("utils", NULL, NULL);
@@ -143,5 +218,6 @@ static void add_utils_suite(void)
 	CU_add_test(s, "format_size", test_format_size);
 	CU_add_test(s, "format_duration", test_format_duration);
 	CU_add_test(s, "glob", test_glob);
+	CU_add_test(s, "table_fit", test_table_fit);
 }
 ATAG_UTEST_SUITE("utils", add_utils_suite);

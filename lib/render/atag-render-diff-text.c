@@ -159,6 +159,14 @@ static const int site_counters[] = {
 };
 #define NR_SITE_COUNTERS	(sizeof(site_counters) / sizeof(site_counters[0]))
 
+/*
+ * Left out, in this order, when the width is limited and the table does not fit;
+ * LIVE BYTES, ALLOCS, ALLOCATED, the status and the call site stay.
+ */
+static const char * const site_drop[] = {
+	"P99", "FREES", "PEAK LIVE", "MAX", "P50", "LIVE", NULL,
+};
+
 static const char *status_cell(enum atag_diff_status s)
 {
 	switch (s) {
@@ -240,9 +248,11 @@ static void sites(const struct atag_diff *d, const struct atag_render_opts *o, F
 	}
 	atag_table_init(&tb, SITE_COLS, 1u << (SITE_COLS - 1) | 1u << (SITE_COLS - 2));
 	tb.max_width = o ? o->columns : 0;
+	tb.drop = site_drop;
 	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++)
 		site_row(&tb, d, d->sites[i]);
+	atag_table_fit(&tb, 0);
 	fprintf(f, "\nchanges (after less before) by call site, largest change of %s first:\n",
 		d->sort);
 	for (i = 0; i < (size_t)tb.rows; i++) {
@@ -250,6 +260,7 @@ static void sites(const struct atag_diff *d, const struct atag_render_opts *o, F
 		if (o && o->stacks && i > 0)
 			print_stacks(d, d->sites[i - 1], f);
 	}
+	atag_table_print_hidden(&tb, f);
 	if (n < d->nr_sites)
 		fprintf(f, "... %zu more call sites (-n 0 shows all)\n", d->nr_sites - n);
 	atag_table_free(&tb);

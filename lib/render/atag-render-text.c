@@ -377,6 +377,15 @@ static void summary_data(const struct atag_report *r, FILE *f)
 			 ATAG_COUNTER(LIVE_BYTES) | ATAG_COUNTER(PEAK_LIVE_BYTES) | \
 			 ATAG_COUNTER(BYTES_ALLOCED))
 
+/*
+ * Left out, in this order, when the width is limited and the table does not fit:
+ * the tail percentiles first, the columns the doubts below also tell, then the
+ * lifetimes; ALLOCS, LIVE BYTES, ALLOCATED and the call site stay.
+ */
+static const char * const site_drop[] = {
+	"P90", "P99", "UNMATCHED", "FREES", "PEAK LIVE", "MAX", "P50", "LIVE", NULL,
+};
+
 static void site_row(struct atag_table *tb, const struct atag_report_tag *t)
 {
 	char site[SITE_LEN], *row[SITE_COLS];
@@ -445,17 +454,20 @@ static void sites(const struct section *sec, const struct atag_render_opts *o, F
 
 	atag_table_init(&tb, SITE_COLS, 1u << (SITE_COLS - 1));
 	tb.max_width = o->columns;
+	tb.drop = site_drop;
 	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++) {
 		site_row(&tb, sec->tags[i]);
 		reused |= sec->tags[i]->counts.replaced != 0;
 	}
+	atag_table_fit(&tb, 0);
 	fputc('\n', f);
 	for (i = 0; i < (size_t)tb.rows; i++) {
 		atag_table_print_row(&tb, i, 0, f);
 		if (o->stacks && i > 0)
 			print_stacks(sec->tags[i - 1], f);
 	}
+	atag_table_print_hidden(&tb, f);
 	if (!n)
 		fprintf(f, "(no call site)\n");
 	more(f, n, sec->nr_tags, "call sites");
@@ -466,6 +478,9 @@ static void sites(const struct section *sec, const struct atag_render_opts *o, F
 }
 
 /* ------------------------------------------------------------ live allocations */
+
+/* Left out, in this order, when the width is limited: AGE, BYTES and the call site stay. */
+static const char * const live_drop[] = { "PID", "COMM", "PTR", NULL };
 
 static void live(const struct section *sec, const struct atag_render_opts *o, FILE *f)
 {
@@ -479,6 +494,7 @@ static void live(const struct section *sec, const struct atag_render_opts *o, FI
 	fprintf(f, "\nlive at the end of the trace, oldest first:\n");
 	atag_table_init(&tb, 6, 1u << 4 | 1u << 5);
 	tb.max_width = o->columns;
+	tb.drop = live_drop;
 	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++) {
 		l = sec->live[i];
@@ -495,12 +511,14 @@ static void live(const struct section *sec, const struct atag_render_opts *o, FI
 		reused |= l->tag->counts.replaced != 0;
 		atag_table_add(&tb, row);
 	}
+	atag_table_fit(&tb, 0);
 	for (i = 0; i < (size_t)tb.rows; i++) {
 		atag_table_print_row(&tb, i, 0, f);
 		l = i ? sec->live[i - 1] : NULL;
 		if (l && l->stack)
 			print_frames(l->stack, f);
 	}
+	atag_table_print_hidden(&tb, f);
 	if (!n)
 		fprintf(f, "(none)\n");
 	more(f, n, sec->nr_live, "live allocations");

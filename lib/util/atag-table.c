@@ -49,15 +49,95 @@ void atag_table_add_const(struct atag_table *t, const char * const *row)
 	atag_table_add(t, copy);
 }
 
-/* What is left of t->max_width for the last column, or 0 for no limit. */
-static size_t last_width(const struct atag_table *t, int indent)
+/* The width of the columns shown before the last, with their separators. */
+static int used_width(const struct atag_table *t, int indent)
 {
 	int c, used = indent;
 
+	for (c = 0; c < t->cols - 1; c++)
+		if (!(t->hidden & (1u << c)))
+			used += t->width[c] + 2;
+	return used;
+}
+
+/* The column whose header cell is @name, or -1. */
+static int column_named(const struct atag_table *t, const char *name)
+{
+	int c;
+
+	for (c = 0; t->rows && c < t->cols - 1; c++)
+		if (t->cells[c] && !strcmp(t->cells[c], name))
+			return c;
+	return -1;
+}
+
+int atag_table_fit(struct atag_table *t, int indent)
+{
+	int c, i, last, n = 0;
+
+	t->hidden = 0;
+	if (!t->max_width || !t->drop || !t->rows || t->cols < 2)
+		return 0;
+	last = t->width[t->cols - 1];
+	if (last > ATAG_MIN_SITE_WIDTH)
+		last = ATAG_MIN_SITE_WIDTH;
+	for (i = 0; t->drop[i] && used_width(t, indent) + last > t->max_width; i++) {
+		c = column_named(t, t->drop[i]);
+		if (c < 0 || (t->hidden & (1u << c)))
+			continue;
+		t->hidden |= 1u << c;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Write @word and @end after a blank, at column @pos, or on a new line indented by
+ * 2 when that would pass t->max_width. Returns the column after them.
+ */
+static int put_word(const struct atag_table *t, const char *word, const char *end, int pos,
+		    FILE *f)
+{
+	int len = (int)(strlen(word) + strlen(end));
+
+	if (pos && pos + 1 + len > t->max_width) {
+		fputs("\n  ", f);
+		pos = 2;
+	} else if (pos) {
+		fputc(' ', f);
+		pos++;
+	}
+	fprintf(f, "%s%s", word, end);
+	return pos + len;
+}
+
+void atag_table_print_hidden(const struct atag_table *t, FILE *f)
+{
+	char head[64];
+	int c, i, pos, left;
+
+	if (!t->hidden)
+		return;
+	snprintf(head, sizeof(head), "columns left out to fit %d:", t->max_width);
+	pos = put_word(t, head, "", 0, f);
+	left = __builtin_popcount(t->hidden);
+	for (i = 0; t->drop[i]; i++) {
+		c = column_named(t, t->drop[i]);
+		if (c >= 0 && (t->hidden & (1u << c)))
+			pos = put_word(t, t->drop[i], --left ? "," : "", pos, f);
+	}
+	put_word(t, "(-f csv has all)", "", pos, f);
+	fputc('\n', f);
+}
+
+/* What is left of t->max_width for the last column, or 0 for no limit. */
+static size_t last_width(const struct atag_table *t, int indent)
+{
+	int used;
+
 	if (!t->max_width || !(t->left & (1u << (t->cols - 1))))
 		return 0;
-	for (c = 0; c < t->cols - 1; c++)
-		used += t->width[c] + 2;
+	used = used_width(t, indent);
 	/* the other columns leave too little: the line is too wide anyway */
 	return t->max_width - used >= ATAG_MIN_SITE_WIDTH ? t->max_width - used : 0;
 }
@@ -71,6 +151,8 @@ void atag_table_print_row(const struct atag_table *t, int r, int indent, FILE *f
 
 	fprintf(f, "%*s", indent, "");
 	for (c = 0; c < t->cols; c++) {
+		if (t->hidden & (1u << c))
+			continue;
 		cell = t->cells[r * t->cols + c];
 		if (!cell)
 			cell = "?";
