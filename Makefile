@@ -142,7 +142,7 @@ FUZZ_CHECK_TIME	?= 1
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
 
 .PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
-.PHONY: programs deb check-package
+.PHONY: programs deb check-package sanitizer-builds
 .PHONY: demo readme bench-html
 .PHONY: fuzz fuzz-build
 .DEFAULT_GOAL := all
@@ -284,19 +284,23 @@ check: all
 	$(Q)start=$$(date +%s); \
 	rm -f $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results; \
 	rm -f $(O)-fuzz/check-results; \
-	{ $(MAKE) --no-print-directory $(PAR) SAN=1 O=$(O)-asan build-all && \
-	  $(MAKE) --no-print-directory $(PAR) TSAN=1 O=$(O)-tsan $(O)-tsan/trace-cmd-alloc-tag \
-		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture && \
-	  $(MAKE) --no-print-directory $(PAR) FUZZ=1 O=$(O)-fuzz fuzz-build; \
-	} > $(O)/sanitizer-builds.log 2>&1 & \
-	$(MAKE) --no-print-directory check-one || true; \
-	wait; cat $(O)/sanitizer-builds.log; \
+	ATAG_AFTER_ALONE="$(MAKE) --no-print-directory sanitizer-builds > $(O)/sanitizer-builds.log 2>&1" \
+		$(MAKE) --no-print-directory check-one || true; \
+	cat $(O)/sanitizer-builds.log; \
 	$(MAKE) --no-print-directory SAN=1 O=$(O)-asan check-one || true; \
 	$(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan check-tsan || true; \
 	echo "== fuzz targets, $(FUZZ_CHECK_TIME) s each"; \
 	tests/fuzz/run-fuzz.sh --check $(O)-fuzz $(FUZZ_CHECK_TIME) || true; \
 	tests/summarize.sh --since $$start $(O)/check-results $(O)-asan/check-results \
 		$(O)-tsan/check-results $(O)-fuzz/check-results
+
+# the builds make check runs its sanitizer passes on (compiled while the normal
+# build's tiers run, once its timing tiers are done)
+sanitizer-builds:
+	$(Q)$(MAKE) --no-print-directory $(PAR) SAN=1 O=$(O)-asan build-all && \
+	$(MAKE) --no-print-directory $(PAR) TSAN=1 O=$(O)-tsan $(O)-tsan/trace-cmd-alloc-tag \
+		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture && \
+	$(MAKE) --no-print-directory $(PAR) FUZZ=1 O=$(O)-fuzz fuzz-build
 
 check-one: build-all
 	$(Q)tests/run-tests.sh $(O) $(if $(SAN),asan)
