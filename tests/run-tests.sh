@@ -58,13 +58,13 @@ fi
 [ "$ran" = 0 ] && { echo "atag-utest ran no test"; failed=$((failed + 1)); }
 echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
 
-# 2. the shell tiers, two at a time ($ATAG_JOBS) beside the live ones: they mostly wait
-# (on processes, the kernel, valgrind's start), so three keep two cores busy. The tiers that change
-# the live kernel's tracing (a line "# tier: live") run one after another, beside
-# the others, from a queue of their own: one would see another's instances and
-# processes as left behind. One that measures timing on the kernel (a line "# tier:
-# alone") runs first, by itself. Each tier's output is shown whole when it ends; the
-# longest ones start first.
+# 2. the shell tiers, two at a time (three under ASan; $ATAG_JOBS): they mostly wait (on processes,
+# the kernel, valgrind's start), so two keep both cores busy. A tier that changes
+# the live kernel's tracing (a line "# tier: live") never runs beside another
+# such tier, which would see its instances and processes as left behind. One
+# that measures timing on the kernel (a line "# tier: alone") runs first, by
+# itself. Each
+# tier's output is shown whole when it ends; the longest ones start first.
 tiers=$(ls tests/t-*.sh)
 [ "$MODE" = tsan ] && tiers=$(ls tests/tsan-*.sh)
 # A tier that tests no code of ours a sanitizer would watch beyond what the normal
@@ -79,14 +79,13 @@ fi
 alone=$([ "$MODE" = asan ] || grep -l '^# tier: alone' $tiers)	# first, one by one
 tiers=$(echo "$tiers" | grep -vxF "$alone")
 tiers="$(echo "$tiers" | grep -E 't-(valgrind|record)\.sh$') $(echo "$tiers" | grep -vE 't-(valgrind|record)\.sh$')"
-jobs=${ATAG_JOBS:-2}
+# under ASan the tiers wait less than they compute: three keep two cores busy
+jobs=${ATAG_JOBS:-$([ "$MODE" = asan ] && echo 3 || echo 2)}
 queue=$ATAG_BUILD/tiers.queue
 lock=$ATAG_BUILD/tiers.lock
 ATAG_LIVE_LOCK=$lock.live	# a tier that only briefly touches tracefs may take it itself
 export ATAG_LIVE_LOCK
-live=$(grep -l '^# tier: live' $tiers)
-echo $tiers | tr ' ' '\n' | grep -vxF "$live" > "$queue"
-echo $tiers | tr ' ' '\n' | grep -xF "$live" > "$queue.live"
+echo $tiers | tr ' ' '\n' > "$queue"
 
 run_tier() {	# run_tier SCRIPT: its output into a log, shown when it ends
 	name=$(basename "$1" .sh)
@@ -104,8 +103,8 @@ run_tier() {	# run_tier SCRIPT: its output into a log, shown when it ends
 	' - "$log" "$name" "$ATAG_RESULTS" "$1"
 }
 
-worker() {	# worker QUEUE: take tiers off QUEUE until it is empty
-	while t=$(flock "$lock.queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' - "$1") &&
+worker() {	# take tiers off the queue until it is empty
+	while t=$(flock "$lock.queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' - "$queue") &&
 	      [ -n "$t" ]; do
 		run_tier "$t"
 	done
@@ -117,14 +116,13 @@ done
 # $ATAG_AFTER_ALONE: a command started once the alone tiers are done, waited for below
 # (make check compiles the sanitizer builds then, not while the timing is measured)
 [ -n "${ATAG_AFTER_ALONE:-}" ] && sh -c "$ATAG_AFTER_ALONE" &
-worker "$queue.live" &
 i=0
 while [ $i -lt "$jobs" ]; do
-	worker "$queue" &
+	worker &
 	i=$((i + 1))
 done
 wait
-rm -f "$queue" "$queue.live" "$lock" "$lock.queue" "$lock.live"
+rm -f "$queue" "$lock" "$lock.queue" "$lock.live"
 
 # 3. the suite leaves the top-level tracefs settings as it found them
 if [ -f "$state_before" ]; then
