@@ -90,9 +90,10 @@ check_eq "the correction takes out half or more of what the captures added (site
 	"$(awk '$2 < 0.5' "$T_TMP/share")" ""
 check_eq "the correction never takes a median below half --no-stack's (site nostack corrected raw)" \
 	"$(awk '$3 < 0.5 * $2' "$T_TMP/med")" ""
-# issue 11's bar, with nothing else running (the tier runs alone; make check may be
-# building the sanitizer builds meanwhile): corrected medians within 30% of
-# --no-stack's (quiet: within 10% measured)
+# issue 11's bar, with nothing else running (the tier runs alone, and make check
+# starts its sanitizer builds after it; under ASan it runs beside other tiers and this
+# check says how busy the CPUs were): corrected medians within 30% of --no-stack's
+# (quiet: within 10% measured)
 cpus=$(nproc)
 echo "    CPUs busy during the two recordings: ${busy}% of $cpus"
 if [ "$busy" -le $((100 * (cpus < 2 ? 1 : cpus - 1) / cpus + 15)) ]; then
