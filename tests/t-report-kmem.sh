@@ -63,24 +63,27 @@ json() { "$C" report -f json -n 0 "$@" 2> /dev/null; }
 # corrected median (issue 11: within 30%) only with nothing else running, hence
 # "tier: alone".
 cpu_times() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
-before=$(cpu_times)
-rec stack -- "$W" loop 6000
-rec nostack --no-stack -- "$W" loop 6000
-# the share of all CPUs busy meanwhile (the workload alone keeps one of them busy)
-busy=$(printf '%s %s\n' "$before" "$(cpu_times)" |
-	awk '{ b = $3 - $1; i = $4 - $2; printf "%d", b + i ? 100 * b / (b + i) : 0 }')
-# the workload's own allocations (the machine may be busy with other tasks)
-json --comm atag-workload "$T_TMP/stack.dat" > "$T_TMP/wl.json"
-json --comm atag-workload --raw-lifetimes "$T_TMP/stack.dat" > "$T_TMP/raw.json"
-json --comm atag-workload "$T_TMP/nostack.dat" > "$T_TMP/nostack.json"
 medians() {	# the p50 of every call site with 1000 lifetimes or more
 	jq -r '.tags[] | select(.lifetime_ns.count >= 1000) |
 		"\(.source):\(.function)+\(.offset) \(.lifetime_ns.p50)"' "$1" | sort
 }
-medians "$T_TMP/nostack.json" > "$T_TMP/n.med"
-medians "$T_TMP/wl.json" > "$T_TMP/s.med"
-medians "$T_TMP/raw.json" > "$T_TMP/r.med"
-join "$T_TMP/n.med" "$T_TMP/s.med" | join - "$T_TMP/r.med" > "$T_TMP/med"
+pair() {	# the two recordings and their medians, in $T_TMP/med; $busy
+	before=$(cpu_times)
+	rec stack -- "$W" loop 6000
+	rec nostack --no-stack -- "$W" loop 6000
+	# the share of all CPUs busy meanwhile (the workload alone keeps one of them busy)
+	busy=$(printf '%s %s\n' "$before" "$(cpu_times)" |
+		awk '{ b = $3 - $1; i = $4 - $2; printf "%d", b + i ? 100 * b / (b + i) : 0 }')
+	# the workload's own allocations (the machine may be busy with other tasks)
+	json --comm atag-workload "$T_TMP/stack.dat" > "$T_TMP/wl.json"
+	json --comm atag-workload --raw-lifetimes "$T_TMP/stack.dat" > "$T_TMP/raw.json"
+	json --comm atag-workload "$T_TMP/nostack.dat" > "$T_TMP/nostack.json"
+	medians "$T_TMP/nostack.json" > "$T_TMP/n.med"
+	medians "$T_TMP/wl.json" > "$T_TMP/s.med"
+	medians "$T_TMP/raw.json" > "$T_TMP/r.med"
+	join "$T_TMP/n.med" "$T_TMP/s.med" | join - "$T_TMP/r.med" > "$T_TMP/med"
+}
+pair
 check "the loop's call sites: 1000 lifetimes or more in both recordings" \
 	test "$(wc -l < "$T_TMP/med")" -ge 4
 # where the captures added a fifth or more: the share of it the correction took out
@@ -96,9 +99,18 @@ check_eq "the correction never takes a median below half --no-stack's (site nost
 # (quiet: within 10% measured)
 cpus=$(nproc)
 echo "    CPUs busy during the two recordings: ${busy}% of $cpus"
-if [ "$busy" -le $((100 * (cpus < 2 ? 1 : cpus - 1) / cpus + 15)) ]; then
+quiet() { [ "$busy" -le $((100 * (cpus < 2 ? 1 : cpus - 1) / cpus + 15)) ]; }
+off30() { awk '{ d = $3 - $2; if (d < 0) d = -d; if (d > 0.3 * $2) print }' "$T_TMP/med"; }
+# two recordings a few seconds apart on a shared machine differ by chance: a pair
+# that misses the bar is recorded again, once, and said
+if quiet && [ -n "$(off30)" ]; then
+	echo "    first pair off by more than 30%: $(off30 | tr '\n' ';') recorded again"
+	pair
+	echo "    CPUs busy during the second pair: ${busy}% of $cpus"
+fi
+if quiet; then
 	check_eq "alone: corrected median lifetimes within 30% of --no-stack's (site nostack corrected raw)" \
-		"$(awk '{ d = $3 - $2; if (d < 0) d = -d; if (d > 0.3 * $2) print }' "$T_TMP/med")" ""
+		"$(off30)" ""
 else
 	skip "corrected median lifetimes within 30% of --no-stack's" \
 		"the CPUs were ${busy}% busy during the recordings: more than the workload and the recorder"
