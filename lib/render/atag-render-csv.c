@@ -185,13 +185,13 @@ int atag_render_timeline_csv(const struct atag_report *r, const struct atag_rend
 	unsigned int k, b;
 	size_t i, n;
 
+	sites = atag_render_timeline_room(r);
+	if (!sites)
+		return atag_err(-ENOMEM);
 	fputs(timeline_header, f);
 	fputs(CSV_EOL, f);
 	for (k = 0; k < r->nr_timelines; k++) {
 		t = &r->timelines[k];
-		sites = calloc(t->nr_sites + 1, sizeof(*sites));
-		if (!sites)
-			return atag_err(-ENOMEM);
 		n = atag_render_timeline_sites(r, t, o ? o->limit : 0, sites);
 		for (b = 0; b < t->nr_buckets; b++) {
 			bucket_cells(f, r, t, b);
@@ -205,7 +205,7 @@ int atag_render_timeline_csv(const struct atag_report *r, const struct atag_rend
 					sites[i]->max[b]);
 			}
 		}
-		free(sites);
 	}
+	free(sites);
 	return ferror(f) ? atag_err(-EIO) : 0;
 }

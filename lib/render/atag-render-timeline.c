@@ -38,6 +38,17 @@ size_t atag_render_timeline_sites(const struct atag_report *r, const struct atag
 	return n;
 }
 
+const struct atag_report_timeline_site **atag_render_timeline_room(const struct atag_report *r)
+{
+	size_t most = 1;
+	unsigned int k;
+
+	for (k = 0; k < r->nr_timelines; k++)
+		if (r->timelines[k].nr_sites > most)
+			most = r->timelines[k].nr_sites;
+	return calloc(most, sizeof(const struct atag_report_timeline_site *));
+}
+
 static int by_at_peak(const void *a, const void *b)
 {
 	const struct atag_report_timeline_site *x = *(const void * const *)a;
@@ -125,13 +136,10 @@ int atag_render_timelines_json(struct atag_json *w, const struct atag_report *r,
 {
 	const struct atag_report_timeline_site **tmp;
 	const struct atag_report_timeline *t;
-	size_t i, n, most = 1;
+	size_t i, n;
 	unsigned int k;
 
-	for (k = 0; k < r->nr_timelines; k++)
-		if (r->timelines[k].nr_sites > most)
-			most = r->timelines[k].nr_sites;
-	tmp = calloc(most, sizeof(*tmp));
+	tmp = atag_render_timeline_room(r);
 	if (!tmp)
 		return atag_err(-ENOMEM);
 	atag_json_open_array(w, "timelines");
@@ -277,13 +285,9 @@ int atag_render_timeline_text(const struct atag_report *r, const struct atag_ren
 {
 	const struct atag_report_timeline_site **tmp;
 	long limit = o ? o->limit : TEXT_COLUMNS;
-	size_t most = 1;
 	unsigned int k;
 
-	for (k = 0; k < r->nr_timelines; k++)
-		if (r->timelines[k].nr_sites > most)
-			most = r->timelines[k].nr_sites;
-	tmp = calloc(most, sizeof(*tmp));
+	tmp = atag_render_timeline_room(r);
 	if (!tmp)
 		return atag_err(-ENOMEM);
 	if (!r->nr_timelines)

@@ -25,6 +25,10 @@ size_t atag_render_timeline_sites(const struct atag_report *r,
 				  const struct atag_report_timeline *t, long limit,
 				  const struct atag_report_timeline_site **out) __hidden;
 
+/* Room for the sites of the report's largest timeline (for the two above), or NULL. */
+const struct atag_report_timeline_site **
+atag_render_timeline_room(const struct atag_report *r) __hidden;
+
 /* The selected sites that held bytes at the peak, most first, at most @limit. */
 size_t atag_render_timeline_peak_sites(const struct atag_report_timeline *t, long limit,
 				       const struct atag_report_timeline_site **out) __hidden;
