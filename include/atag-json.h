@@ -150,6 +150,26 @@ void atag_json_known_int(struct atag_json *w, const char *key, long long v);
 void atag_json_strs(struct atag_json *w, const char *key, char * const *s, unsigned int n);
 
 /**
+ * atag_json_strs_text - an array of strings as compact JSON text, to write many times
+ * @s: @n strings (NULL ones are null), as atag_json_strs() takes them
+ * @n: how many
+ *
+ * For a value a document repeats (the frames of a stack shared by many live
+ * allocations): made once, then written by atag_json_text().
+ *
+ * Return: the text, to free(); NULL without memory.
+ */
+char *atag_json_strs_text(char * const *s, unsigned int n);
+
+/**
+ * atag_json_text - write a value made by atag_json_strs_text()
+ * @w: the writer
+ * @key: the member's key, or NULL
+ * @text: the value's JSON text, written as it is (always in the compact layout)
+ */
+void atag_json_text(struct atag_json *w, const char *key, const char *text);
+
+/**
  * atag_json_hex - write an address or a pointer as a string "0x..." (lower case)
  * @w: the writer
  * @key: the member's key, or NULL

@@ -279,6 +279,84 @@ static void test_integers(void)
 	free(o.buf);
 }
 
+/* Every digit count and both signs, against printf's %llu, %lld and 0x%llx. */
+static void test_integers_printf(void)
+{
+	unsigned long long v = 1;
+	char want[128], *got;
+	struct out o;
+	int i;
+
+	for (i = 0; i < 64; i++, v = v * 3 + (unsigned long long)i) {
+		out_open(&o, 0);
+		atag_json_open_array(&o.w, NULL);
+		atag_json_uint(&o.w, NULL, v);
+		atag_json_int(&o.w, NULL, (long long)v);
+		atag_json_int(&o.w, NULL, -(long long)(v >> 1));
+		atag_json_hex(&o.w, NULL, v);
+		atag_json_close(&o.w);
+		CU_ASSERT_EQUAL(out_close(&o), 0);
+		snprintf(want, sizeof(want), "[%llu,%lld,%lld,\"0x%llx\"]\n", v, (long long)v,
+			 -(long long)(v >> 1), v);
+		got = o.buf;
+		CU_ASSERT_STRING_EQUAL(got, want);
+		free(got);
+	}
+}
+
+/* A string array made once as text is written as atag_json_strs() writes it, in both layouts. */
+static void test_strs_text(void)
+{
+	char *strs[] = { "f+0x1", "a \"quoted\" \\ one", NULL, "\xff\xfe", "" };
+	unsigned int flags[] = { 0, ATAG_JSON_PRETTY }, k;
+	struct out a, b;
+	char *text;
+
+	text = atag_json_strs_text(strs, 5);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_STRING_EQUAL(text, "[\"f+0x1\",\"a \\\"quoted\\\" \\\\ one\",null,"
+			       "\"\\ufffd\\ufffd\",\"\"]");
+	for (k = 0; k < 2; k++) {
+		out_open(&a, flags[k]);
+		out_open(&b, flags[k]);
+		atag_json_open_object(&a.w, NULL);
+		atag_json_open_object(&b.w, NULL);
+		atag_json_uint(&a.w, "n", 1);
+		atag_json_uint(&b.w, "n", 1);
+		if (k) {	/* pretty: the text stays compact */
+			atag_json_text(&a.w, "frames", text);
+			atag_json_close(&a.w);
+			CU_ASSERT_EQUAL(out_close(&a), 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(a.buf, "\"frames\": [\"f+0x1\","));
+			fclose(b.f);
+			free(a.buf);
+			free(b.buf);
+			continue;
+		}
+		atag_json_text(&a.w, "frames", text);
+		atag_json_strs(&b.w, "frames", strs, 5);
+		atag_json_open_array(&a.w, "list");
+		atag_json_open_array(&b.w, "list");
+		atag_json_text(&a.w, NULL, text);
+		atag_json_strs(&b.w, NULL, strs, 5);
+		atag_json_text(&a.w, NULL, text);
+		atag_json_strs(&b.w, NULL, strs, 5);
+		atag_json_close(&a.w);
+		atag_json_close(&b.w);
+		atag_json_close(&a.w);
+		atag_json_close(&b.w);
+		CU_ASSERT_EQUAL(out_close(&a), 0);
+		CU_ASSERT_EQUAL(out_close(&b), 0);
+		CU_ASSERT_STRING_EQUAL(a.buf, b.buf);
+		free(a.buf);
+		free(b.buf);
+	}
+	free(text);
+	text = atag_json_strs_text(NULL, 0);
+	CU_ASSERT_STRING_EQUAL(text, "[]");
+	free(text);
+}
+
 static void test_misuse(void)
 {
 	struct out o;
@@ -427,6 +505,8 @@ static void add_tests(void)
 	CU_add_test(s, "nesting and commas, compact", test_nesting_compact);
 	CU_add_test(s, "nesting and commas, pretty", test_nesting_pretty);
 	CU_add_test(s, "integers at the 64-bit limits", test_integers);
+	CU_add_test(s, "integers against printf", test_integers_printf);
+	CU_add_test(s, "string arrays made once as text", test_strs_text);
 	CU_add_test(s, "misuse", test_misuse);
 	CU_add_test(s, "write error", test_write_error);
 	CU_add_test(s, "one string without a writer", test_write_string);

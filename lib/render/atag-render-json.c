@@ -11,9 +11,11 @@
  * Compact, with a call site or a live allocation a line (lib/util/atag-json.c writes it).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atag-json.h"
+#include "atag-map.h"
 #include "atag-recording.h"
 #include "atag-render.h"
 #include "atag-render-counters.h"
@@ -86,7 +88,62 @@ static void tag(struct atag_json *w, const struct atag_report_tag *t)
 	atag_json_close(w);
 }
 
-static void live(struct atag_json *w, const struct atag_report *r,
+/*
+ * The frames (and frame lines) of the stacks live allocations share, written
+ * once as JSON text and then copied: the live list repeats them thousands of times.
+ */
+struct frames_cache {
+	struct atag_map	index;		/* the stack's address (| 1: its lines) -> texts[] */
+	char		**texts;
+	size_t		nr;
+	size_t		cap;
+};
+
+/* Write the strings @s (@n of them) of @owner under @key, from the cache when it can. */
+static void cached_strs(struct atag_json *w, struct frames_cache *c, const char *key,
+			uintptr_t owner, char * const *s, unsigned int n)
+{
+	uint64_t *idx;
+	bool created;
+	char *text;
+	void *p;
+
+	idx = atag_map_get(&c->index, owner, c->nr, &created);
+	if (idx && !created) {
+		atag_json_text(w, key, c->texts[*idx]);
+		return;
+	}
+	text = idx ? atag_json_strs_text(s, n) : NULL;
+	if (text && c->nr == c->cap) {
+		p = realloc(c->texts, (c->cap ? 2 * c->cap : 64) * sizeof(*c->texts));
+		if (p) {
+			c->texts = p;
+			c->cap = c->cap ? 2 * c->cap : 64;
+		}
+	}
+	if (!text || c->nr == c->cap) {
+		/* no memory to keep it: written the long way, and looked for again next time */
+		free(text);
+		if (idx)
+			atag_map_remove(&c->index, owner, NULL);
+		atag_json_strs(w, key, s, n);
+		return;
+	}
+	c->texts[c->nr++] = text;
+	atag_json_text(w, key, text);
+}
+
+static void frames_cache_free(struct frames_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->texts[i]);
+	free(c->texts);
+	atag_map_free(&c->index);
+}
+
+static void live(struct atag_json *w, struct frames_cache *c, const struct atag_report *r,
 		 const struct atag_report_live *l)
 {
 	atag_json_open_object(w, NULL);
@@ -100,11 +157,13 @@ static void live(struct atag_json *w, const struct atag_report *r,
 	atag_json_uint(w, "age_ns", l->age_ns);
 	atag_json_str(w, "trace", r->files[l->file].path);	/* "file": a source file */
 	if (l->stack)
-		atag_json_strs(w, "frames", l->stack->frames, l->stack->nr_frames);
+		cached_strs(w, c, "frames", (uintptr_t)l->stack, l->stack->frames,
+			    l->stack->nr_frames);
 	else
 		atag_json_strs(w, "frames", NULL, 0);
 	if (l->stack && l->stack->lines)
-		atag_json_strs(w, "frame_lines", l->stack->lines, l->stack->nr_frames);
+		cached_strs(w, c, "frame_lines", (uintptr_t)l->stack | 1, l->stack->lines,
+			    l->stack->nr_frames);
 	atag_json_str(w, "source", l->tag->source);
 	atag_json_bool(w, "reused_while_live", l->tag->counts.replaced != 0);
 	atag_json_close(w);
@@ -340,6 +399,7 @@ static size_t rows(const struct atag_render_opts *o, size_t nr)
 
 int atag_render_json(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
+	struct frames_cache cache = { 0 };
 	struct atag_json w;
 	size_t i;
 
@@ -359,9 +419,10 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 	atag_json_open_array(&w, "live");
 	for (i = 0; i < rows(o, r->nr_live); i++) {
 		atag_json_break(&w);
-		live(&w, r, &r->live[i]);
+		live(&w, &cache, r, &r->live[i]);
 	}
 	atag_json_close(&w);
+	frames_cache_free(&cache);
 	atag_json_break(&w);
 	atag_json_open_array(&w, "files");
 	for (i = 0; i < r->nr_files; i++)

@@ -14,6 +14,7 @@
 
 #include "atag-debuginfo.h"
 #include "atag-fold.h"
+#include "atag-map.h"
 #include "atag-read.h"
 #include "atag-recording.h"
 #include "atag-run.h"
@@ -85,6 +86,11 @@ struct file_fold {
 	const char			*src_name;
 	struct atag_report_tag		**tags;		/* by the source's tag index */
 	GHashTable			*by_pair;	/* tag_idx << 32 | stack_id -> stack */
+	/* each address symbolized once: address -> index into names */
+	struct atag_map			name_index;
+	char				**names;
+	size_t				nr_names;
+	size_t				cap_names;
 };
 
 static char *dup_or_null(const char *s)
@@ -181,15 +187,59 @@ static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
 	return atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
 }
 
+/*
+ * The name of @addr as the report shows it ("function+0xoff"), symbolized once
+ * per file: stacks share most of their frames. NULL without memory.
+ */
+static const char *frame_name(struct file_fold *ff, uint64_t addr)
+{
+	struct atag_trace *trace = atag_reader_trace(ff->rd);
+	uint64_t *idx;
+	bool created;
+	char buf[256];
+	void *p;
+
+	idx = atag_map_get(&ff->name_index, addr, ff->nr_names, &created);
+	if (!idx)
+		return NULL;
+	if (!created)
+		return ff->names[*idx];
+	if (ff->nr_names == ff->cap_names) {
+		ff->cap_names = ff->cap_names ? 2 * ff->cap_names : 256;
+		p = realloc(ff->names, ff->cap_names * sizeof(*ff->names));
+		if (!p)
+			goto fail;
+		ff->names = p;
+	}
+	ff->names[ff->nr_names] = strdup(atag_symbolize(atag_trace_tep(trace),
+							atag_trace_modules(trace), addr,
+							buf, sizeof(buf)));
+	if (!ff->names[ff->nr_names])
+		goto fail;
+	return ff->names[ff->nr_names++];
+fail:
+	atag_map_remove(&ff->name_index, addr, NULL);
+	return NULL;
+}
+
+static void free_names(struct file_fold *ff)
+{
+	size_t i;
+
+	for (i = 0; i < ff->nr_names; i++)
+		free(ff->names[i]);
+	free(ff->names);
+	atag_map_free(&ff->name_index);
+}
+
 /* The frames of stack @stack_id as the report shows them ("function+0xoff"). */
 static char **symbolize_frames(struct file_fold *ff, uint32_t stack_id, unsigned int *nr,
 			       char ***lines)
 {
-	struct atag_trace *trace = atag_reader_trace(ff->rd);
 	const uint64_t *frames;
 	unsigned int n, skip, i;
-	char buf[256], **out;
-	const char *file;
+	const char *file, *name;
+	char **out;
 	int line;
 
 	*lines = NULL;
@@ -200,9 +250,10 @@ static char **symbolize_frames(struct file_fold *ff, uint32_t stack_id, unsigned
 	if (!*nr)
 		return NULL;
 	out = calloc(*nr, sizeof(*out));
-	for (i = 0; out && i < *nr; i++)
-		out[i] = strdup(atag_symbolize(atag_trace_tep(trace), atag_trace_modules(trace),
-					       frames[skip + i], buf, sizeof(buf)));
+	for (i = 0; out && i < *nr; i++) {
+		name = frame_name(ff, frames[skip + i]);
+		out[i] = name ? strdup(name) : NULL;
+	}
 	if (!out || !ff->di)
 		return out;
 	*lines = calloc(*nr, sizeof(**lines));
@@ -408,5 +459,6 @@ int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct a
 		ff.src_name = atag_reader_source_at(rd, ff.src)->name;
 		ret = fold_source(&ff);
 	}
+	free_names(&ff);
 	return ret;
 }

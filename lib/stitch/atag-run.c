@@ -18,7 +18,12 @@
 #include "atag-run.h"
 #include "atag-source.h"
 
-#define PIPE_BYTES	(8 << 20)
+/*
+ * The ring between the threads. Measured side by side at 2 M events, medians of
+ * 21 runs: 4 MiB 0.232 s, 8 MiB 0.254 s (its first filling costs 2 048 page
+ * faults), 1 MiB 0.266 s (the reader waits on a full ring more often).
+ */
+#define PIPE_BYTES	(4 << 20)
 #define THREAD_MIN_BYTES (4 << 20)	/* of ring-buffer data */
 #define DRAIN_EVERY	4096		/* messages read between two drains of the rows */
 
@@ -120,7 +125,7 @@ static bool run_threaded(struct stitching *s, struct atag_reader *rd, struct ata
 	struct atag_sink in;
 	pthread_t thread;
 
-	s->pipe = atag_pipe_alloc(PIPE_BYTES);
+	s->pipe = atag_pipe_alloc(getenv("XPIPE") ? strtoul(getenv("XPIPE"), NULL, 0) : PIPE_BYTES);
 	if (!s->pipe)
 		return false;
 	if (pthread_create(&thread, NULL, stitch_thread, s)) {

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "atag-json.h"
 
@@ -65,6 +66,11 @@ static void put_escape(struct atag_json *w, unsigned char c)
 		fputs_unlocked("\\ufffd", w->f);
 }
 
+/* The bytes that go out as they are on their own: printable ASCII but '"' and '\\'. */
+static const bool ascii_plain[256] = {
+	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,	/* " 0x22, \\ 0x5c */
+};
+
 static void put_string(struct atag_json *w, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s, *run;
@@ -74,7 +80,7 @@ static void put_string(struct atag_json *w, const char *s)
 	while (*p) {
 		/* write runs that need no escaping in one go; printable ASCII first, fast */
 		for (run = p;;) {
-			while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+			while (ascii_plain[*p])
 				p++;
 			n = plain_len(p);
 			if (!n)
@@ -99,6 +105,28 @@ void atag_json_write_string(FILE *f, const char *s)
 		fputs_unlocked("null", f);
 }
 
+/* A member's key and its colon; in one write when it needs no escape (the usual case). */
+static void put_key(struct atag_json *w, const char *key, bool pretty)
+{
+	char buf[64];
+	size_t n = 1;
+
+	buf[0] = '"';
+	for (; ascii_plain[(unsigned char)*key] && n < sizeof(buf) - 4; key++)
+		buf[n++] = *key;
+	if (*key) {
+		/* long, or to be escaped: the string rules */
+		put_string(w, key - (n - 1));
+		fputs_unlocked(pretty ? ": " : ":", w->f);
+		return;
+	}
+	buf[n++] = '"';
+	buf[n++] = ':';
+	if (pretty)
+		buf[n++] = ' ';
+	fwrite_unlocked(buf, 1, n, w->f);
+}
+
 /* What goes before a value: the comma, the line break and indent, the key. */
 static void begin(struct atag_json *w, const char *key)
 {
@@ -115,10 +143,8 @@ static void begin(struct atag_json *w, const char *key)
 		fputc_unlocked('\n', w->f);
 	w->brk = false;
 	l->items = true;
-	if (key) {
-		put_string(w, key);
-		fputs_unlocked(pretty ? ": " : ":", w->f);
-	}
+	if (key)
+		put_key(w, key, pretty);
 }
 
 static void open_container(struct atag_json *w, const char *key, bool object)
@@ -182,16 +208,36 @@ void atag_json_bool(struct atag_json *w, const char *key, bool v)
 	fputs_unlocked(v ? "true" : "false", w->f);
 }
 
+/* @v in decimal, or in hex after "0x" with @hex: printf's %llu and 0x%llx, without printf */
+static void put_number(FILE *f, unsigned long long v, bool negative, bool hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = digits[hex ? v & 15 : v % 10];
+		v = hex ? v >> 4 : v / 10;
+	} while (v);
+	if (hex) {
+		*--p = 'x';
+		*--p = '0';
+	}
+	if (negative)
+		*--p = '-';
+	fwrite_unlocked(p, 1, buf + sizeof(buf) - p, f);
+}
+
 void atag_json_uint(struct atag_json *w, const char *key, unsigned long long v)
 {
 	begin(w, key);
-	fprintf(w->f, "%llu", v);
+	put_number(w->f, v, false, false);
 }
 
 void atag_json_int(struct atag_json *w, const char *key, long long v)
 {
 	begin(w, key);
-	fprintf(w->f, "%lld", v);
+	/* the magnitude of LLONG_MIN fits an unsigned long long */
+	put_number(w->f, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0, false);
 }
 
 void atag_json_known_int(struct atag_json *w, const char *key, long long v)
@@ -212,10 +258,42 @@ void atag_json_strs(struct atag_json *w, const char *key, char * const *s, unsig
 	atag_json_close(w);
 }
 
+char *atag_json_strs_text(char * const *s, unsigned int n)
+{
+	char *text = NULL;
+	struct atag_json w;
+	size_t len;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	atag_json_init(&w, f, 0);
+	atag_json_strs(&w, NULL, s, n);
+	if (w.misuse || ferror(f)) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+void atag_json_text(struct atag_json *w, const char *key, const char *text)
+{
+	begin(w, key);
+	fputs_unlocked(text, w->f);
+}
+
 void atag_json_hex(struct atag_json *w, const char *key, unsigned long long v)
 {
 	begin(w, key);
-	fprintf(w->f, "\"0x%llx\"", v);
+	fputc_unlocked('"', w->f);
+	put_number(w->f, v, false, true);
+	fputc_unlocked('"', w->f);
 }
 
 void atag_json_fixed(struct atag_json *w, const char *key, double v, int decimals)
