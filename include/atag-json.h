@@ -150,22 +150,14 @@ void atag_json_known_int(struct atag_json *w, const char *key, long long v);
 void atag_json_strs(struct atag_json *w, const char *key, char * const *s, unsigned int n);
 
 /**
- * atag_json_strs_text - an array of strings as compact JSON text, to write many times
- * @s: @n strings (NULL ones are null), as atag_json_strs() takes them
- * @n: how many
- *
- * For a value a document repeats (the frames of a stack shared by many live
- * allocations): made once, then written by atag_json_text().
- *
- * Return: the text, to free(); NULL without memory.
- */
-char *atag_json_strs_text(char * const *s, unsigned int n);
-
-/**
- * atag_json_text - write a value made by atag_json_strs_text()
+ * atag_json_text - write a value already in JSON text
  * @w: the writer
  * @key: the member's key, or NULL
- * @text: the value's JSON text, written as it is (always in the compact layout)
+ * @text: the value, written as it is: one complete JSON value (made by
+ *	  atag_json_write_strs(), say), which stays in the compact layout
+ *
+ * For a value a document repeats (the frames of a stack that many live
+ * allocations share): made once, then copied.
  */
 void atag_json_text(struct atag_json *w, const char *key, const char *text);
 
@@ -195,6 +187,17 @@ void atag_json_fixed(struct atag_json *w, const char *key, double v, int decimal
  * of the writer, without the writer.
  */
 void atag_json_write_string(FILE *f, const char *s);
+
+/**
+ * atag_json_write_strs - write one array of strings, compact
+ * @f: where to write
+ * @s: @n strings (NULL ones are written null)
+ * @n: how many
+ *
+ * What atag_json_strs() writes for the value, without a writer: the text to
+ * give atag_json_text() later.
+ */
+void atag_json_write_strs(FILE *f, char * const *s, unsigned int n);
 
 /**
  * atag_json_finish - end the document with a newline

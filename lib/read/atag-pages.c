@@ -481,22 +481,33 @@ static int cpu_init(struct atag_pages *p, struct cpu_walk *w, const struct atag_
 
 /* ------------------------------------------------------------ the merge */
 
-static inline bool before(const struct cpu_walk *w, int a, int b)
+/*
+ * The heap of the CPUs with records left, earliest first: each entry carries its
+ * CPU's timestamp, so a comparison reads the heap alone. Equal timestamps go by
+ * CPU number, as libtracecmd takes them.
+ */
+struct head {
+	uint64_t	ts;
+	int		cpu;
+};
+
+static inline bool before(const struct head *a, const struct head *b)
 {
-	return w[a].ts < w[b].ts || (w[a].ts == w[b].ts && a < b);
+	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
-static void sift_down(int *h, int n, int i, const struct cpu_walk *w)
+static void sift_down(struct head *h, int n, int i)
 {
-	int c, top = h[i];
+	struct head top = h[i];
+	int c;
 
 	for (;;) {
 		c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && before(w, h[c + 1], h[c]))
+		if (c + 1 < n && before(&h[c + 1], &h[c]))
 			c++;
-		if (!before(w, h[c], top))
+		if (!before(&h[c], &top))
 			break;
 		h[i] = h[c];
 		i = c;
@@ -511,7 +522,8 @@ int atag_pages_iterate(struct atag_pages *p, int buffer,
 	const struct atag_buffer_layout *b;
 	struct atag_tracedat *td = p->td;
 	struct cpu_walk *w;
-	int c, n, active, ret = 0, *h;
+	int c, n, active, ret = 0;
+	struct head *h;
 
 	if (buffer < 0 || buffer >= td->nr_buffers)
 		return -EINVAL;
@@ -543,12 +555,12 @@ int atag_pages_iterate(struct atag_pages *p, int buffer,
 			continue;
 		ret = cpu_init(p, &w[c], &b->cpus[c], b->compressed);
 		if (w[c].rec)
-			h[n++] = c;
+			h[n++] = (struct head){ .ts = w[c].ts, .cpu = c };
 	}
 	for (c = n / 2 - 1; c >= 0; c--)
-		sift_down(h, n, c, w);
+		sift_down(h, n, c);
 	while (!ret && n) {
-		c = h[0];
+		c = h[0].cpu;
 		rec.ts = w[c].ts;
 		rec.cpu = c;
 		rec.data = (void *)w[c].rec;
@@ -556,9 +568,11 @@ int atag_pages_iterate(struct atag_pages *p, int buffer,
 		rec.missed_events = w[c].missed;
 		if (cb(&rec, data))
 			break;
-		if (!cpu_next(p, &w[c], b->compressed))
+		if (cpu_next(p, &w[c], b->compressed))
+			h[0].ts = w[c].ts;
+		else
 			h[0] = h[--n];
-		sift_down(h, n, 0, w);
+		sift_down(h, n, 0);
 	}
 out:
 	for (c = 0; w && c < b->nr_cpus; c++) {

@@ -90,56 +90,54 @@ static void tag(struct atag_json *w, const struct atag_report_tag *t)
 
 /*
  * The frames (and frame lines) of the stacks live allocations share, written
- * once as JSON text and then copied: the live list repeats them thousands of times.
+ * once as JSON text and then copied: the live list repeats them thousands of
+ * times. The texts lie back to back, NUL-terminated, in one memory stream.
  */
 struct frames_cache {
-	struct atag_map	index;		/* the stack's address (| 1: its lines) -> texts[] */
-	char		**texts;
-	size_t		nr;
-	size_t		cap;
+	struct atag_map	index;		/* the stack's address (| 1: its lines) -> offset */
+	FILE		*f;		/* NULL: not opened, or failed */
+	char		*buf;
+	size_t		len;
+	bool		failed;
 };
 
 /* Write the strings @s (@n of them) of @owner under @key, from the cache when it can. */
 static void cached_strs(struct atag_json *w, struct frames_cache *c, const char *key,
 			uintptr_t owner, char * const *s, unsigned int n)
 {
-	uint64_t *idx;
+	uint64_t *off;
 	bool created;
-	char *text;
-	void *p;
+	long at;
 
-	idx = atag_map_get(&c->index, owner, c->nr, &created);
-	if (idx && !created) {
-		atag_json_text(w, key, c->texts[*idx]);
-		return;
+	if (!c->f && !c->failed) {
+		c->f = open_memstream(&c->buf, &c->len);
+		c->failed = !c->f;
 	}
-	text = idx ? atag_json_strs_text(s, n) : NULL;
-	if (text && c->nr == c->cap) {
-		p = realloc(c->texts, (c->cap ? 2 * c->cap : 64) * sizeof(*c->texts));
-		if (p) {
-			c->texts = p;
-			c->cap = c->cap ? 2 * c->cap : 64;
+	off = c->f ? atag_map_get(&c->index, owner, 0, &created) : NULL;
+	if (off && created) {
+		at = ftell(c->f);
+		atag_json_write_strs(c->f, s, n);
+		if (at < 0 || fputc('\0', c->f) == EOF || fflush(c->f)) {
+			/* no memory: written the long way from now on */
+			fclose(c->f);
+			c->f = NULL;
+			c->failed = true;
+			off = NULL;
+		} else {
+			*off = at;
 		}
 	}
-	if (!text || c->nr == c->cap) {
-		/* no memory to keep it: written the long way, and looked for again next time */
-		free(text);
-		if (idx)
-			atag_map_remove(&c->index, owner, NULL);
+	if (off)
+		atag_json_text(w, key, c->buf + *off);
+	else
 		atag_json_strs(w, key, s, n);
-		return;
-	}
-	c->texts[c->nr++] = text;
-	atag_json_text(w, key, text);
 }
 
 static void frames_cache_free(struct frames_cache *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->nr; i++)
-		free(c->texts[i]);
-	free(c->texts);
+	if (c->f)
+		fclose(c->f);
+	free(c->buf);
 	atag_map_free(&c->index);
 }
 

@@ -258,28 +258,12 @@ void atag_json_strs(struct atag_json *w, const char *key, char * const *s, unsig
 	atag_json_close(w);
 }
 
-char *atag_json_strs_text(char * const *s, unsigned int n)
+void atag_json_write_strs(FILE *f, char * const *s, unsigned int n)
 {
-	char *text = NULL;
 	struct atag_json w;
-	size_t len;
-	FILE *f;
 
-	f = open_memstream(&text, &len);
-	if (!f)
-		return NULL;
 	atag_json_init(&w, f, 0);
 	atag_json_strs(&w, NULL, s, n);
-	if (w.misuse || ferror(f)) {
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	if (fclose(f)) {
-		free(text);
-		return NULL;
-	}
-	return text;
 }
 
 void atag_json_text(struct atag_json *w, const char *key, const char *text)
