@@ -27,7 +27,6 @@
 #define THREAD_MIN_BYTES (4 << 20)	/* of ring-buffer data */
 #define DRAIN_EVERY	4096		/* messages read between two drains of the rows */
 
-static size_t xpipe(void) { return getenv("XPIPE") ? strtoul(getenv("XPIPE"), NULL, 0) : PIPE_BYTES; }
 /* The stitching thread's part. */
 struct stitching {
 	struct atag_pipe	*pipe;
@@ -126,7 +125,7 @@ static bool run_threaded(struct stitching *s, struct atag_reader *rd, struct ata
 	struct atag_sink in;
 	pthread_t thread;
 
-	s->pipe = atag_pipe_alloc(xpipe());
+	s->pipe = atag_pipe_alloc(PIPE_BYTES);
 	if (!s->pipe)
 		return false;
 	if (pthread_create(&thread, NULL, stitch_thread, s)) {
