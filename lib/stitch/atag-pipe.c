@@ -117,6 +117,7 @@ struct atag_pipe {
 	_Atomic int		error;		/* the consumer's first error: producer stops */
 	/* producer only */
 	size_t			pos __attribute__((aligned(CACHELINE)));
+	size_t			room_end;	/* pos may reach it without a look at tail */
 	size_t			seen_tail;	/* the last tail it read */
 	unsigned int		unpublished;
 	struct atag_map		described;	/* tags whose call site went through */
@@ -237,8 +238,11 @@ static void publish(struct atag_pipe *p)
 	p->unpublished = 0;
 }
 
-/* Room for @n contiguous bytes at the producer's position. */
-static struct msg *reserve(struct atag_pipe *p, size_t n)
+/*
+ * Room for @n contiguous bytes at the producer's position, the long way: the
+ * message wraps, or the room the consumer's last seen position left is used up.
+ */
+static struct msg *reserve_slow(struct atag_pipe *p, size_t n)
 {
 	size_t off = p->pos & (p->size - 1), room_end = p->size - off;
 	unsigned int spins = 0;
@@ -246,7 +250,7 @@ static struct msg *reserve(struct atag_pipe *p, size_t n)
 
 	if (n > room_end) {
 		/* the message would wrap: pad to the end of the ring first */
-		pad = reserve(p, room_end);
+		pad = reserve_slow(p, room_end);
 		pad->size = room_end;
 		pad->kind = M_PAD;
 		p->pos += room_end;
@@ -268,7 +272,19 @@ static struct msg *reserve(struct atag_pipe *p, size_t n)
 			futex_wait(&p->tail_seq, seq);
 		atomic_store_explicit(&p->producer_sleeps, 0, memory_order_relaxed);
 	}
+	/* up to the end of the ring or of the room seen, whichever comes first */
+	p->room_end = p->seen_tail + p->size;
+	if (p->room_end > p->pos - off + p->size)
+		p->room_end = p->pos - off + p->size;
 	return (struct msg *)(p->buf + off);
+}
+
+/* Room for @n contiguous bytes at the producer's position. */
+static inline struct msg *reserve(struct atag_pipe *p, size_t n)
+{
+	if (p->pos + n <= p->room_end)
+		return (struct msg *)(p->buf + (p->pos & (p->size - 1)));
+	return reserve_slow(p, n);
 }
 
 static void commit(struct atag_pipe *p, struct msg *m)
