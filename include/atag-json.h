@@ -48,6 +48,8 @@ struct atag_json_level {
 	bool		items;		/* something written: the next one needs a comma */
 };
 
+#define ATAG_JSON_BUF		256
+
 struct atag_json {
 	FILE			*f;
 	unsigned int		flags;		/* enum atag_json_flags */
@@ -55,6 +57,9 @@ struct atag_json {
 	bool			brk;		/* atag_json_break() pending */
 	bool			misuse;
 	struct atag_json_level	level[ATAG_JSON_MAX_DEPTH + 1];
+	/* bytes not yet handed to f: a member's comma, key and value go in one write */
+	unsigned int		n;
+	char			buf[ATAG_JSON_BUF];
 };
 
 /**
@@ -202,6 +207,9 @@ void atag_json_write_strs(FILE *f, char * const *s, unsigned int n);
 /**
  * atag_json_finish - end the document with a newline
  * @w: the writer
+ *
+ * The writer keeps a few hundred bytes before it hands them to its FILE: the
+ * document is whole in the FILE once this returns, not before.
  *
  * Return: 0; -EINVAL when the calls did not make one complete document (misuse, or a
  * container left open); -EIO when the FILE has an error. errno is set too.

@@ -6,12 +6,63 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atag-json.h"
 
 void atag_json_init(struct atag_json *w, FILE *f, unsigned int flags)
 {
-	*w = (struct atag_json){ .f = f, .flags = flags };
+	w->f = f;
+	w->flags = flags;
+	w->depth = 0;
+	w->brk = false;
+	w->misuse = false;
+	w->level[0] = (struct atag_json_level){ 0 };
+	w->n = 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void flush_buf(struct atag_json *w)
+{
+	if (w->n)
+		fwrite_unlocked(w->buf, 1, w->n, w->f);
+	w->n = 0;
+}
+
+static void put_bytes(struct atag_json *w, const void *p, size_t len)
+{
+	if (len > sizeof(w->buf) - w->n) {
+		flush_buf(w);
+		if (len > sizeof(w->buf)) {
+			fwrite_unlocked(p, 1, len, w->f);
+			return;
+		}
+	}
+	memcpy(w->buf + w->n, p, len);
+	w->n += len;
+}
+
+static inline void put_char(struct atag_json *w, char c)
+{
+	if (w->n == sizeof(w->buf))
+		flush_buf(w);
+	w->buf[w->n++] = c;
+}
+
+static void put_text(struct atag_json *w, const char *s)
+{
+	put_bytes(w, s, strlen(s));
+}
+
+/* A newline and the indent of the current depth (the pretty layout). */
+static void put_indent(struct atag_json *w)
+{
+	int i;
+
+	put_char(w, '\n');
+	for (i = 0; i < 2 * w->depth; i++)
+		put_char(w, ' ');
 }
 
 /*
@@ -54,16 +105,21 @@ static void put_escape(struct atag_json *w, unsigned char c)
 {
 	bool short_ok = !(w->flags & ATAG_JSON_ESCAPE_U);
 
-	if (c == '"' || c == '\\')
-		fprintf(w->f, "\\%c", c);
-	else if (c == '\n' && short_ok)
-		fputs_unlocked("\\n", w->f);
-	else if (c == '\t' && short_ok)
-		fputs_unlocked("\\t", w->f);
-	else if (c < 0x20)
-		fprintf(w->f, "\\u%04x", c);
-	else
-		fputs_unlocked("\\ufffd", w->f);
+	char u[8];
+
+	if (c == '"' || c == '\\') {
+		put_char(w, '\\');
+		put_char(w, c);
+	} else if (c == '\n' && short_ok) {
+		put_text(w, "\\n");
+	} else if (c == '\t' && short_ok) {
+		put_text(w, "\\t");
+	} else if (c < 0x20) {
+		snprintf(u, sizeof(u), "\\u%04x", c);
+		put_text(w, u);
+	} else {
+		put_text(w, "\\ufffd");
+	}
 }
 
 /* The bytes that go out as they are on their own: printable ASCII but '"' and '\\'. */
@@ -76,7 +132,7 @@ static void put_string(struct atag_json *w, const char *s)
 	const unsigned char *p = (const unsigned char *)s, *run;
 	size_t n;
 
-	fputc_unlocked('"', w->f);
+	put_char(w, '"');
 	while (*p) {
 		/* write runs that need no escaping in one go; printable ASCII first, fast */
 		for (run = p;;) {
@@ -87,22 +143,24 @@ static void put_string(struct atag_json *w, const char *s)
 				break;
 			p += n;
 		}
-		fwrite_unlocked(run, 1, p - run, w->f);
+		put_bytes(w, run, p - run);
 		if (!*p)
 			break;
 		put_escape(w, *p++);
 	}
-	fputc_unlocked('"', w->f);
+	put_char(w, '"');
 }
 
 void atag_json_write_string(FILE *f, const char *s)
 {
-	struct atag_json w = { .f = f };
+	struct atag_json w;
 
+	atag_json_init(&w, f, 0);
 	if (s)
 		put_string(&w, s);
 	else
-		fputs_unlocked("null", f);
+		put_text(&w, "null");
+	flush_buf(&w);
 }
 
 /* A member's key and its colon; in one write when it needs no escape (the usual case). */
@@ -117,14 +175,14 @@ static void put_key(struct atag_json *w, const char *key, bool pretty)
 	if (*key) {
 		/* long, or to be escaped: the string rules */
 		put_string(w, key - (n - 1));
-		fputs_unlocked(pretty ? ": " : ":", w->f);
+		put_text(w, pretty ? ": " : ":");
 		return;
 	}
 	buf[n++] = '"';
 	buf[n++] = ':';
 	if (pretty)
 		buf[n++] = ' ';
-	fwrite_unlocked(buf, 1, n, w->f);
+	put_bytes(w, buf, n);
 }
 
 /* What goes before a value: the comma, the line break and indent, the key. */
@@ -136,11 +194,11 @@ static void begin(struct atag_json *w, const char *key)
 	if (l->object != (key != NULL) || (!w->depth && l->items))
 		w->misuse = true;
 	if (l->items && w->depth)
-		fputc_unlocked(',', w->f);
+		put_char(w, ',');
 	if (pretty)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+		put_indent(w);
 	else if (w->brk)
-		fputc_unlocked('\n', w->f);
+		put_char(w, '\n');
 	w->brk = false;
 	l->items = true;
 	if (key)
@@ -154,7 +212,7 @@ static void open_container(struct atag_json *w, const char *key, bool object)
 		return;
 	}
 	begin(w, key);
-	fputc_unlocked(object ? '{' : '[', w->f);
+	put_char(w, object ? '{' : '[');
 	w->level[++w->depth] = (struct atag_json_level){ .object = object };
 }
 
@@ -178,8 +236,8 @@ void atag_json_close(struct atag_json *w)
 	}
 	w->depth--;
 	if ((w->flags & ATAG_JSON_PRETTY) && l->items)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-	fputc_unlocked(l->object ? '}' : ']', w->f);
+		put_indent(w);
+	put_char(w, l->object ? '}' : ']');
 }
 
 void atag_json_break(struct atag_json *w)
@@ -193,23 +251,23 @@ void atag_json_str(struct atag_json *w, const char *key, const char *s)
 	if (s)
 		put_string(w, s);
 	else
-		fputs_unlocked("null", w->f);
+		put_text(w, "null");
 }
 
 void atag_json_null(struct atag_json *w, const char *key)
 {
 	begin(w, key);
-	fputs_unlocked("null", w->f);
+	put_text(w, "null");
 }
 
 void atag_json_bool(struct atag_json *w, const char *key, bool v)
 {
 	begin(w, key);
-	fputs_unlocked(v ? "true" : "false", w->f);
+	put_text(w, v ? "true" : "false");
 }
 
 /* @v in decimal, or in hex after "0x" with @hex: printf's %llu and 0x%llx, without printf */
-static void put_number(FILE *f, unsigned long long v, bool negative, bool hex)
+static void put_number(struct atag_json *w, unsigned long long v, bool negative, bool hex)
 {
 	static const char digits[] = "0123456789abcdef";
 	char buf[24], *p = buf + sizeof(buf);
@@ -224,20 +282,20 @@ static void put_number(FILE *f, unsigned long long v, bool negative, bool hex)
 	}
 	if (negative)
 		*--p = '-';
-	fwrite_unlocked(p, 1, buf + sizeof(buf) - p, f);
+	put_bytes(w, p, buf + sizeof(buf) - p);
 }
 
 void atag_json_uint(struct atag_json *w, const char *key, unsigned long long v)
 {
 	begin(w, key);
-	put_number(w->f, v, false, false);
+	put_number(w, v, false, false);
 }
 
 void atag_json_int(struct atag_json *w, const char *key, long long v)
 {
 	begin(w, key);
 	/* the magnitude of LLONG_MIN fits an unsigned long long */
-	put_number(w->f, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0, false);
+	put_number(w, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0, false);
 }
 
 void atag_json_known_int(struct atag_json *w, const char *key, long long v)
@@ -264,36 +322,47 @@ void atag_json_write_strs(FILE *f, char * const *s, unsigned int n)
 
 	atag_json_init(&w, f, 0);
 	atag_json_strs(&w, NULL, s, n);
+	flush_buf(&w);
 }
 
 void atag_json_text(struct atag_json *w, const char *key, const char *text)
 {
 	begin(w, key);
-	fputs_unlocked(text, w->f);
+	put_text(w, text);
 }
 
 void atag_json_hex(struct atag_json *w, const char *key, unsigned long long v)
 {
 	begin(w, key);
-	fputc_unlocked('"', w->f);
-	put_number(w->f, v, false, true);
-	fputc_unlocked('"', w->f);
+	put_char(w, '"');
+	put_number(w, v, false, true);
+	put_char(w, '"');
+}
+
+static void put_fixed(struct atag_json *w, double v, int decimals)
+{
+	char buf[512];	/* 1e308 with 17 decimals fits */
+	int n = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+
+	if (n > 0)
+		put_bytes(w, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 void atag_json_fixed(struct atag_json *w, const char *key, double v, int decimals)
 {
 	begin(w, key);
 	if (!isfinite(v))
-		fputs_unlocked("null", w->f);
+		put_text(w, "null");
 	else
-		fprintf(w->f, "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, v);
+		put_fixed(w, v, decimals < 0 ? 0 : decimals > 17 ? 17 : decimals);
 }
 
 int atag_json_finish(struct atag_json *w)
 {
 	int ret = 0;
 
-	fputc_unlocked('\n', w->f);
+	put_char(w, '\n');
+	flush_buf(w);
 	if (w->misuse || w->depth || !w->level[0].items)
 		ret = -EINVAL;
 	else if (ferror(w->f))
