@@ -33,6 +33,7 @@
 #define LAST_NONE		-1
 #define LAST_STACK		-2
 #define NO_PEAK			UINT64_MAX
+#define NO_STACK		UINT64_MAX	/* in hit_cache: the hit's stack has not come */
 #define ITER_SRC_SHIFT		56
 
 enum wait_kind {
@@ -69,7 +70,7 @@ struct type_learn {
 struct source {
 	struct atag_aggr	*aggr;
 	struct atag_map		live_index;	/* ptr -> slot */
-	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id */
+	struct atag_map		hit_cache;	/* pid << 32 | tag_idx -> stack id, or NO_STACK */
 	struct atag_counters	excluded[ATAG_TASK_NR];
 	bool			nests;		/* its allocations may nest */
 };
@@ -86,6 +87,18 @@ struct task {
 	/* the peak of that allocation's tag before and after it was counted, or NO_PEAK */
 	uint64_t	peak_before;
 	uint64_t	peak_after;
+};
+
+/*
+ * The tasks looked up last, by pid: an allocation's task is looked up at its
+ * event, its stack and its free. Tasks stay once added, so an entry never goes
+ * stale; pid -1 marks an empty one.
+ */
+#define TASK_CACHE	64
+
+struct task_slot {
+	int32_t		pid;
+	uint32_t	idx;
 };
 
 struct atag_stitcher {
@@ -106,6 +119,7 @@ struct atag_stitcher {
 	size_t			nr_free;
 	size_t			cap_free;
 	struct atag_map		task_index;	/* pid -> index into tasks */
+	struct task_slot	task_cache[TASK_CACHE];	/* by pid % TASK_CACHE */
 	struct task		*tasks;
 	size_t			nr_tasks;
 	size_t			cap_tasks;
@@ -130,12 +144,15 @@ enum window_state {
 struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks)
 {
 	struct atag_stitcher *st = calloc(1, sizeof(*st));
+	int i;
 
 	if (!st)
 		return NULL;
 	st->src[0].aggr = aggr;
 	st->nr_src = 1;
 	st->stacks = stacks;
+	for (i = 0; i < TASK_CACHE; i++)
+		st->task_cache[i].pid = -1;
 	return st;
 }
 
@@ -309,26 +326,43 @@ static inline void learn(struct atag_stitcher *st, struct cpu_state *cs, bool st
 
 /* ------------------------------------------------------------ tasks */
 
+static inline struct task_slot *task_slot(struct atag_stitcher *st, int pid)
+{
+	return &st->task_cache[(uint32_t)pid % TASK_CACHE];
+}
+
 static struct task *task_find(struct atag_stitcher *st, int pid)
 {
-	uint64_t *idx = atag_map_find(&st->task_index, (uint32_t)pid);
+	struct task_slot *c = task_slot(st, pid);
+	uint64_t *idx;
 
-	return idx ? &st->tasks[*idx] : NULL;
+	if (c->pid == pid)
+		return &st->tasks[c->idx];
+	idx = atag_map_find(&st->task_index, (uint32_t)pid);
+	if (!idx)
+		return NULL;
+	*c = (struct task_slot){ .pid = pid, .idx = *idx };
+	return &st->tasks[*idx];
 }
 
 /* The task @pid, added on first sight; NULL on ENOMEM. Valid until the next one is added. */
 static struct task *task_get(struct atag_stitcher *st, int pid)
 {
+	struct task_slot *c = task_slot(st, pid);
 	struct task *t;
 	uint64_t *idx;
 	bool created;
 	size_t cap;
 
+	if (c->pid == pid)
+		return &st->tasks[c->idx];
 	idx = atag_map_get(&st->task_index, (uint32_t)pid, st->nr_tasks, &created);
 	if (!idx)
 		return NULL;
-	if (!created)
+	if (!created) {
+		*c = (struct task_slot){ .pid = pid, .idx = *idx };
 		return &st->tasks[*idx];
+	}
 	if (st->nr_tasks == st->cap_tasks) {
 		cap = st->cap_tasks ? st->cap_tasks * 2 : 256;
 		t = realloc(st->tasks, cap * sizeof(*t));
@@ -339,6 +373,7 @@ static struct task *task_get(struct atag_stitcher *st, int pid)
 		st->tasks = t;
 		st->cap_tasks = cap;
 	}
+	*c = (struct task_slot){ .pid = pid, .idx = st->nr_tasks };
 	t = &st->tasks[st->nr_tasks++];
 	memset(t, 0, sizeof(*t));
 	return t;
@@ -453,6 +488,7 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 {
 	struct source *s = &st->src[ev->src];
 	const struct atag_tag_stats *t;
+	uint64_t *sid;
 	int64_t idx;
 
 	idx = atag_aggr_tag_index(s->aggr, ev->tag);
@@ -465,9 +501,11 @@ static int on_hit(struct atag_stitcher *st, const struct atag_event *ev, struct 
 	/*
 	 * A newer hit of (pid, tag): the allocations of the previous one are done
 	 * (or it failed); its stack is no longer theirs. Until this hit's own stack
-	 * comes, none is cached.
+	 * comes, none is cached (the entry stays, to be filled again).
 	 */
-	atag_map_remove(&s->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx, NULL);
+	sid = atag_map_find(&s->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx);
+	if (sid)
+		*sid = NO_STACK;
 	w->kind = W_HIT;
 	w->tag_idx = idx;
 	return 0;
@@ -582,7 +620,8 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 	}
 	/* looked up, not taken: every allocation of (pid, tag) until its next hit */
 	if (!ev->stack_follows &&
-	    (sid = atag_map_find(&s->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx)))
+	    (sid = atag_map_find(&s->hit_cache, (uint64_t)(uint32_t)ev->pid << 32 | idx)) &&
+	    *sid != NO_STACK)
 		l->stack_id = *sid;
 	return commit(st, l, 0);
 }
