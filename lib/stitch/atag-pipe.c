@@ -327,40 +327,44 @@ static const uint8_t nr_fields[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
 _Static_assert(F_PTR == 2 * F_TAG && F_BYTES == 4 * F_TAG && F_LINE == 8 * F_TAG,
 	       "the optional fields are four bits in a row");
 
-static int put_event(void *ctx, const struct atag_event *ev)
+/* The flags of @ev but its optional fields and F_SITE. */
+static inline uint16_t event_flags(const struct atag_event *ev)
+{
+	return (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
+	       (ev->task & 3) << F_TASK_SHIFT;
+}
+
+/* Fill the header of event message @m, @n bytes long. */
+static inline void event_header(struct msg *m, size_t n, uint16_t flags,
+				const struct atag_event *ev)
+{
+	*m = (struct msg){
+		.size = n, .kind = M_EVENT, .ev_kind = ev->kind, .flags = flags,
+		.type = ev->type, .cpu = ev->cpu, .pid = ev->pid, .nr = ev->src, .ts = ev->ts,
+	};
+}
+
+/* The first hit of a tag: its call-site strings go through with it, once. */
+static int put_described(struct atag_pipe *p, const struct atag_event *ev)
 {
 	const char *file = ev->file ? ev->file : "", *module = ev->module ? ev->module : "";
-	size_t lf = 0, lfi = 0, lm = 0, extra;
-	struct atag_pipe *p = ctx;
-	bool created = false;
-	uint16_t flags;
+	size_t lf = strlen(ev->function) + 1, lfi = strlen(file) + 1, lm = strlen(module) + 1;
+	uint16_t flags = event_flags(ev) | F_SITE;
+	size_t extra = lf + lfi + lm;
 	uint64_t *o;
 	struct msg *m;
+	char *s;
 	int err;
 
-	if (ev->kind == ATAG_EV_HIT && ev->function && !stopped(p) &&
-	    !atag_map_find(&p->described, ev->tag)) {
-		lf = strlen(ev->function) + 1;
-		lfi = strlen(file) + 1;
-		lm = strlen(module) + 1;
-		if (!atag_map_get(&p->described, ev->tag, 1, &created))
-			return -ENOMEM;
-	}
-	flags = (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
-		(created ? F_SITE : 0) | (ev->tag ? F_TAG : 0) | (ev->ptr ? F_PTR : 0) |
-		(ev->bytes ? F_BYTES : 0) | (ev->line != -1 ? F_LINE : 0) |
-		(ev->task & 3) << F_TASK_SHIFT;
-	extra = 8 * nr_fields[(flags & (F_TAG | F_PTR | F_BYTES | F_LINE)) / F_TAG];
-	m = put(p, M_EVENT, extra + lf + lfi + lm, &err);
+	if (!atag_map_get(&p->described, ev->tag, 1, NULL))
+		return -ENOMEM;
+	flags |= (ev->tag ? F_TAG : 0) | (ev->ptr ? F_PTR : 0) | (ev->bytes ? F_BYTES : 0) |
+		 (ev->line != -1 ? F_LINE : 0);
+	extra += 8 * nr_fields[(flags & (F_TAG | F_PTR | F_BYTES | F_LINE)) / F_TAG];
+	m = put(p, M_EVENT, extra, &err);
 	if (!m)
 		return err;
-	m->ev_kind = ev->kind;
-	m->flags = flags;
-	m->type = ev->type;
-	m->cpu = ev->cpu;
-	m->pid = ev->pid;
-	m->nr = ev->src;
-	m->ts = ev->ts;
+	event_header(m, m->size, flags, ev);
 	o = (uint64_t *)(m + 1);
 	if (flags & F_TAG)
 		*o++ = ev->tag;
@@ -370,13 +374,50 @@ static int put_event(void *ctx, const struct atag_event *ev)
 		*o++ = ev->bytes;
 	if (flags & F_LINE)
 		*o++ = ev->line;
-	if (created) {
-		char *s = (char *)o;
+	s = (char *)o;
+	memcpy(s, ev->function, lf);
+	memcpy(s + lf, file, lfi);
+	memcpy(s + lf + lfi, module, lm);
+	commit(p, m);
+	return 0;
+}
 
-		memcpy(s, ev->function, lf);
-		memcpy(s + lf, file, lfi);
-		memcpy(s + lf + lfi, module, lm);
+static int put_event(void *ctx, const struct atag_event *ev)
+{
+	struct atag_pipe *p = ctx;
+	uint16_t flags = event_flags(ev);
+	unsigned int k = 0;
+	uint64_t f[4];
+	struct msg *m;
+	size_t n;
+	int err;
+
+	err = stopped(p);
+	if (err)
+		return err;
+	if (ev->kind == ATAG_EV_HIT && ev->function && !atag_map_find(&p->described, ev->tag))
+		return put_described(p, ev);
+	/* the optional fields, those set, in their order */
+	if (ev->tag) {
+		f[k++] = ev->tag;
+		flags |= F_TAG;
 	}
+	if (ev->ptr) {
+		f[k++] = ev->ptr;
+		flags |= F_PTR;
+	}
+	if (ev->bytes) {
+		f[k++] = ev->bytes;
+		flags |= F_BYTES;
+	}
+	if (ev->line != -1) {
+		f[k++] = ev->line;
+		flags |= F_LINE;
+	}
+	n = sizeof(*m) + 8 * k;
+	m = reserve(p, n);
+	event_header(m, n, flags, ev);
+	memcpy(m + 1, f, 8 * k);
 	commit(p, m);
 	return 0;
 }
