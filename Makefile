@@ -8,7 +8,8 @@
 #                             the two-thread pipeline built with ThreadSanitizer
 #   make check-vm             the VM tier: a patched kernel under QEMU (tests/vm/)
 #   make fuzz [FUZZ_TIME=60]  build the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
-#                             and run each for FUZZ_TIME seconds (tests/fuzz/)
+#                             and run each for FUZZ_TIME seconds (tests/fuzz/; make check
+#                             only replays their corpus)
 #   make bench                benchmarks (bench/)
 #   make bench-html           the HTML report of 2 and 20 M events, drawn in Chromium
 #   make demo                 as root: list/enable/record/report on the test doubles
@@ -137,9 +138,14 @@ TESTPROGS	:= $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(TESTPROG_SRCS))
 BENCHPROGS	:= $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 FUZZPROGS	:= $(patsubst tests/fuzz/%.c,$(O)/tests/fuzz/%,$(FUZZ_SRCS))
 FUZZ_TIME	?= 60
-FUZZ_CHECK_TIME	?= 1
 
 ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
+# the ASan+UBSan build also links each fuzz target with a main of its own that
+# replays the corpus (tests/fuzz/replay.c): make check's fuzz tier, without clang
+REPLAYPROGS	:= $(patsubst tests/fuzz/fuzz-%.c,$(O)/tests/fuzz/replay-%,$(FUZZ_SRCS))
+ifneq ($(SAN),)
+ALL_TARGETS	+= $(REPLAYPROGS) $(O)/tests/fuzz/fuzz-seeds
+endif
 
 .PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
 .PHONY: programs deb check-package sanitizer-builds
@@ -261,13 +267,21 @@ $(O)/tests/fuzz/fuzz-%: $(O)/tests/fuzz/fuzz-%.o $(FIXTURE_OBJS) $(LIBBUFSTAT) $
 	$(call quiet,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
+$(O)/tests/fuzz/replay-%: $(O)/tests/fuzz/fuzz-%.o $(O)/tests/fuzz/replay.o $(FIXTURE_OBJS) \
+			  $(LIBBUFSTAT) $(LIBATAG)
+	$(call quiet,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 fuzz-build: $(FUZZPROGS) $(O)/tests/fuzz/fuzz-seeds $(MKFIXTURE)
 
-# Build the fuzz targets in $(O)-fuzz/ and run each for FUZZ_TIME seconds.
+# Build the fuzz targets in $(O)-fuzz/ and run each for FUZZ_TIME seconds; the last
+# line sums them ("fuzz: N passed, N failed": .ci/run counts it).
 fuzz:
 	$(Q)scripts/deps.sh
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 O=$(O)-fuzz fuzz-build
-	$(Q)tests/fuzz/run-fuzz.sh $(O)-fuzz $(FUZZ_TIME)
+	$(Q)rm -f $(O)-fuzz/check-results; \
+	tests/fuzz/run-fuzz.sh $(O)-fuzz $(FUZZ_TIME); rc=$$?; \
+	tests/summarize.sh $(O)-fuzz/check-results | sed 's/^check:/fuzz:/'; exit $$rc
 
 # ------------------------------------------------------------------ running
 SAMPLE		:= tests/data/sample.dat
@@ -276,31 +290,31 @@ run: all
 	$(Q)scripts/run-sample.sh $(O) $(SAMPLE)
 
 # The whole suite, then the same suite built with ASan+UBSan in build-asan/, then
-# the ThreadSanitizer tier in build-tsan/, then each fuzz target for
-# FUZZ_CHECK_TIME seconds (its corpus, regression files included, replayed first).
-# The summary line ends with the wall time of the whole run (builds included). The
-# sanitizer builds compile while the normal build's tests run (those mostly wait).
+# the ThreadSanitizer tier in build-tsan/, then the fuzz targets' corpus (seeds and
+# regression files) replayed by the ASan+UBSan build (make fuzz fuzzes; .ci/run
+# does both). The summary line ends with the wall time of the whole run (builds
+# included). The sanitizer builds compile while the normal build's tests run
+# (those mostly wait).
 check: all
 	$(Q)start=$$(date +%s); \
 	rm -f $(O)/check-results $(O)-asan/check-results $(O)-tsan/check-results; \
-	rm -f $(O)-fuzz/check-results; \
+	rm -f $(O)-asan/fuzz-results; \
 	ATAG_AFTER_ALONE="$(MAKE) --no-print-directory sanitizer-builds > $(O)/sanitizer-builds.log 2>&1" \
 		$(MAKE) --no-print-directory check-one || true; \
 	cat $(O)/sanitizer-builds.log; \
 	$(MAKE) --no-print-directory SAN=1 O=$(O)-asan check-one || true; \
 	$(MAKE) --no-print-directory TSAN=1 O=$(O)-tsan check-tsan || true; \
-	echo "== fuzz targets, $(FUZZ_CHECK_TIME) s each"; \
-	tests/fuzz/run-fuzz.sh --check $(O)-fuzz $(FUZZ_CHECK_TIME) || true; \
+	echo "== fuzz targets: their corpus replayed (ASan+UBSan)"; \
+	tests/fuzz/run-fuzz.sh --replay $(O)-asan || true; \
 	tests/summarize.sh --since $$start $(O)/check-results $(O)-asan/check-results \
-		$(O)-tsan/check-results $(O)-fuzz/check-results
+		$(O)-tsan/check-results $(O)-asan/fuzz-results
 
 # the builds make check runs its sanitizer passes on (compiled while the normal
 # build's tiers run, once its timing tiers are done)
 sanitizer-builds:
 	$(Q)$(MAKE) --no-print-directory $(PAR) SAN=1 O=$(O)-asan build-all && \
 	$(MAKE) --no-print-directory $(PAR) TSAN=1 O=$(O)-tsan $(O)-tsan/trace-cmd-alloc-tag \
-		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture && \
-	$(MAKE) --no-print-directory $(PAR) FUZZ=1 O=$(O)-fuzz fuzz-build
+		$(O)-tsan/tests/atag-utest $(O)-tsan/tests/atag-mkfixture
 
 check-one: build-all
 	$(Q)tests/run-tests.sh $(O) $(if $(SAN),asan)

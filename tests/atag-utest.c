@@ -36,6 +36,13 @@ const char *atag_utest_build_dir(void)
 	return b && *b ? b : "build";
 }
 
+unsigned int atag_utest_scale(void)
+{
+	const char *q = getenv("ATAG_UTEST_QUICK");
+
+	return q && !strcmp(q, "1") ? 10 : 1;
+}
+
 static void remove_tmpdir(void)
 {
 	char cmd[sizeof(tmpdir) + 16];

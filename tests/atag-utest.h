@@ -29,6 +29,14 @@ void atag_utest_register(struct atag_utest_suite *suite);
 /* The build directory under test ($ATAG_BUILD, default "build"). */
 const char *atag_utest_build_dir(void);
 
+/*
+ * How many times fewer rounds the long loops of a suite run: 1, or 10 with
+ * ATAG_UTEST_QUICK=1 (t-valgrind: under valgrind the loops find nothing more
+ * from their millionth round than from their hundred-thousandth, at 50 times
+ * the cost). The normal and sanitizer builds run them whole.
+ */
+unsigned int atag_utest_scale(void);
+
 /* A fresh temporary directory for this run (removed at exit). */
 const char *atag_utest_tmpdir(void);
 

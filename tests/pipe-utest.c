@@ -13,7 +13,7 @@
 #include "atag-utest.h"
 #include "atag-pipe.h"
 
-#define NR_MSGS		200000
+#define NR_MSGS		(200000 / atag_utest_scale())
 
 /* The i-th message of the stream both sides agree on. */
 static int msg_kind(unsigned int i)

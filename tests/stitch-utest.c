@@ -617,7 +617,7 @@ static void test_memory_bounded(void)
 
 	run_init(&r, NULL);
 	/* a million allocations with 100 alive at a time */
-	for (i = 0; i < 1000000; i++) {
+	for (i = 0; i < 1000000 / atag_utest_scale(); i++) {
 		ALLOC(&r, i % 4, 5, TAG1 + (i % 3) * 64, 0x10000 + (i % 100) * 64, 8);
 		if (i >= 99)
 			FREE(&r, i % 4, 5, TAG1, 0x10000 + ((i + 1) % 100) * 64, 8);

@@ -3,9 +3,13 @@
 #
 # run-fuzz.sh [--check] FUZZ_BUILD SECONDS [TARGET...]: run the libFuzzer targets
 # of tests/fuzz/ (built by "make fuzz" into FUZZ_BUILD with ASan+UBSan), each for
-# SECONDS, two at a time (default: all of them). --check (make check) keeps
-# what the run finds in a scratch directory emptied first, so that every check
-# replays the same inputs: the seeds and the regression files.
+# SECONDS, two at a time (default: all of them). --check keeps what the run
+# finds in a scratch directory emptied first, so that every such run replays the
+# same inputs: the seeds and the regression files.
+#
+# run-fuzz.sh --replay ASAN_BUILD [TARGET...] (make check): no fuzzing; each
+# target's corpus and seeds replayed once by the replay-TARGET programs of the
+# ASan+UBSan build (tests/fuzz/replay.c), results into ASAN_BUILD/fuzz-results.
 #
 # Each target starts from every input of tests/fuzz/corpus/TARGET/ (the seeds and
 # the regression files: every crash found is added there), the seeds made from
@@ -18,15 +22,24 @@
 # Prints one line per target (executions, executions per second, corpus size) and
 # appends "fuzz-TARGET passed failed skipped" lines to FUZZ_BUILD/check-results.
 set -u
-CHECK=
+CHECK= REPLAY=
 [ "${1:-}" = --check ] && { CHECK=1; shift; }
-[ $# -ge 2 ] || { echo "usage: $0 [--check] FUZZ_BUILD SECONDS [TARGET...]" >&2; exit 2; }
-B=$(cd "$1" && pwd) || exit 2
-SECS=$2
-shift 2
+[ "${1:-}" = --replay ] && { REPLAY=1; shift; }
+if [ -n "$REPLAY" ]; then
+	[ $# -ge 1 ] || { echo "usage: $0 --replay ASAN_BUILD [TARGET...]" >&2; exit 2; }
+	B=$(cd "$1" && pwd) || exit 2
+	SECS=0
+	shift
+else
+	[ $# -ge 2 ] || { echo "usage: $0 [--check] FUZZ_BUILD SECONDS [TARGET...]" >&2; exit 2; }
+	B=$(cd "$1" && pwd) || exit 2
+	SECS=$2
+	shift 2
+fi
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 TARGETS=${*:-report pages plugin kallsyms allocinfo-text allocinfo-ioctl stat state}
 RESULTS=$B/check-results
+[ -n "$REPLAY" ] && RESULTS=$B/fuzz-results
 : > "$RESULTS"
 mkdir -p "$B/crashes" "$B/corpus" "$B/seeds"
 # no allocation stacks and a small quarantine: the targets allocate much (libtraceevent's
@@ -85,6 +98,38 @@ if ! seeds; then
 	exit 1
 fi
 
+# one target's inputs replayed: its line into $B/fuzz-$t.result, its results line into
+# $B/fuzz-$t.res
+replay_target() {
+	t=$1
+	bin=$B/tests/fuzz/replay-$t
+	res=$B/fuzz-$t.result
+	if [ ! -x "$bin" ]; then
+		echo "fuzz-$t: not built" > "$res"
+		echo "fuzz-$t 0 1 0" > "$B/fuzz-$t.res"
+		return
+	fi
+	set --
+	for d in "$SRC/tests/fuzz/corpus/$t" "$B/seeds/$t"; do
+		[ -d "$d" ] && set -- "$@" "$d"
+	done
+	log=$B/fuzz-$t.log
+	"$bin" "$@" > "$log.out" 2> "$log"
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		printf 'fuzz-%-16s %s replayed\n' "$t" "$(cat "$log.out")" > "$res"
+		echo "fuzz-$t 1 0 0" > "$B/fuzz-$t.res"
+	else
+		{
+			echo "FAIL - fuzz-$t: exit $rc on $(sed -n 's/^input: //p' "$log" | tail -n 1)" \
+				"(log $log):"
+			grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -10 | sed 's/^/    | /'
+		} > "$res"
+		echo "fuzz-$t 0 1 0" > "$B/fuzz-$t.res"
+	fi
+	rm -f "$log.out"
+}
+
 # one target: its line into $B/fuzz-$t.result, its results line into $B/fuzz-$t.res
 run_target() {
 	t=$1
@@ -132,11 +177,13 @@ run_target() {
 }
 
 # two at a time (the machines it runs on have two cores or more)
+run=run_target
+[ -n "$REPLAY" ] && run=replay_target
 set -- $TARGETS
 while [ $# -gt 0 ]; do
-	run_target "$1" &
+	$run "$1" &
 	if [ $# -gt 1 ]; then
-		run_target "$2" &
+		$run "$2" &
 		shift
 	fi
 	shift
