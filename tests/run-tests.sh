@@ -86,6 +86,7 @@ lock=$ATAG_BUILD/tiers.lock
 ATAG_LIVE_LOCK=$lock.live	# a tier that only briefly touches tracefs may take it itself
 export ATAG_LIVE_LOCK
 echo $tiers | tr ' ' '\n' > "$queue"
+grep -l '^# tier: live' $tiers > "$queue.live"
 
 run_tier() {	# run_tier SCRIPT: its output into a log, shown when it ends
 	name=$(basename "$1" .sh)
@@ -103,9 +104,28 @@ run_tier() {	# run_tier SCRIPT: its output into a log, shown when it ends
 	' - "$log" "$name" "$ATAG_RESULTS" "$1"
 }
 
+# The next tier off the queue: the first one that can start now. A live tier waits
+# while another holds the live lock: a worker takes the next tier that is not live
+# instead, and blocks on the lock only when live tiers are all that is left (a
+# worker blocked on the lock is a core the others cannot use).
+next_tier() {
+	flock "$lock.queue" sh -c '
+		q=$1 live=$2 lk=$3 pick=
+		while read -r t; do
+			grep -qxF "$t" "$live" && ! flock -n "$lk" true && continue
+			pick=$t
+			break
+		done < "$q"
+		[ -n "$pick" ] || pick=$(head -n 1 "$q")
+		[ -n "$pick" ] || exit 0
+		grep -vxF "$pick" "$q" > "$q.new"
+		mv "$q.new" "$q"
+		echo "$pick"
+	' - "$queue" "$queue.live" "$lock.live"
+}
+
 worker() {	# take tiers off the queue until it is empty
-	while t=$(flock "$lock.queue" sh -c 'head -n 1 "$1"; sed -i 1d "$1"' - "$queue") &&
-	      [ -n "$t" ]; do
+	while t=$(next_tier) && [ -n "$t" ]; do
 		run_tier "$t"
 	done
 }
@@ -122,7 +142,7 @@ while [ $i -lt "$jobs" ]; do
 	i=$((i + 1))
 done
 wait
-rm -f "$queue" "$lock" "$lock.queue" "$lock.live"
+rm -f "$queue" "$queue.live" "$lock" "$lock.queue" "$lock.live"
 
 # 3. the suite leaves the top-level tracefs settings as it found them
 if [ -f "$state_before" ]; then
