@@ -53,12 +53,16 @@ install_manifest ?= $(datadir)/trace-cmd-alloc-tag/installed-dirs
 SAN		?=
 ifneq ($(SAN),)
 O		?= build-asan
+# -O1: the sanitizers' usual level; a quarter less compile time than -O2 (make check
+# compiles these builds), the tests' runs as fast
+CFLAGS		?= -g -O1
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 # TSAN=1: the programs of the ThreadSanitizer tier (check-tsan), in build-tsan/
 TSAN		?=
 ifneq ($(TSAN),)
 O		?= build-tsan
+CFLAGS		?= -g -O1
 SAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
 endif
 # FUZZ=1: the libFuzzer targets of tests/fuzz/ and the library under them, built by
