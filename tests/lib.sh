@@ -110,7 +110,9 @@ instances_at_start() {
 
 # The tool's instances this tier left behind, one "instance NAME" line each.
 instances_left() {
-	for i in $(ls "$1/instances" | grep '^trace-cmd-alloc-tag-'); do
+	for i in "$1"/instances/trace-cmd-alloc-tag-*; do
+		[ -e "$i" ] || continue
+		i=${i##*/}
 		grep -qx "$i" "$T_TMP/instances.start" 2>/dev/null && continue
 		case ${i##*-} in
 		*[!0-9]*) echo "instance $i" ;;
