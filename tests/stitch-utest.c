@@ -609,6 +609,31 @@ static void test_peak_live(void)
 	run_free(&r);
 }
 
+/*
+ * Pids are any 32 bits a record holds: -1 first (the task cache once took it for
+ * an empty entry, found by fuzzing), then pids that share its cache entry.
+ */
+static void test_any_pid(void)
+{
+	int pids[] = { -1, 63, 127, -1, 63, INT32_MIN, INT32_MAX };
+	const struct atag_live *l;
+	size_t iter = 0, n = 0;
+	unsigned int i;
+	struct run r;
+
+	run_init(&r, NULL);
+	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
+		ALLOC(&r, 0, pids[i], TAG1, 0x1000 + i * 64, 8);
+	FREE(&r, 1, -1, TAG1, 0x1000, 8);
+	while ((l = atag_stitch_live_next(r.st, &iter))) {
+		CU_ASSERT_EQUAL(l->pid, pids[(l->ptr - 0x1000) / 64]);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 6);
+	CU_ASSERT_EQUAL(atag_aggr_totals(r.aggr)->live, 6);
+	run_free(&r);
+}
+
 static void test_memory_bounded(void)
 {
 	size_t iter = 0, n = 0;
@@ -1072,6 +1097,7 @@ static void add_tests(void)
 	CU_add_test(s, "pid filter", test_pid_filter);
 	CU_add_test(s, "peak live bytes", test_peak_live);
 	CU_add_test(s, "memory follows live records, not events", test_memory_bounded);
+	CU_add_test(s, "any pid, -1 first", test_any_pid);
 	CU_add_test(s, "u64 map", test_map);
 	CU_add_test(s, "lifetime percentiles within 1/128", test_lifetime_percentiles);
 	CU_add_test(s, "nested events of one allocation count once", test_nested);

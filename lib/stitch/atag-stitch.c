@@ -92,13 +92,14 @@ struct task {
 /*
  * The tasks looked up last, by pid: an allocation's task is looked up at its
  * event, its stack and its free. Tasks stay once added, so an entry never goes
- * stale; pid -1 marks an empty one.
+ * stale. An entry is empty while its idx1 is 0: a trace's pids are any 32 bits,
+ * -1 too, so no pid can mark it.
  */
 #define TASK_CACHE	64
 
 struct task_slot {
 	int32_t		pid;
-	uint32_t	idx;
+	uint32_t	idx1;		/* index into tasks + 1; 0: empty */
 };
 
 struct atag_stitcher {
@@ -144,15 +145,12 @@ enum window_state {
 struct atag_stitcher *atag_stitcher_alloc(struct atag_aggr *aggr, struct atag_stacks *stacks)
 {
 	struct atag_stitcher *st = calloc(1, sizeof(*st));
-	int i;
 
 	if (!st)
 		return NULL;
 	st->src[0].aggr = aggr;
 	st->nr_src = 1;
 	st->stacks = stacks;
-	for (i = 0; i < TASK_CACHE; i++)
-		st->task_cache[i].pid = -1;
 	return st;
 }
 
@@ -336,12 +334,12 @@ static struct task *task_find(struct atag_stitcher *st, int pid)
 	struct task_slot *c = task_slot(st, pid);
 	uint64_t *idx;
 
-	if (c->pid == pid)
-		return &st->tasks[c->idx];
+	if (c->idx1 && c->pid == pid)
+		return &st->tasks[c->idx1 - 1];
 	idx = atag_map_find(&st->task_index, (uint32_t)pid);
 	if (!idx)
 		return NULL;
-	*c = (struct task_slot){ .pid = pid, .idx = *idx };
+	*c = (struct task_slot){ .pid = pid, .idx1 = *idx + 1 };
 	return &st->tasks[*idx];
 }
 
@@ -354,13 +352,13 @@ static struct task *task_get(struct atag_stitcher *st, int pid)
 	bool created;
 	size_t cap;
 
-	if (c->pid == pid)
-		return &st->tasks[c->idx];
+	if (c->idx1 && c->pid == pid)
+		return &st->tasks[c->idx1 - 1];
 	idx = atag_map_get(&st->task_index, (uint32_t)pid, st->nr_tasks, &created);
 	if (!idx)
 		return NULL;
 	if (!created) {
-		*c = (struct task_slot){ .pid = pid, .idx = *idx };
+		*c = (struct task_slot){ .pid = pid, .idx1 = *idx + 1 };
 		return &st->tasks[*idx];
 	}
 	if (st->nr_tasks == st->cap_tasks) {
@@ -373,7 +371,7 @@ static struct task *task_get(struct atag_stitcher *st, int pid)
 		st->tasks = t;
 		st->cap_tasks = cap;
 	}
-	*c = (struct task_slot){ .pid = pid, .idx = st->nr_tasks };
+	*c = (struct task_slot){ .pid = pid, .idx1 = st->nr_tasks + 1 };
 	t = &st->tasks[st->nr_tasks++];
 	memset(t, 0, sizeof(*t));
 	return t;
