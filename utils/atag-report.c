@@ -366,13 +366,17 @@ static int term_width(void)
 static FILE *open_output(const struct report_params *p)
 {
 	struct atag_output_opts o = { .path = p->output };
+	static char buf[64 << 10];
 
 	if (!p->output && !strcmp(p->format, "pprof") && isatty(STDOUT_FILENO))
 		die("pprof output is binary: use -o FILE or redirect stdout");
-	/* megabytes of JSON or rows: in 64 KiB writes, not stdio's 4 KiB (nothing went out yet) */
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 64 << 10);
 	atag_output_redirect(&o);
+	/*
+	 * Megabytes of JSON or rows: in 64 KiB writes, not stdio's 4 KiB (nothing went
+	 * out on stdout yet). glibc sizes the buffer only when it is given one.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	return stdout;
 }
 
