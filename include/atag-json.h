@@ -35,6 +35,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "atag-outbuf.h"
+
 #define ATAG_JSON_MAX_DEPTH	32
 
 enum atag_json_flags {
@@ -48,18 +50,14 @@ struct atag_json_level {
 	bool		items;		/* something written: the next one needs a comma */
 };
 
-#define ATAG_JSON_BUF		256
-
 struct atag_json {
-	FILE			*f;
+	/* the FILE, and what is not handed to it yet: members go out in whole writes */
+	struct atag_outbuf	out;
 	unsigned int		flags;		/* enum atag_json_flags */
 	int			depth;		/* containers open */
 	bool			brk;		/* atag_json_break() pending */
 	bool			misuse;
 	struct atag_json_level	level[ATAG_JSON_MAX_DEPTH + 1];
-	/* bytes not yet handed to f: a member's comma, key and value go in one write */
-	unsigned int		n;
-	char			buf[ATAG_JSON_BUF];
 };
 
 /**

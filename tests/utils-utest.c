@@ -4,10 +4,12 @@
  * numbers every command line option and every text column goes through.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-outbuf.h"
 #include "atag-utest.h"
 #include "atag-table.h"
 #include "atag-utils.h"
@@ -207,6 +209,63 @@ static void test_table_fit(void)
 	free(out);
 }
 
+/*
+ * The output buffer: pieces that fill it to the byte, one longer than it, and
+ * numbers against printf; nothing reaches the FILE before a flush or a full buffer.
+ */
+static void test_outbuf(void)
+{
+	static const uint64_t u[] = { 0, 9, 10, 255, 4096, UINT32_MAX, UINT64_MAX };
+	static const int64_t i[] = { 0, -1, 42, INT64_MIN, INT64_MAX };
+	char want[4 * ATAG_OUTBUF_SIZE], big[ATAG_OUTBUF_SIZE + 10], *got = NULL;
+	struct atag_outbuf o;
+	size_t len, n = 0, k;
+	FILE *f;
+
+	f = open_memstream(&got, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	atag_outbuf_init(&o, f);
+	/* the buffer filled to its last byte by pieces of 7: still nothing written */
+	for (k = 0; k < ATAG_OUTBUF_SIZE / 7; k++) {
+		atag_outbuf_put(&o, "abcdefg", 7);
+		memcpy(want + n, "abcdefg", 7);
+		n += 7;
+	}
+	while (n < ATAG_OUTBUF_SIZE) {
+		atag_outbuf_putc(&o, 'z');
+		want[n++] = 'z';
+	}
+	fflush(f);
+	CU_ASSERT_EQUAL(len, 0);
+	/* one more byte sends the full buffer */
+	atag_outbuf_putc(&o, '!');
+	want[n++] = '!';
+	fflush(f);
+	CU_ASSERT_EQUAL(len, ATAG_OUTBUF_SIZE);
+	/* a piece longer than the buffer goes through, after what was gathered */
+	memset(big, 'L', sizeof(big));
+	atag_outbuf_put(&o, big, sizeof(big));
+	memcpy(want + n, big, sizeof(big));
+	n += sizeof(big);
+	for (k = 0; k < sizeof(u) / sizeof(u[0]); k++) {
+		n += sprintf(want + n, "%" PRIu64 " 0x%" PRIx64 " ", u[k], u[k]);
+		atag_outbuf_number(&o, u[k], false);
+		atag_outbuf_putc(&o, ' ');
+		atag_outbuf_number(&o, u[k], true);
+		atag_outbuf_puts(&o, " ");
+	}
+	for (k = 0; k < sizeof(i) / sizeof(i[0]); k++) {
+		n += sprintf(want + n, "%" PRId64 ",", i[k]);
+		atag_outbuf_int(&o, i[k]);
+		atag_outbuf_putc(&o, ',');
+	}
+	atag_outbuf_flush(&o);
+	CU_ASSERT_EQUAL(fclose(f), 0);
+	CU_ASSERT_EQUAL(len, n);
+	CU_ASSERT(len == n && !memcmp(got, want, n));
+	free(got);
+}
+
 static void add_utils_suite(void)
 {
 	CU_pSuite s = CU_add_suite("utils", NULL, NULL);
@@ -219,5 +278,6 @@ static void add_utils_suite(void)
 	CU_add_test(s, "format_duration", test_format_duration);
 	CU_add_test(s, "glob", test_glob);
 	CU_add_test(s, "table_fit", test_table_fit);
+	CU_add_test(s, "output buffer", test_outbuf);
 }
 ATAG_UTEST_SUITE("utils", add_utils_suite);

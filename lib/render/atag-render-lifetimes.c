@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "atag-json.h"
+#include "atag-outbuf.h"
 #include "atag-render.h"
 #include "atag-render-counters.h"
 #include "atag-report.h"
@@ -46,120 +47,67 @@ static const char *const states[] = {
 };
 
 /*
- * A CSV row is put together in a buffer and written at once: the rows are most
- * of what report -f lifetimes spends beyond stitching, and stdio's formatting
- * of each field was half of that.
+ * A CSV row is put together in a buffer and written at once (atag-outbuf.h): the
+ * rows are most of what report -f lifetimes spends beyond stitching, and stdio's
+ * formatting of each field was half of that.
+ *
+ * A string cell (NULL: empty) and its comma; quoted by the CSV writer when it must be.
  */
-struct line {
-	FILE	*f;
-	size_t	n;
-	char	buf[1024];
-};
-
-static void flush(struct line *l)
-{
-	fwrite(l->buf, 1, l->n, l->f);
-	l->n = 0;
-}
-
-static void put(struct line *l, const char *s, size_t n)
-{
-	if (l->n + n > sizeof(l->buf)) {
-		flush(l);
-		if (n > sizeof(l->buf)) {
-			fwrite(s, 1, n, l->f);
-			return;
-		}
-	}
-	memcpy(l->buf + l->n, s, n);
-	l->n += n;
-}
-
-static void put_c(struct line *l, char c)
-{
-	put(l, &c, 1);
-}
-
-static void put_u64(struct line *l, uint64_t v)
-{
-	char t[24];
-	int i = sizeof(t);
-
-	do
-		t[--i] = '0' + v % 10;
-	while (v /= 10);
-	put(l, t + i, sizeof(t) - i);
-}
-
-static void put_hex(struct line *l, uint64_t v)
-{
-	char t[24];
-	int i = sizeof(t);
-
-	do
-		t[--i] = "0123456789abcdef"[v & 15];
-	while (v >>= 4);
-	t[--i] = 'x';
-	t[--i] = '0';
-	put(l, t + i, sizeof(t) - i);
-}
-
-/* A string cell (NULL: empty) and its comma; quoted by the CSV writer when it must be. */
-static void cell(struct line *l, const char *s)
+static void cell(struct atag_outbuf *l, const char *s)
 {
 	char *strs[1] = { (char *)s };
 
 	if (s && strpbrk(s, ",\"\r\n")) {
-		flush(l);
+		atag_outbuf_flush(l);
 		atag_render_csv_cell(l->f, strs, 1, 0);
 	} else if (s) {
-		put(l, s, strlen(s));
+		atag_outbuf_puts(l, s);
 	}
-	put_c(l, ',');
+	atag_outbuf_putc(l, ',');
 }
 
 static int csv_row(void *ctx, const struct atag_report_row *r)
 {
 	const struct atag_lifetimes_out *o = ctx;
-	struct line l = { .f = o->rows };
+	struct atag_outbuf l;
+
+	atag_outbuf_init(&l, o->rows);
 
 	cell(&l, r->trace);
 	cell(&l, r->host);
 	cell(&l, r->source);
-	put_hex(&l, r->tag);
-	put_c(&l, ',');
+	atag_outbuf_number(&l, r->tag, true);
+	atag_outbuf_putc(&l, ',');
 	cell(&l, r->function);
 	cell(&l, r->file);
 	if (r->line >= 0)
-		put_u64(&l, r->line);
-	put_c(&l, ',');
+		atag_outbuf_number(&l, r->line, false);
+	atag_outbuf_putc(&l, ',');
 	cell(&l, r->module);
 	if (r->offset >= 0)
-		put_hex(&l, r->offset);
-	put_c(&l, ',');
+		atag_outbuf_number(&l, r->offset, true);
+	atag_outbuf_putc(&l, ',');
 	if (r->stack_id)
-		put_u64(&l, r->stack_id);
-	put_c(&l, ',');
-	if (r->pid < 0)
-		put_c(&l, '-');
-	put_u64(&l, r->pid < 0 ? -(int64_t)r->pid : r->pid);
-	put_c(&l, ',');
+		atag_outbuf_number(&l, r->stack_id, false);
+	atag_outbuf_putc(&l, ',');
+	atag_outbuf_int(&l, r->pid);
+	atag_outbuf_putc(&l, ',');
 	cell(&l, r->comm);
-	put_hex(&l, r->ptr);
-	put_c(&l, ',');
-	put_u64(&l, r->bytes);
-	put_c(&l, ',');
-	put_u64(&l, r->alloc_ts);
-	put_c(&l, ',');
+	atag_outbuf_number(&l, r->ptr, true);
+	atag_outbuf_putc(&l, ',');
+	atag_outbuf_number(&l, r->bytes, false);
+	atag_outbuf_putc(&l, ',');
+	atag_outbuf_number(&l, r->alloc_ts, false);
+	atag_outbuf_putc(&l, ',');
 	if (r->state != ATAG_ROW_LIVE)
-		put_u64(&l, r->free_ts);
-	put_c(&l, ',');
+		atag_outbuf_number(&l, r->free_ts, false);
+	atag_outbuf_putc(&l, ',');
 	if (r->state == ATAG_ROW_FREED)
-		put_u64(&l, r->lifetime_ns);
-	put_c(&l, ',');
-	put(&l, states[r->state], strlen(states[r->state]));
-	put_c(&l, '\n');
-	flush(&l);
+		atag_outbuf_number(&l, r->lifetime_ns, false);
+	atag_outbuf_putc(&l, ',');
+	atag_outbuf_puts(&l, states[r->state]);
+	atag_outbuf_putc(&l, '\n');
+	atag_outbuf_flush(&l);
 	return written(o->rows);
 }
 

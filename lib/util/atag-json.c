@@ -12,47 +12,29 @@
 
 void atag_json_init(struct atag_json *w, FILE *f, unsigned int flags)
 {
-	w->f = f;
+	atag_outbuf_init(&w->out, f);
 	w->flags = flags;
 	w->depth = 0;
 	w->brk = false;
 	w->misuse = false;
 	w->level[0] = (struct atag_json_level){ 0 };
-	w->n = 0;
 }
 
 /* ------------------------------------------------------------ output */
 
-static void flush_buf(struct atag_json *w)
+static inline void put_bytes(struct atag_json *w, const void *p, size_t len)
 {
-	if (w->n)
-		fwrite_unlocked(w->buf, 1, w->n, w->f);
-	w->n = 0;
-}
-
-static void put_bytes(struct atag_json *w, const void *p, size_t len)
-{
-	if (len > sizeof(w->buf) - w->n) {
-		flush_buf(w);
-		if (len > sizeof(w->buf)) {
-			fwrite_unlocked(p, 1, len, w->f);
-			return;
-		}
-	}
-	memcpy(w->buf + w->n, p, len);
-	w->n += len;
+	atag_outbuf_put(&w->out, p, len);
 }
 
 static inline void put_char(struct atag_json *w, char c)
 {
-	if (w->n == sizeof(w->buf))
-		flush_buf(w);
-	w->buf[w->n++] = c;
+	atag_outbuf_putc(&w->out, c);
 }
 
-static void put_text(struct atag_json *w, const char *s)
+static inline void put_text(struct atag_json *w, const char *s)
 {
-	put_bytes(w, s, strlen(s));
+	atag_outbuf_puts(&w->out, s);
 }
 
 /* A newline and the indent of the current depth (the pretty layout). */
@@ -160,7 +142,7 @@ void atag_json_write_string(FILE *f, const char *s)
 		put_string(&w, s);
 	else
 		put_text(&w, "null");
-	flush_buf(&w);
+	atag_outbuf_flush(&w.out);
 }
 
 /* A member's key and its colon; in one write when it needs no escape (the usual case). */
@@ -266,36 +248,16 @@ void atag_json_bool(struct atag_json *w, const char *key, bool v)
 	put_text(w, v ? "true" : "false");
 }
 
-/* @v in decimal, or in hex after "0x" with @hex: printf's %llu and 0x%llx, without printf */
-static void put_number(struct atag_json *w, unsigned long long v, bool negative, bool hex)
-{
-	static const char digits[] = "0123456789abcdef";
-	char buf[24], *p = buf + sizeof(buf);
-
-	do {
-		*--p = digits[hex ? v & 15 : v % 10];
-		v = hex ? v >> 4 : v / 10;
-	} while (v);
-	if (hex) {
-		*--p = 'x';
-		*--p = '0';
-	}
-	if (negative)
-		*--p = '-';
-	put_bytes(w, p, buf + sizeof(buf) - p);
-}
-
 void atag_json_uint(struct atag_json *w, const char *key, unsigned long long v)
 {
 	begin(w, key);
-	put_number(w, v, false, false);
+	atag_outbuf_number(&w->out, v, false);
 }
 
 void atag_json_int(struct atag_json *w, const char *key, long long v)
 {
 	begin(w, key);
-	/* the magnitude of LLONG_MIN fits an unsigned long long */
-	put_number(w, v < 0 ? -(unsigned long long)v : (unsigned long long)v, v < 0, false);
+	atag_outbuf_int(&w->out, v);
 }
 
 void atag_json_known_int(struct atag_json *w, const char *key, long long v)
@@ -322,7 +284,7 @@ void atag_json_write_strs(FILE *f, char * const *s, unsigned int n)
 
 	atag_json_init(&w, f, 0);
 	atag_json_strs(&w, NULL, s, n);
-	flush_buf(&w);
+	atag_outbuf_flush(&w.out);
 }
 
 void atag_json_text(struct atag_json *w, const char *key, const char *text)
@@ -335,7 +297,7 @@ void atag_json_hex(struct atag_json *w, const char *key, unsigned long long v)
 {
 	begin(w, key);
 	put_char(w, '"');
-	put_number(w, v, false, true);
+	atag_outbuf_number(&w->out, v, true);
 	put_char(w, '"');
 }
 
@@ -362,10 +324,10 @@ int atag_json_finish(struct atag_json *w)
 	int ret = 0;
 
 	put_char(w, '\n');
-	flush_buf(w);
+	atag_outbuf_flush(&w->out);
 	if (w->misuse || w->depth || !w->level[0].items)
 		ret = -EINVAL;
-	else if (ferror(w->f))
+	else if (ferror(w->out.f))
 		ret = -EIO;
 	if (ret)
 		errno = -ret;
