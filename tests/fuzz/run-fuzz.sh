@@ -98,17 +98,21 @@ if ! seeds; then
 	exit 1
 fi
 
+# Is target $t's program $bin there? If not, its lines say so (a failure).
+built() {
+	[ -x "$bin" ] && return 0
+	echo "fuzz-$t: not built" > "$res"
+	echo "fuzz-$t 0 1 0" > "$B/fuzz-$t.res"
+	return 1
+}
+
 # one target's inputs replayed: its line into $B/fuzz-$t.result, its results line into
 # $B/fuzz-$t.res
 replay_target() {
 	t=$1
 	bin=$B/tests/fuzz/replay-$t
 	res=$B/fuzz-$t.result
-	if [ ! -x "$bin" ]; then
-		echo "fuzz-$t: not built" > "$res"
-		echo "fuzz-$t 0 1 0" > "$B/fuzz-$t.res"
-		return
-	fi
+	built || return
 	set --
 	for d in "$SRC/tests/fuzz/corpus/$t" "$B/seeds/$t"; do
 		[ -d "$d" ] && set -- "$@" "$d"
@@ -135,11 +139,7 @@ run_target() {
 	t=$1
 	bin=$B/tests/fuzz/fuzz-$t
 	res=$B/fuzz-$t.result
-	if [ ! -x "$bin" ]; then
-		echo "fuzz-$t: not built" > "$res"
-		echo "fuzz-$t 0 1 0" > "$B/fuzz-$t.res"
-		return
-	fi
+	built || return
 	out=$B/corpus/$t
 	[ -n "$CHECK" ] && { out=$B/check-corpus/$t; rm -rf "$out"; }
 	mkdir -p "$out"
