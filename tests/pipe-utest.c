@@ -7,8 +7,10 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atag-utest.h"
 #include "atag-pipe.h"
@@ -362,6 +364,73 @@ static void test_site_once(void)
 	atag_pipe_free(p);
 }
 
+struct paced {
+	struct atag_pipe	*pipe;
+	unsigned int		count;
+	int			ret;
+};
+
+/* Events of 64 bytes each, with a pause every 500: the consumer catches up and sleeps. */
+static void *produce_paced(void *arg)
+{
+	struct paced *pc = arg;
+	struct atag_sink in;
+	unsigned int i;
+
+	atag_pipe_sink(pc->pipe, &in);
+	for (i = 0; i < pc->count && !pc->ret; i++) {
+		struct atag_event ev = {
+			.kind = ATAG_EV_ALLOC, .type = 3, .cpu = 1, .pid = 7, .ts = 1000ULL + i,
+			.tag = 0xa0, .ptr = 0x1000 + i, .bytes = 64, .line = 12,
+		};
+
+		pc->ret = in.event(in.ctx, &ev);
+		if (i % 500 == 499)
+			usleep(300);
+	}
+	atag_pipe_close(pc->pipe);
+	return NULL;
+}
+
+static unsigned int paced_seen;
+
+static int count_event(void *ctx, const struct atag_event *ev)
+{
+	(void)ctx;
+	paced_seen += ev->ptr == 0x1000 + paced_seen;
+	return 0;
+}
+
+/*
+ * A consumer faster than its producer is not woken for every batch: a wake is a
+ * system call of the producer's, and a stitcher that keeps up would otherwise
+ * cost the reader one per 64 messages. Each wake needs an eighth of the ring
+ * (8 KiB here) put since the consumer went to sleep, however the threads are
+ * scheduled; the old rule (wake whenever it sleeps) woke it about once per
+ * 4 KiB here.
+ */
+static void test_batched_wakeups(void)
+{
+	struct paced pc = { .pipe = atag_pipe_alloc(64 << 10), .count = 40000 };
+	struct atag_sink out = { .event = count_event };
+	unsigned long bound = 40000UL * 64 / (8 << 10) + 1;
+	pthread_t th;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pc.pipe);
+	paced_seen = 0;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, produce_paced, &pc), 0);
+	CU_ASSERT_EQUAL(atag_pipe_drain(pc.pipe, &out), 0);
+	pthread_join(th, NULL);
+	CU_ASSERT_EQUAL(pc.ret, 0);
+	CU_ASSERT_EQUAL(paced_seen, 40000);
+	CU_ASSERT(atag_pipe_wakeups(pc.pipe) >= 1);	/* the close, at least */
+	CU_ASSERT(atag_pipe_wakeups(pc.pipe) <= bound);
+	if (atag_pipe_wakeups(pc.pipe) > bound)
+		fprintf(stderr, "pipe: %lu wake-ups, at most %lu expected\n",
+			atag_pipe_wakeups(pc.pipe), bound);
+	atag_pipe_free(pc.pipe);
+}
+
 static void add_pipe_suite(void)
 {
 	CU_pSuite s = CU_add_suite("pipe", NULL, NULL);
@@ -372,5 +441,6 @@ static void add_pipe_suite(void)
 	CU_add_test(s, "consumer error stops the producer", test_consumer_error);
 	CU_add_test(s, "message larger than half the ring", test_too_big);
 	CU_add_test(s, "call site sent once per tag", test_site_once);
+	CU_add_test(s, "a consumer that keeps up is woken in batches", test_batched_wakeups);
 }
 ATAG_UTEST_SUITE("pipe", add_pipe_suite);

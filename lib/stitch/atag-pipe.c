@@ -11,9 +11,11 @@
  * PUBLISH_EVERY messages, the consumer its own every eighth of the ring it
  * drained, so that neither waits for the other to finish a large batch. A side
  * with nothing to do spins briefly, then sleeps on a futex the other side
- * wakes; wake-ups are batched: a producer that found the ring full sleeps until
- * the consumer has emptied half of it, so a fast reader in front of a slower
- * stitcher costs a few wake-ups per ring, not one per batch of messages.
+ * wakes; wake-ups are batched both ways: a producer that found the ring full
+ * sleeps until the consumer has emptied half of it, and a consumer that drained
+ * it sleeps until an eighth of it is filled again (or the producer closes), so
+ * either thread ahead of the other costs a few wake-ups per ring, not one per
+ * batch of messages. The ring lies on huge pages where the system has them.
  * Yielding instead of sleeping would hand the CPU to any other runnable task
  * for a whole time slice.
  *
@@ -42,6 +44,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "atag-bigmem.h"
 #include "atag-map.h"
 #include "atag-pipe.h"
 
@@ -114,12 +117,15 @@ struct atag_pipe {
 	_Atomic size_t		tail __attribute__((aligned(CACHELINE)));	/* consumed */
 	_Atomic uint32_t	tail_seq;	/* futex: bumped to wake the producer */
 	_Atomic int		consumer_sleeps;
+	_Atomic uint32_t	sleeps;		/* how often it went to sleep */
 	_Atomic int		error;		/* the consumer's first error: producer stops */
 	/* producer only */
 	size_t			pos __attribute__((aligned(CACHELINE)));
 	size_t			room_end;	/* pos may reach it without a look at tail */
 	size_t			seen_tail;	/* the last tail it read */
 	unsigned int		unpublished;
+	unsigned long		wakeups;	/* of the consumer */
+	uint32_t		woken;		/* the sleep it was woken from last */
 	struct atag_map		described;	/* tags whose call site went through */
 	struct atag_map		sent;		/* hash of a stack's frames -> its id + 1 */
 	struct kept		sent_stacks;
@@ -137,7 +143,8 @@ struct atag_pipe *atag_pipe_alloc(size_t size)
 	p->size = 1;
 	while (p->size < size)
 		p->size <<= 1;
-	p->buf = malloc(p->size);
+	/* filled once from end to end: huge pages spare a fault per 4 KiB */
+	p->buf = atag_bigmem_alloc(p->size);
 	if (!p->buf) {
 		free(p);
 		return NULL;
@@ -198,7 +205,7 @@ void atag_pipe_free(struct atag_pipe *p)
 	atag_map_free(&p->sent);
 	kept_free(&p->sent_stacks);
 	kept_free(&p->got_stacks);
-	free(p->buf);
+	atag_bigmem_free(p->buf, p->size);
 	free(p);
 }
 
@@ -210,6 +217,13 @@ static void futex_wait(_Atomic uint32_t *word, uint32_t val)
 static void futex_wake(_Atomic uint32_t *word)
 {
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static void wake_consumer(struct atag_pipe *p)
+{
+	p->wakeups++;
+	atomic_fetch_add(&p->head_seq, 1);
+	futex_wake(&p->head_seq);
 }
 
 /* Wait a little by spinning; false once it is time to sleep instead. */
@@ -227,13 +241,25 @@ static bool spin(unsigned int *spins)
  * The sleep/wake handshake is a store-buffering pattern (each side stores its
  * position, then loads the other's sleep flag; a sleeper stores its flag, then
  * loads the position), so it takes sequentially consistent operations.
+ *
+ * A consumer that drained all there was sleeps until an eighth of the ring
+ * waits for it (or the producer waits for room, or closes): a stitcher faster
+ * than the reader would otherwise sleep and be woken for every batch, and each
+ * wake is a system call of the reader's (measured: 17 000 of them at 2 M events).
  */
 static void publish(struct atag_pipe *p)
 {
+	uint32_t sleep;
+
 	atomic_store(&p->head, p->pos);
-	if (atomic_load(&p->consumer_sleeps)) {
-		atomic_fetch_add(&p->head_seq, 1);
-		futex_wake(&p->head_seq);
+	if (atomic_load(&p->consumer_sleeps) &&
+	    p->pos - atomic_load_explicit(&p->tail, memory_order_relaxed) >= p->size / 8) {
+		/* once per sleep: until it clears its flag, it may look asleep still */
+		sleep = atomic_load_explicit(&p->sleeps, memory_order_relaxed);
+		if (sleep != p->woken) {
+			p->woken = sleep;
+			wake_consumer(p);
+		}
 	}
 	p->unpublished = 0;
 }
@@ -523,8 +549,12 @@ void atag_pipe_close(struct atag_pipe *p)
 	publish(p);
 	atomic_store_explicit(&p->closed, 1, memory_order_seq_cst);
 	/* wake a consumer that went to sleep between the publish and now */
-	atomic_fetch_add_explicit(&p->head_seq, 1, memory_order_seq_cst);
-	futex_wake(&p->head_seq);
+	wake_consumer(p);
+}
+
+unsigned long atag_pipe_wakeups(const struct atag_pipe *p)
+{
+	return p->wakeups;
 }
 
 /* Hand message @m to @out. */
@@ -618,6 +648,7 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 				return atomic_load(&p->error);
 			if (spin(&spins))
 				continue;
+			atomic_fetch_add_explicit(&p->sleeps, 1, memory_order_relaxed);
 			atomic_store_explicit(&p->consumer_sleeps, 1, memory_order_seq_cst);
 			if (atomic_load_explicit(&p->head, memory_order_seq_cst) == tail &&
 			    !atomic_load_explicit(&p->closed, memory_order_seq_cst))

@@ -36,4 +36,12 @@ void atag_pipe_close(struct atag_pipe *p);
  */
 int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out);
 
+/*
+ * How often the producer woke a sleeping consumer, closing included (after
+ * atag_pipe_close()): a consumer that drained everything sleeps until an eighth
+ * of the ring waits for it, so this is at most the bytes put over an eighth of
+ * the ring, plus one.
+ */
+unsigned long atag_pipe_wakeups(const struct atag_pipe *p);
+
 #endif /* _ATAG_PIPE_H */
