@@ -111,8 +111,9 @@ struct atag_kstack {
 	unsigned int		nr;
 	/*
 	 * 0, or a number naming these frames: stacks of one key have the same
-	 * frames (a producer that has interned them says so: the pipe), so that a
-	 * consumer can skip comparing them again.
+	 * frames (the decoder numbers the distinct sets of a trace 1, 2, 3, ... as
+	 * it meets them), so that a consumer can skip comparing them again. Keys
+	 * of one producer only: a consumer fed by two must not mix them.
 	 */
 	uint32_t		key;
 };

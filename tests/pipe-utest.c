@@ -14,6 +14,7 @@
 
 #include "atag-utest.h"
 #include "atag-pipe.h"
+#include "atag-stack-ids.h"
 
 #define NR_MSGS		(200000 / atag_utest_scale())
 
@@ -23,7 +24,10 @@ static int msg_kind(unsigned int i)
 	return i % 7 == 3 ? 2 : i % 97 == 5 ? 3 : 1;	/* 1 event, 2 stack, 3 missed */
 }
 
-/* repeat: stacks repeat (the pipe sends their frames once), events with empty fields */
+/*
+ * repeat: stacks repeat (the pipe sends their frames once), events with empty
+ * fields. The producer numbers the sets of frames as the decoder does.
+ */
 static int repeat;
 
 static unsigned int msg_frames(unsigned int i)
@@ -63,13 +67,15 @@ struct producer {
 
 static void *produce(void *arg)
 {
+	struct atag_stack_ids *ids = atag_stack_ids_alloc();
 	struct producer *pr = arg;
 	uint64_t frames[64];
 	struct atag_kstack ks;
 	struct atag_event ev;
 	struct atag_sink in;
 	unsigned int i, j;
-	int ret = 0;
+	bool created;
+	int ret = ids ? 0 : -ENOMEM;
 
 	atag_pipe_sink(pr->pipe, &in);
 	for (i = 0; i < pr->count && !ret; i++) {
@@ -91,6 +97,7 @@ static void *produce(void *arg)
 						   .ts = 5000ULL + i,
 						   .site = 0xc0de0000ULL + i, .frames = frames,
 						   .nr = msg_frames(i) };
+			ks.key = atag_stack_ids_get(ids, frames, ks.nr, &created);
 			ret = in.stack(in.ctx, &ks);
 			break;
 		default:
@@ -101,6 +108,7 @@ static void *produce(void *arg)
 	}
 	pr->ret = ret;
 	atag_pipe_close(pr->pipe);
+	atag_stack_ids_free(ids);
 	return NULL;
 }
 
@@ -431,6 +439,59 @@ static void test_batched_wakeups(void)
 	atag_pipe_free(pc.pipe);
 }
 
+static uint32_t got_keys[8];
+static uint64_t got_first[8];
+static unsigned int got_nr[8], nr_got;
+
+static int key_stack(void *ctx, const struct atag_kstack *ks)
+{
+	(void)ctx;
+	if (nr_got < 8) {
+		got_keys[nr_got] = ks->key;
+		got_nr[nr_got] = ks->nr;
+		got_first[nr_got] = ks->nr ? ks->frames[0] : 0;
+	}
+	nr_got++;
+	return 0;
+}
+
+/*
+ * A key the consumer has the frames of goes alone; a stack without a key, or
+ * with one out of the order 1, 2, 3, ..., goes through whole and arrives without.
+ */
+static void test_stack_keys(void)
+{
+	struct atag_pipe *p = atag_pipe_alloc(4096);
+	struct atag_sink in, out = { .stack = key_stack };
+	uint64_t a[3] = { 0xa1, 0xa2, 0xa3 }, b[2] = { 0xb1, 0xb2 };
+	struct atag_kstack sa = { .cpu = 0, .pid = 1, .type = -1, .frames = a, .nr = 3 };
+	struct atag_kstack sb = { .cpu = 0, .pid = 1, .type = -1, .frames = b, .nr = 2 };
+	static const uint32_t keys[] = { 0, 2, 1, 1, 2, 2 };
+	static const uint32_t want[] = { 0, 0, 1, 1, 2, 2 };
+	unsigned int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	atag_pipe_sink(p, &in);
+	for (i = 0; i < 6; i++) {
+		struct atag_kstack *ks = keys[i] == 1 || i == 0 ? &sa : &sb;
+
+		ks->key = keys[i];
+		CU_ASSERT_EQUAL(in.stack(in.ctx, ks), 0);
+	}
+	atag_pipe_close(p);
+	nr_got = 0;
+	CU_ASSERT_EQUAL(atag_pipe_drain(p, &out), 0);
+	CU_ASSERT_EQUAL_FATAL(nr_got, 6);
+	for (i = 0; i < 6; i++) {
+		bool is_a = keys[i] == 1 || i == 0;
+
+		CU_ASSERT_EQUAL(got_keys[i], want[i]);
+		CU_ASSERT_EQUAL(got_nr[i], is_a ? 3U : 2U);
+		CU_ASSERT_EQUAL(got_first[i], is_a ? 0xa1U : 0xb1U);
+	}
+	atag_pipe_free(p);
+}
+
 static void add_pipe_suite(void)
 {
 	CU_pSuite s = CU_add_suite("pipe", NULL, NULL);
@@ -441,6 +502,7 @@ static void add_pipe_suite(void)
 	CU_add_test(s, "consumer error stops the producer", test_consumer_error);
 	CU_add_test(s, "message larger than half the ring", test_too_big);
 	CU_add_test(s, "call site sent once per tag", test_site_once);
+	CU_add_test(s, "stack keys: alone once sent, else the frames", test_stack_keys);
 	CU_add_test(s, "a consumer that keeps up is woken in batches", test_batched_wakeups);
 }
 ATAG_UTEST_SUITE("pipe", add_pipe_suite);

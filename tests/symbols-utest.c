@@ -11,6 +11,7 @@
 #include <event-parse.h>
 
 #include "atag-utest.h"
+#include "atag-stack-ids.h"
 #include "atag-symbols.h"
 
 static const char kallsyms[] =
@@ -231,6 +232,61 @@ static void test_seed_hook_frames(void)
 	free(copy);
 }
 
+/*
+ * Stack ids: numbered 1, 2, 3, ... on first sight, equal frames only share one
+ * (whatever their alignment in the record), what the decoder learned stays.
+ */
+static void test_stack_ids(void)
+{
+	uint64_t a[4] = { 0xffffffff81000010, 0xffffffff81000020, 0xffffffff81000030, 7 };
+	uint64_t b[4] = { 0xffffffff81000010, 0xffffffff81000020, 0xffffffff81000031, 7 };
+	struct atag_stack_ids *t = atag_stack_ids_alloc();
+	uint8_t unaligned[8 * 4 + 4];
+	struct atag_stack_info *info;
+	const uint64_t *f;
+	unsigned int nr, i, j, wrong = 0;
+	uint64_t many[6];
+	bool created;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 4, &created), 1);
+	CU_ASSERT(created);
+	CU_ASSERT_EQUAL(atag_stack_ids_get(t, b, 4, &created), 2);	/* one frame differs */
+	CU_ASSERT(created);
+	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 3, &created), 3);	/* a prefix */
+	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 0, &created), 4);	/* the empty stack */
+	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 0, &created), 4);
+	CU_ASSERT(!created);
+	memcpy(unaligned + 4, a, sizeof(a));
+	CU_ASSERT_EQUAL(atag_stack_ids_get(t, unaligned + 4, 4, &created), 1);
+	CU_ASSERT(!created);
+	f = atag_stack_ids_frames(t, 2, &nr);
+	CU_ASSERT_EQUAL(nr, 4);
+	CU_ASSERT_EQUAL(memcmp(f, b, sizeof(b)), 0);
+	info = atag_stack_ids_info(t, 1);
+	CU_ASSERT_EQUAL(info->type, -1);
+	CU_ASSERT(!info->site_known);
+	info->type = 12;
+	info->site = 0xffffffff81000020;
+	info->site_known = true;
+	atag_stack_ids_get(t, b, 4, &created);
+	CU_ASSERT_EQUAL(atag_stack_ids_info(t, 1)->type, 12);
+	CU_ASSERT_EQUAL(atag_stack_ids_info(t, 1)->site, 0xffffffff81000020);
+	/* many stacks that differ in one frame of six: each its own id, found again */
+	for (i = 0; i < 20000; i++) {
+		for (j = 0; j < 6; j++)
+			many[j] = 0xffffffff81000000 + j * 16 + (j == i % 6 ? (uint64_t)i << 8 : 0);
+		wrong += atag_stack_ids_get(t, many, 6, &created) != 5 + i || !created;
+	}
+	for (i = 0; i < 20000; i++) {
+		for (j = 0; j < 6; j++)
+			many[j] = 0xffffffff81000000 + j * 16 + (j == i % 6 ? (uint64_t)i << 8 : 0);
+		wrong += atag_stack_ids_get(t, many, 6, &created) != 5 + i || created;
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	atag_stack_ids_free(t);
+}
+
 static void add_symbols_suite(void)
 {
 	CU_pSuite s = CU_add_suite("symbols", NULL, NULL);
@@ -241,5 +297,6 @@ static void add_symbols_suite(void)
 	CU_add_test(s, "look-ups as libtraceevent's", test_same_as_libtraceevent);
 	CU_add_test(s, "a NUL inside a module name", test_nul_in_module_name);
 	CU_add_test(s, "the series' hooks are tracing frames", test_seed_hook_frames);
+	CU_add_test(s, "stack ids: one per distinct set of frames", test_stack_ids);
 }
 ATAG_UTEST_SUITE("symbols", add_symbols_suite);

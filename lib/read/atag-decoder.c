@@ -3,7 +3,9 @@
  * The decoder every source shares: it resolves fields once per trace, dispatches
  * records by event id to the source that reads them (one decoder reads several
  * sources of one trace), reads fields with bounds checks, and decodes kernel
- * stacks itself. Whatever a message needs from the trace is resolved here, before
+ * stacks itself, numbering the distinct ones (atag-stack-ids.h: a stack met
+ * again is not classified again, and its key spares the pipe and the stitcher
+ * comparing its frames). Whatever a message needs from the trace is resolved here, before
  * it goes to the sink: a hit's call-site strings (once per tag), the event a
  * stack names and the call site it gives, the task's class and the filter's
  * decision. It also reads what no source does but the report needs: the
@@ -18,6 +20,7 @@
 #include "atag-map.h"
 #include "atag-recording.h"
 #include "atag-source.h"
+#include "atag-stack-ids.h"
 #include "atag-symbols.h"
 
 #define MAX_FRAMES	512
@@ -79,6 +82,7 @@ struct atag_decoder {
 	struct atag_recording		*rec;
 	uint64_t			markers;	/* marker lines read */
 	struct atag_frame_cache		*frames_seen;	/* frame address -> class */
+	struct atag_stack_ids		*stack_ids;	/* distinct stacks: their key */
 	const struct atag_modules	*modules;
 	uint64_t			frames[MAX_FRAMES];
 };
@@ -230,7 +234,8 @@ struct atag_decoder *atag_decoder_alloc_sources(const struct atag_source *const 
 	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	d->slot = calloc(d->nr_ids, sizeof(*d->slot));
 	d->frames_seen = atag_frame_cache_alloc(tep);
-	if (!d->slot || !d->frames_seen)
+	d->stack_ids = atag_stack_ids_alloc();
+	if (!d->slot || !d->frames_seen || !d->stack_ids)
 		goto fail;
 	mark_events(d);
 	for (k = 0; k < nr; k++) {
@@ -285,6 +290,7 @@ void atag_decoder_free(struct atag_decoder *d)
 	atag_map_free(&d->described);
 	atag_map_free(&d->tasks);
 	atag_frame_cache_free(d->frames_seen);
+	atag_stack_ids_free(d->stack_ids);
 	free(d);
 	errno = err;
 }
@@ -506,14 +512,27 @@ static const struct atag_source *site_source(const struct atag_decoder *d, int t
 	return NULL;
 }
 
+/* The call site of the @nr @frames for a stack naming @type, if wanted; else 0. */
+static uint64_t stack_site(struct atag_decoder *d, int type, const uint64_t *frames,
+			   unsigned int nr)
+{
+	const struct atag_source *src;
+
+	if (site_wanted(d, type) && (src = site_source(d, type)))
+		return src->stack_site(d, frames, nr);
+	return 0;
+}
+
 static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec, int pid)
 {
 	const char *p = (const char *)rec->data + d->stack_caller.offset;
-	const struct atag_source *src;
+	struct atag_stack_info *info;
 	uint64_t size = MAX_FRAMES, v;
+	const void *raw = d->frames;
 	struct atag_kstack ks;
 	unsigned int nr, i;
+	bool created;
 	int avail;
 
 	d->stacks++;
@@ -527,9 +546,10 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		nr = MAX_FRAMES;
 	if (d->long_size == 8 && !d->swap && d->stack_size.size) {
 		/* the size field says how many entries are valid: no terminator to look for */
-		memcpy(d->frames, p, nr * 8UL);
+		raw = p;
 		i = nr;
 	} else {
+		/* older kernels end the array with -1 */
 		for (i = 0; i < nr; i++) {
 			v = load(d, p + i * d->long_size, d->long_size);
 			if (v == (d->long_size == 8 ? ~0ULL : 0xffffffffULL))
@@ -537,17 +557,31 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 			d->frames[i] = v;
 		}
 	}
-	/* older kernels end the array with -1 */
 	ks.cpu = rec->cpu;
 	ks.pid = pid;
 	ks.ts = rec->ts;
-	ks.type = atag_stack_event(d->frames_seen, d->frames, i);
-	ks.site = 0;
-	if (site_wanted(d, ks.type) && (src = site_source(d, ks.type)))
-		ks.site = src->stack_site(d, d->frames, i);
+	ks.key = atag_stack_ids_get(d->stack_ids, raw, i, &created);
+	if (ks.key) {
+		/* a set of frames met before: what it names and gives is known */
+		ks.frames = atag_stack_ids_frames(d->stack_ids, ks.key, &ks.nr);
+		info = atag_stack_ids_info(d->stack_ids, ks.key);
+		if (created)
+			info->type = atag_stack_event(d->frames_seen, ks.frames, ks.nr);
+		ks.type = info->type;
+		/* whether the site is wanted changes as allocations of tag 0 appear */
+		if (!info->site_known && site_wanted(d, ks.type)) {
+			info->site = stack_site(d, ks.type, ks.frames, ks.nr);
+			info->site_known = true;
+		}
+		ks.site = info->site_known ? info->site : 0;
+		return sink->stack(sink->ctx, &ks);
+	}
+	if (raw != d->frames)
+		memcpy(d->frames, raw, i * 8UL);
 	ks.frames = d->frames;
 	ks.nr = i;
-	ks.key = 0;		/* the frames are not interned here */
+	ks.type = atag_stack_event(d->frames_seen, d->frames, i);
+	ks.site = stack_site(d, ks.type, d->frames, i);
 	return sink->stack(sink->ctx, &ks);
 }
 

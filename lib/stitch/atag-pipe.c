@@ -24,11 +24,11 @@
  * messages carry no field that is empty: an event has a 32-byte header and then
  * only its tag, key, bytes and line when set. A hit carries its call-site
  * strings only the first time its tag goes through (the stitcher keeps the
- * first it learns), and a kernel stack its frames only the first time those
- * frames go through: after that a stack id both sides keep (the distinct stacks
- * of a trace, as the stitcher's own table). The consumer hands that id on as the
- * stack's key (struct atag_kstack.key), so the stitcher interns each set of
- * frames once, not once per stack record.
+ * first it learns), and a kernel stack its frames only the first time its key
+ * goes through (struct atag_kstack.key: the decoder numbers the distinct sets
+ * of frames 1, 2, 3, ... as it meets them): after that the key alone, and the
+ * consumer hands on the frames it kept, with the key, so the stitcher interns
+ * each set of frames once, not once per stack record.
  *
  * Threads: one producer calls the sink of atag_pipe_sink() and atag_pipe_close();
  * one consumer calls atag_pipe_drain(). What crosses is copied into the ring:
@@ -127,8 +127,8 @@ struct atag_pipe {
 	unsigned long		wakeups;	/* of the consumer */
 	uint32_t		woken;		/* the sleep it was woken from last */
 	struct atag_map		described;	/* tags whose call site went through */
-	struct atag_map		sent;		/* hash of a stack's frames -> its id + 1 */
-	struct kept		sent_stacks;
+	uint32_t		sent_keys;	/* stack keys 1.. whose frames went through */
+	size_t			sent_frames;	/* their frames */
 	/* consumer only */
 	struct kept		got_stacks __attribute__((aligned(CACHELINE)));
 };
@@ -202,8 +202,6 @@ void atag_pipe_free(struct atag_pipe *p)
 	if (!p)
 		return;
 	atag_map_free(&p->described);
-	atag_map_free(&p->sent);
-	kept_free(&p->sent_stacks);
 	kept_free(&p->got_stacks);
 	atag_bigmem_free(p->buf, p->size);
 	free(p);
@@ -448,58 +446,25 @@ static int put_event(void *ctx, const struct atag_event *ev)
 	return 0;
 }
 
-static uint64_t frames_hash(const uint64_t *frames, unsigned int nr)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ nr;
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		h = (h ^ frames[i]) * 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
-
-/*
- * The id of a stack both sides keep (its frames went through before), or -1:
- * then *@keep_it says whether the frames going through now are to be kept.
- */
-static int64_t sent_stack(struct atag_pipe *p, const struct atag_kstack *ks, bool *keep_it)
-{
-	uint64_t h = frames_hash(ks->frames, ks->nr), *v;
-	struct kept *k = &p->sent_stacks;
-	bool created;
-
-	*keep_it = false;
-	v = atag_map_get(&p->sent, h, 0, &created);
-	if (!v)
-		return -1;
-	if (!created) {
-		uint32_t id = *v - 1;
-
-		/* a collision of hashes: those frames go through whole, every time */
-		if (k->len[id] == ks->nr &&
-		    !memcmp(k->frames + k->off[id], ks->frames, ks->nr * sizeof(*ks->frames)))
-			return id;
-		return -1;
-	}
-	if (!keep(k, ks->frames, ks->nr)) {
-		atag_map_remove(&p->sent, h, NULL);
-		return -1;
-	}
-	*v = k->nr;
-	*keep_it = true;
-	return -1;
-}
-
 static int put_stack(void *ctx, const struct atag_kstack *ks)
 {
 	struct atag_pipe *p = ctx;
 	bool keep_it = false;
 	uint64_t *o;
-	int64_t id;
+	int64_t id = -1;
 	struct msg *m;
 	int err;
 
-	id = stopped(p) ? -1 : sent_stack(p, ks, &keep_it);
+	/*
+	 * A key whose frames went through goes alone; the next new key goes with its
+	 * frames, which both sides keep; the frames of a stack without a key (or of
+	 * one out of order) go through every time.
+	 */
+	if (ks->key && ks->key <= p->sent_keys)
+		id = ks->key - 1;
+	else if (ks->key && ks->key == p->sent_keys + 1 && p->sent_keys < MAX_KEPT &&
+		 p->sent_frames + ks->nr <= MAX_KEPT_FRAMES)
+		keep_it = true;
 	m = put(p, M_STACK, 8 + (id >= 0 ? 0 : ks->nr * sizeof(*ks->frames)), &err);
 	if (!m)
 		return err;
@@ -516,6 +481,10 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 		m->flags = F_FRAMES | (keep_it ? F_KEEP : 0);
 		m->nr = ks->nr;
 		memcpy(o, ks->frames, ks->nr * sizeof(*ks->frames));
+		if (keep_it) {
+			p->sent_keys++;
+			p->sent_frames += ks->nr;
+		}
 	}
 	commit(p, m);
 	return 0;

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * atag-stack-ids.h - the distinct kernel stacks of one trace, numbered as the
+ * decoder meets them (library-internal).
+ *
+ * Each distinct set of frames gets an id, 1, 2, 3, ... in the order of first
+ * sight, and keeps what the decoder worked out from it once (the event it names,
+ * the call site it gives), so a stack met again costs one hash and one
+ * comparison of its frames, not a classification. Frames are compared whole:
+ * two sets share an id only if they are equal. A set whose hash another set took
+ * first gets no id (0), nor does any set once the table is full: such stacks
+ * are just not numbered. The ids are what struct atag_kstack.key carries.
+ */
+#ifndef _ATAG_STACK_IDS_H
+#define _ATAG_STACK_IDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifndef __hidden
+#define __hidden __attribute__((visibility("hidden")))
+#endif
+
+#define ATAG_STACK_IDS_MAX		(1U << 20)	/* sets of frames */
+#define ATAG_STACK_IDS_MAX_FRAMES	(16U << 20)	/* frames of all of them */
+
+/* What the decoder learned of a set of frames the first time. */
+struct atag_stack_info {
+	int		type;		/* the event it names, or -1 */
+	bool		site_known;	/* site was worked out */
+	uint64_t	site;
+};
+
+struct atag_stack_ids;
+
+struct atag_stack_ids *atag_stack_ids_alloc(void) __hidden;
+void atag_stack_ids_free(struct atag_stack_ids *t) __hidden;
+
+/*
+ * The id of the @nr frames at @raw (u64 in the machine's byte order, at any
+ * alignment), numbered on first sight (then *@created is true and the info is
+ * zero); 0 if they get none.
+ */
+uint32_t atag_stack_ids_get(struct atag_stack_ids *t, const void *raw, unsigned int nr,
+			    bool *created) __hidden;
+
+/* The frames of id @id (aligned copies), and their number in *@nr. */
+const uint64_t *atag_stack_ids_frames(const struct atag_stack_ids *t, uint32_t id,
+				      unsigned int *nr) __hidden;
+
+/* What the decoder keeps of id @id. */
+struct atag_stack_info *atag_stack_ids_info(struct atag_stack_ids *t, uint32_t id) __hidden;
+
+#endif /* _ATAG_STACK_IDS_H */
