@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "atag-cmd.h"
@@ -99,12 +101,33 @@ static void check_stdout(void)
  * with these (110 once the fold symbolized each address once). Peak memory does
  * not grow: it still follows the live allocations and the stacks
  * (bench/run-bench.sh measures it: 13 492 KiB at 2 M events, 16 888 before).
+ *
+ * The heap's first HEAP_HINT bytes are then marked for transparent huge pages
+ * (where the system has them "madvise"; "always" does so anyway, "never" not at
+ * all): a 2 MiB page faults once where 512 small ones fault 512 times. Measured
+ * on a 2-million-event report: 2 074 faults became 300 to 700, and the run took
+ * 0.85 times as long; peak RSS went from 13 492 KiB to 14 400-16 300 KiB.
  */
+#define HEAP_HINT	(30UL << 20)	/* below M_MMAP_THRESHOLD: from the heap */
+#define HUGE_PAGE	(2UL << 20)
+
 static void tune_malloc(void)
 {
+	uintptr_t start, end;
+	char *p;
+
 	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	/* grow the heap untouched, hint it, give it back to malloc (never trimmed) */
+	p = malloc(HEAP_HINT);
+	if (!p)
+		return;
+	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	end = ((uintptr_t)p + HEAP_HINT) & ~(HUGE_PAGE - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
 }
 
 int main(int argc, char **argv)
