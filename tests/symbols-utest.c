@@ -249,6 +249,14 @@ static void test_stack_ids(void)
 	bool created;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	/* an empty stack first: its frames are a pointer of the table's (found by fuzzing) */
+	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 0, &created), 1);
+	f = atag_stack_ids_frames(t, 1, &nr);
+	CU_ASSERT_PTR_NOT_NULL(f);
+	CU_ASSERT_EQUAL(nr, 0);
+	atag_stack_ids_free(t);
+	t = atag_stack_ids_alloc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 4, &created), 1);
 	CU_ASSERT(created);
 	CU_ASSERT_EQUAL(atag_stack_ids_get(t, b, 4, &created), 2);	/* one frame differs */

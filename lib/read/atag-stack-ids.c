@@ -91,7 +91,8 @@ static bool grow(struct atag_stack_ids *t, unsigned int nr)
 		t->info = n;
 		t->cap = cap;
 	}
-	if (t->nr_frames + nr > t->cap_frames) {
+	/* allocated with the first id, even an empty stack: frames + off is never NULL + 0 */
+	if (t->nr_frames + nr > t->cap_frames || !t->frames) {
 		cap = t->cap_frames ? 2 * t->cap_frames : 4096;
 		while (cap < t->nr_frames + nr)
 			cap *= 2;
