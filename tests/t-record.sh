@@ -148,7 +148,9 @@ report_of() {
 		trace-cmd report -i "$1" > "$r" 2> "$r.err"
 		# what went wrong, for a check that then finds nothing (report_said)
 		echo "trace-cmd report exit $?, $(stat -c %s "$1" 2>/dev/null || echo no) bytes in" \
-			"the file: $(head -c 300 "$r.err" | tr '\n' ' ')" > "$r.said"
+			"the file, $(wc -l < "$r") lines out, $(grep -c ' print: ' "$r") print" \
+			"events; stderr: $(head -c 300 "$r.err" | tr '\n' ' '); its first" \
+			"lines: $(head -n 4 "$r" | cut -c 1-160 | tr '\n' '/')" > "$r.said"
 	fi
 	cat "$r"
 }
