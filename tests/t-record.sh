@@ -719,7 +719,7 @@ check_eq "-p PID --duration: exit 0, the process attached to keeps running" \
 pm=$(markers "$P.dat" | grep -E '^(workload|end)')
 # none: say what trace-cmd report and record said (seen once under load, not reproduced)
 check_eq "-p: markers: the process is the workload, the duration ended it" \
-	"${pm:-none; $(report_said "$P.dat"); record: $(head -c 300 "$P.err")}" "workload|$sp|atag-sim
+	"${pm:-none; $(report_said "$P.dat"); record: $(tail -c 300 "$P.err")}" "workload|$sp|atag-sim
 end|duration"
 check_eq "-p: its events after the tag was turned on" \
 	"$(report_of "$P.dat" | grep -c "atag-sim-$sp .* alloc_tag_hit: .*foo_bar" |
