@@ -7,14 +7,13 @@
  */
 #include <errno.h>
 #include <malloc.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "atag-bigmem.h"
 #include "atag-cmd.h"
 
 struct command {
@@ -109,25 +108,13 @@ static void check_stdout(void)
  * 0.85 times as long; peak RSS went from 13 492 KiB to 14 400-16 300 KiB.
  */
 #define HEAP_HINT	(30UL << 20)	/* below M_MMAP_THRESHOLD: from the heap */
-#define HUGE_PAGE	(2UL << 20)
 
 static void tune_malloc(void)
 {
-	uintptr_t start, end;
-	char *p;
-
 	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
-	/* grow the heap untouched, hint it, give it back to malloc (never trimmed) */
-	p = malloc(HEAP_HINT);
-	if (!p)
-		return;
-	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	end = ((uintptr_t)p + HEAP_HINT) & ~(HUGE_PAGE - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-	free(p);
+	atag_bigmem_hint_heap(HEAP_HINT);
 }
 
 int main(int argc, char **argv)

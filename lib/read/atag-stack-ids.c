@@ -9,19 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-frame-store.h"
 #include "atag-map.h"
 #include "atag-stack-ids.h"
 
 struct atag_stack_ids {
 	struct atag_map		by_hash;	/* hash -> id */
-	uint64_t		*frames;
-	size_t			nr_frames;
-	size_t			cap_frames;
-	uint32_t		*off;		/* by id - 1 */
-	uint32_t		*len;
-	struct atag_stack_info	*info;
-	uint32_t		nr;
-	uint32_t		cap;
+	struct atag_frame_store	frames;		/* id - 1 -> its frames */
+	struct atag_stack_info	*info;		/* by id - 1 */
+	uint32_t		cap_info;
 };
 
 struct atag_stack_ids *atag_stack_ids_alloc(void)
@@ -34,9 +30,7 @@ void atag_stack_ids_free(struct atag_stack_ids *t)
 	if (!t)
 		return;
 	atag_map_free(&t->by_hash);
-	free(t->frames);
-	free(t->off);
-	free(t->len);
+	atag_frame_store_free(&t->frames);
 	free(t->info);
 	free(t);
 }
@@ -70,38 +64,20 @@ static uint64_t frames_hash(const uint8_t *raw, unsigned int nr)
 	return h0 ^ (h0 >> 32);
 }
 
-static bool grow(struct atag_stack_ids *t, unsigned int nr)
+/* Room for the info of one more id. */
+static bool grow_info(struct atag_stack_ids *t)
 {
-	size_t cap;
-	void *n;
+	struct atag_stack_info *n;
+	uint32_t cap;
 
-	if (t->nr == t->cap) {
-		cap = t->cap ? 2 * t->cap : 256;
-		n = realloc(t->off, cap * sizeof(*t->off));
-		if (!n)
-			return false;
-		t->off = n;
-		n = realloc(t->len, cap * sizeof(*t->len));
-		if (!n)
-			return false;
-		t->len = n;
-		n = realloc(t->info, cap * sizeof(*t->info));
-		if (!n)
-			return false;
-		t->info = n;
-		t->cap = cap;
-	}
-	/* allocated with the first id, even an empty stack: frames + off is never NULL + 0 */
-	if (t->nr_frames + nr > t->cap_frames || !t->frames) {
-		cap = t->cap_frames ? 2 * t->cap_frames : 4096;
-		while (cap < t->nr_frames + nr)
-			cap *= 2;
-		n = realloc(t->frames, cap * sizeof(*t->frames));
-		if (!n)
-			return false;
-		t->frames = n;
-		t->cap_frames = cap;
-	}
+	if (t->frames.nr < t->cap_info)
+		return true;
+	cap = t->cap_info ? 2 * t->cap_info : 256;
+	n = realloc(t->info, cap * sizeof(*n));
+	if (!n)
+		return false;
+	t->info = n;
+	t->cap_info = cap;
 	return true;
 }
 
@@ -109,6 +85,8 @@ uint32_t atag_stack_ids_get(struct atag_stack_ids *t, const void *raw, unsigned 
 			    bool *created)
 {
 	uint64_t h = frames_hash(raw, nr), *v;
+	const uint64_t *f;
+	unsigned int len;
 	bool added;
 	uint32_t i;
 
@@ -120,21 +98,15 @@ uint32_t atag_stack_ids_get(struct atag_stack_ids *t, const void *raw, unsigned 
 		/* another set of frames with this hash came first: these get no id */
 		if (!*v)
 			return 0;
-		i = *v - 1;
-		if (t->len[i] == nr && (!nr || !memcmp(t->frames + t->off[i], raw, nr * 8UL)))
+		f = atag_frame_store_get(&t->frames, *v - 1, &len);
+		if (len == nr && !memcmp(f, raw, nr * 8UL))
 			return *v;
 		return 0;
 	}
-	if (t->nr >= ATAG_STACK_IDS_MAX || t->nr_frames + nr > ATAG_STACK_IDS_MAX_FRAMES ||
-	    !grow(t, nr))
+	i = t->frames.nr;
+	if (!grow_info(t) || !atag_frame_store_add(&t->frames, raw, nr))
 		return 0;	/* the entry stays 0: looked up again, never numbered */
-	i = t->nr++;
-	if (nr)
-		memcpy(t->frames + t->nr_frames, raw, nr * 8UL);
-	t->off[i] = t->nr_frames;
-	t->len[i] = nr;
 	t->info[i] = (struct atag_stack_info){ .type = -1 };
-	t->nr_frames += nr;
 	*v = i + 1;
 	*created = true;
 	return *v;
@@ -143,8 +115,7 @@ uint32_t atag_stack_ids_get(struct atag_stack_ids *t, const void *raw, unsigned 
 const uint64_t *atag_stack_ids_frames(const struct atag_stack_ids *t, uint32_t id,
 				      unsigned int *nr)
 {
-	*nr = t->len[id - 1];
-	return t->frames + t->off[id - 1];
+	return atag_frame_store_get(&t->frames, id - 1, nr);
 }
 
 struct atag_stack_info *atag_stack_ids_info(struct atag_stack_ids *t, uint32_t id)

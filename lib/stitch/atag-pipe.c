@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "atag-bigmem.h"
+#include "atag-frame-store.h"
 #include "atag-map.h"
 #include "atag-pipe.h"
 
@@ -89,20 +90,6 @@ struct msg {
 	 */
 };
 
-/* Stacks kept by both sides: an id is an index into off/nr, the frames in one array. */
-#define MAX_KEPT	(1U << 20)
-#define MAX_KEPT_FRAMES	(16U << 20)
-
-struct kept {
-	uint64_t	*frames;
-	size_t		nr_frames;
-	size_t		cap_frames;
-	uint32_t	*off;
-	uint32_t	*len;
-	uint32_t	nr;
-	uint32_t	cap;
-};
-
 #define CACHELINE	64
 
 struct atag_pipe {
@@ -130,7 +117,7 @@ struct atag_pipe {
 	uint32_t		sent_keys;	/* stack keys 1.. whose frames went through */
 	size_t			sent_frames;	/* their frames */
 	/* consumer only */
-	struct kept		got_stacks __attribute__((aligned(CACHELINE)));
+	struct atag_frame_store	got_stacks __attribute__((aligned(CACHELINE)));
 };
 
 struct atag_pipe *atag_pipe_alloc(size_t size)
@@ -152,57 +139,12 @@ struct atag_pipe *atag_pipe_alloc(size_t size)
 	return p;
 }
 
-static void kept_free(struct kept *k)
-{
-	free(k->frames);
-	free(k->off);
-	free(k->len);
-}
-
-/* Keep @nr frames as stack k->nr; false without memory or room. */
-static bool keep(struct kept *k, const uint64_t *frames, uint32_t nr)
-{
-	size_t cap;
-	void *n;
-
-	if (k->nr >= MAX_KEPT || k->nr_frames + nr > MAX_KEPT_FRAMES)
-		return false;
-	if (k->nr == k->cap) {
-		cap = k->cap ? 2 * k->cap : 256;
-		n = realloc(k->off, cap * sizeof(*k->off));
-		if (!n)
-			return false;
-		k->off = n;
-		n = realloc(k->len, cap * sizeof(*k->len));
-		if (!n)
-			return false;
-		k->len = n;
-		k->cap = cap;
-	}
-	if (k->nr_frames + nr > k->cap_frames) {
-		cap = k->cap_frames ? 2 * k->cap_frames : 4096;
-		while (cap < k->nr_frames + nr)
-			cap *= 2;
-		n = realloc(k->frames, cap * sizeof(*k->frames));
-		if (!n)
-			return false;
-		k->frames = n;
-		k->cap_frames = cap;
-	}
-	memcpy(k->frames + k->nr_frames, frames, nr * sizeof(*frames));
-	k->off[k->nr] = k->nr_frames;
-	k->len[k->nr] = nr;
-	k->nr_frames += nr;
-	k->nr++;
-	return true;
-}
-
 void atag_pipe_free(struct atag_pipe *p)
 {
 	if (!p)
 		return;
 	atag_map_free(&p->described);
-	kept_free(&p->got_stacks);
+	atag_frame_store_free(&p->got_stacks);
 	atag_bigmem_free(p->buf, p->size);
 	free(p);
 }
@@ -462,8 +404,8 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 	 */
 	if (ks->key && ks->key <= p->sent_keys)
 		id = ks->key - 1;
-	else if (ks->key && ks->key == p->sent_keys + 1 && p->sent_keys < MAX_KEPT &&
-		 p->sent_frames + ks->nr <= MAX_KEPT_FRAMES)
+	else if (ks->key && ks->key == p->sent_keys + 1 && p->sent_keys < ATAG_FRAME_STORE_MAX &&
+		 p->sent_frames + ks->nr <= ATAG_FRAME_STORE_MAX_FRAMES)
 		keep_it = true;
 	m = put(p, M_STACK, 8 + (id >= 0 ? 0 : ks->nr * sizeof(*ks->frames)), &err);
 	if (!m)
@@ -529,7 +471,7 @@ unsigned long atag_pipe_wakeups(const struct atag_pipe *p)
 /* Hand message @m to @out. */
 static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_sink *out)
 {
-	struct kept *k = &p->got_stacks;
+	struct atag_frame_store *k = &p->got_stacks;
 	const uint64_t *o;
 	struct atag_kstack ks;
 	struct atag_event ev;
@@ -546,13 +488,12 @@ static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_s
 			ks.nr = m->nr;
 			/* the producer kept them: so must we, or ids go wrong */
 			if (m->flags & F_KEEP) {
-				if (!keep(k, ks.frames, ks.nr))
+				if (!atag_frame_store_add(k, ks.frames, ks.nr))
 					return -ENOMEM;
 				ks.key = k->nr;		/* its id + 1 */
 			}
 		} else {
-			ks.frames = k->frames + k->off[m->nr];
-			ks.nr = k->len[m->nr];
+			ks.frames = atag_frame_store_get(k, m->nr, &ks.nr);
 			ks.key = m->nr + 1;
 		}
 		return out->stack(out->ctx, &ks);

@@ -46,3 +46,19 @@ void atag_bigmem_free(void *p, size_t size)
 	else if (p)
 		munmap(p, round_up(size));
 }
+
+void atag_bigmem_hint_heap(size_t size)
+{
+	uintptr_t start, end;
+	char *p;
+
+	/* grow the heap untouched, hint it, give it back to malloc (never trimmed) */
+	p = malloc(size);
+	if (!p)
+		return;
+	start = round_up((uintptr_t)p);
+	end = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
+}
