@@ -89,6 +89,8 @@ void atag_modules_free(struct atag_modules *m);
 
 /* How many symbols it holds. */
 size_t atag_modules_count(const struct atag_modules *m);
+/* How many of its lines had no "ADDR TYPE NAME" shape (left out). */
+size_t atag_modules_malformed(const struct atag_modules *m);
 
 /*
  * Make @m the function resolver of @tep (tep_set_function_resolver()): @m must

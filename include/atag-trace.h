@@ -98,6 +98,32 @@ bool atag_trace_direct(const struct atag_trace *t, int i);
 unsigned int atag_trace_nr_warnings(const struct atag_trace *t);
 const char *atag_trace_warning(const struct atag_trace *t, unsigned int i);
 
+/*
+ * Damage to the file's metadata that no figure depends on, read around ("its saved
+ * comms are cut (...); 6551 comms read, 1 line left out: tasks without one show as
+ * <...>"): names may be missing, counts are whole. A file whose saved comms
+ * trace-cmd record wrote cut short (below) is read this way.
+ */
+unsigned int atag_trace_nr_damages(const struct atag_trace *t);
+const char *atag_trace_damage(const struct atag_trace *t, unsigned int i);
+
+/*
+ * atag_trace_mend - make the saved comms of the trace.dat at @path whole again, in place
+ *
+ * trace-cmd record (up to 3.4 at least) reads the kernel's saved_cmdlines twice, once
+ * for its size and once for its bytes, and writes both: when the table changed in
+ * between, the file declares a size its bytes do not have. Stock trace-cmd report then
+ * prints nothing, and libtracecmd registers a stale comm for the line cut. A version 7
+ * file gets a new comms section, of the whole lines it holds, compressed as the file
+ * is, at its end, and its CMDLINES option pointed at it (the old section stays,
+ * unreferenced); a version 6 file gets the size of what it holds. No other byte moves.
+ *
+ * Returns 1 when it mended the file (a line for the user in @what), 0 when the comms
+ * were sound, or a negative errno with a one-line reason in @err (the file cannot be
+ * opened or read, or its comms cannot be rewritten in place).
+ */
+int atag_trace_mend(const char *path, char *what, size_t whatlen, char *err, size_t errlen);
+
 /* The path it was opened with. */
 const char *atag_trace_path(const struct atag_trace *t);
 

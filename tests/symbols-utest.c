@@ -114,6 +114,32 @@ static void test_empty_text(void)
 }
 
 /*
+ * Lines of another shape than "ADDR TYPE NAME" are counted (report names the damage);
+ * empty lines, absolute symbols and '$' names are not damage.
+ */
+static void test_malformed_lines(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"\n"
+		"   \n"
+		"ffffffff81001000\n"			/* no type */
+		"ffffffff81002000 T\n"			/* no name */
+		"T cut_before_its_address\n"		/* no address */
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81003000 t $x\n"
+		"ffffffff81004000 T last_fn\n";
+	struct atag_modules *m = atag_modules_parse(text, sizeof(text) - 1);
+
+	CU_ASSERT_EQUAL(atag_modules_count(m), 2);
+	CU_ASSERT_EQUAL(atag_modules_malformed(m), 3);
+	atag_modules_free(m);
+	m = atag_modules_parse(kallsyms, sizeof(kallsyms) - 1);
+	CU_ASSERT_EQUAL(atag_modules_malformed(m), 0);
+	atag_modules_free(m);
+}
+
+/*
  * The table answers as libtraceevent's own does (tep_parse_kallsyms()): the
  * same name and start for every address, symbols sharing an address, absolute
  * and '$' symbols left out, nothing past the last symbol.
@@ -302,6 +328,7 @@ static void add_symbols_suite(void)
 	CU_add_test(s, "function, offset and module of an address", test_function_of);
 	CU_add_test(s, "frame strings", test_symbolize);
 	CU_add_test(s, "empty kallsyms", test_empty_text);
+	CU_add_test(s, "malformed kallsyms lines counted", test_malformed_lines);
 	CU_add_test(s, "look-ups as libtraceevent's", test_same_as_libtraceevent);
 	CU_add_test(s, "a NUL inside a module name", test_nul_in_module_name);
 	CU_add_test(s, "the series' hooks are tracing frames", test_seed_hook_frames);

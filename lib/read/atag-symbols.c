@@ -216,6 +216,7 @@ struct atag_modules {
 	char		*text;		/* a copy of the text, cut into strings in place */
 	struct ksym	*syms;		/* sorted; syms[nr] is an end marker of address 0 */
 	size_t		nr;
+	size_t		malformed;	/* lines of no "ADDR TYPE NAME" shape */
 };
 
 static inline bool is_space(char c)
@@ -233,11 +234,12 @@ static inline int hex_digit(char c)
 
 /*
  * One line "ADDR TYPE NAME[\t[MODULE]]" of @line (NUL-terminated, no newline):
- * false for a line that names no symbol. Accepted as libtraceevent's scanf
- * pattern "%16llx %c %s" accepts them; types A and a (absolute) and names
- * starting with '$' (ARM mapping symbols) are left out as it leaves them out.
+ * 1 for a symbol, 0 for a line that names none, -1 for one of another shape.
+ * Accepted as libtraceevent's scanf pattern "%16llx %c %s" accepts them; types A
+ * and a (absolute) and names starting with '$' (ARM mapping symbols) are left out
+ * as it leaves them out.
  */
-static bool parse_line(char *line, struct ksym *s)
+static int parse_line(char *line, struct ksym *s)
 {
 	unsigned long long addr = 0;
 	char *p = line, *func, *mod;
@@ -259,12 +261,12 @@ static bool parse_line(char *line, struct ksym *s)
 	for (; n < 16 && (d = hex_digit(*p)) >= 0; p++, n++, digits++)
 		addr = addr << 4 | d;
 	if (!digits)
-		return false;
+		return *p ? -1 : 0;	/* an empty line names nothing */
 	while (is_space(*p))
 		p++;
 	type = *p;
 	if (!type)
-		return false;
+		return -1;
 	p++;
 	while (is_space(*p))
 		p++;
@@ -272,7 +274,7 @@ static bool parse_line(char *line, struct ksym *s)
 	while (*p && !is_space(*p))
 		p++;
 	if (p == func)
-		return false;
+		return -1;
 	mod = NULL;
 	if (p[0] == '\t' && p[1] == '[') {
 		char *m = p + 2, *e;
@@ -287,11 +289,11 @@ static bool parse_line(char *line, struct ksym *s)
 	}
 	*p = '\0';
 	if (func[0] == '$' || type == 'A' || type == 'a')
-		return false;
+		return 0;
 	s->addr = neg ? -addr : addr;
 	s->func = func;
 	s->mod = mod;
-	return true;
+	return 1;
 }
 
 /* libtraceevent sorts a list built last line first: of equal addresses, the later line first */
@@ -356,9 +358,14 @@ struct atag_modules *atag_modules_parse(const char *text, size_t len)
 				goto fail;
 			m->syms = p;
 		}
-		if (parse_line(line, &m->syms[m->nr])) {
+		switch (parse_line(line, &m->syms[m->nr])) {
+		case 1:
 			m->syms[m->nr].line = nr_lines;
 			m->nr++;
+			break;
+		case -1:
+			m->malformed++;
+			break;
 		}
 	}
 	if (!m->syms) {
@@ -386,6 +393,11 @@ void atag_modules_free(struct atag_modules *m)
 size_t atag_modules_count(const struct atag_modules *m)
 {
 	return m ? m->nr : 0;
+}
+
+size_t atag_modules_malformed(const struct atag_modules *m)
+{
+	return m ? m->malformed : 0;
 }
 
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)

@@ -367,6 +367,12 @@ static int open_libtracecmd(struct atag_trace *t, char *err, size_t errlen)
 			 why);
 		return -EINVAL;
 	}
+	/* libtracecmd 1.3.1 reads the declared size, and a stale comm for a cut line */
+	if (t->td->comms.damaged) {
+		snprintf(err, errlen, "%s, and %s: libtracecmd, which must read it, would misread "
+			 "them (atag_trace_mend() rewrites them)", t->td->damage[0], why);
+		return -EINVAL;
+	}
 	/* kbuffer trusts the pages: none may reach it unchecked */
 	for (i = 0; i < t->td->nr_buffers; i++) {
 		atag_pages_iterate(t->pages, i, count_cb, NULL);
@@ -493,6 +499,16 @@ struct tep_handle *atag_trace_tep(const struct atag_trace *t)
 const char *atag_trace_uname(const struct atag_trace *t)
 {
 	return t->td->uname;
+}
+
+unsigned int atag_trace_nr_damages(const struct atag_trace *t)
+{
+	return t->td->nr_damage;
+}
+
+const char *atag_trace_damage(const struct atag_trace *t, unsigned int i)
+{
+	return i < t->td->nr_damage ? t->td->damage[i] : NULL;
 }
 
 const char *atag_trace_comm(const struct atag_trace *t, int pid)

@@ -211,6 +211,44 @@ int atag_tracedat_decompress(struct atag_tracedat *td, const void *in, size_t in
 	}
 }
 
+int atag_tracedat_compress(struct atag_tracedat *td, const void *in, size_t in_len, void **out,
+			   size_t *out_len)
+{
+	uLongf zlen;
+	size_t n;
+	void *buf;
+
+	switch (td->algo) {
+	case ATAG_ALGO_ZSTD:
+		n = ZSTD_compressBound(in_len);
+		buf = malloc(n);
+		if (!buf)
+			return -ENOMEM;
+		n = ZSTD_compress(buf, n, in, in_len, ZSTD_CLEVEL_DEFAULT);
+		if (ZSTD_isError(n)) {
+			free(buf);
+			return -EIO;
+		}
+		break;
+	case ATAG_ALGO_ZLIB:
+		zlen = compressBound(in_len);
+		buf = malloc(zlen);
+		if (!buf)
+			return -ENOMEM;
+		if (compress2(buf, &zlen, in, in_len, Z_DEFAULT_COMPRESSION) != Z_OK) {
+			free(buf);
+			return -EIO;
+		}
+		n = zlen;
+		break;
+	default:
+		return -EINVAL;
+	}
+	*out = buf;
+	*out_len = n;
+	return 0;
+}
+
 /* ------------------------------------------------------------ what the tep gets */
 
 struct parse {
@@ -219,6 +257,10 @@ struct parse {
 	char			*err;
 	size_t			errlen;
 	bool			header_done;
+	/* v7: the section v7_section() read last */
+	uint64_t		sec_off;
+	unsigned int		sec_flags;
+	unsigned int		sec_desc;
 };
 
 static int __attribute__((format(printf, 2, 3)))
@@ -230,6 +272,24 @@ fail(struct parse *ps, const char *fmt, ...)
 	vsnprintf(ps->err, ps->errlen, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
+}
+
+/* A note on damaged metadata read around (atag_tracedat.damage); dropped past the last. */
+static void __attribute__((format(printf, 2, 3)))
+damage(struct parse *ps, const char *fmt, ...)
+{
+	struct atag_tracedat *td = ps->td;
+	va_list ap;
+	char *s;
+	int n;
+
+	if (td->nr_damage >= ATAG_MAX_DAMAGE)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		td->damage[td->nr_damage++] = s;
 }
 
 /*
@@ -370,10 +430,30 @@ static int read_event_formats(struct parse *ps, struct src *s)
 	return s->bad ? fail(ps, "cut inside its headers (the event formats)") : 0;
 }
 
+/*
+ * u32 size + text. In a version 7 file the text is a section of its own: one that
+ * holds fewer bytes than it declares is read as far as it goes, and the cut noted
+ * (a version 6 file's next part would start inside it: NULL). *@n is the size read.
+ */
+static char *rd_text(struct parse *ps, struct src *s, uint64_t *n, const char *what)
+{
+	uint64_t declared = rd_num(s, 4);
+
+	*n = declared;
+	if (!s->bad && s->mem && ps->td->version == 7 && declared > s->len - s->pos) {
+		*n = s->len - s->pos;
+		damage(ps, "its %s are cut (%llu bytes declared, %llu written): what follows the "
+		       "cut is missing", what, (unsigned long long)declared,
+		       (unsigned long long)*n);
+	}
+	return s->bad ? NULL : rd_blob(s, *n);
+}
+
 static int read_kallsyms(struct parse *ps, struct src *s)
 {
-	uint64_t n = rd_num(s, 4);
-	char *text = rd_blob(s, n);
+	size_t bad;
+	uint64_t n;
+	char *text = rd_text(ps, s, &n, "kallsyms");
 
 	if (!text)
 		return fail(ps, "cut inside its headers (kallsyms)");
@@ -382,57 +462,198 @@ static int read_kallsyms(struct parse *ps, struct src *s)
 	free(text);
 	if (!ps->td->kallsyms || atag_modules_attach(ps->td->kallsyms, ps->td->tep))
 		return -ENOMEM;
+	bad = atag_modules_malformed(ps->td->kallsyms);
+	if (bad)
+		damage(ps, "its kallsyms hold %zu malformed %s (left out): addresses in the "
+		       "symbols they named show as addresses", bad, bad == 1 ? "line" : "lines");
 	return 0;
 }
 
 /*
  * Keep the lines "ADDR:FORMAT" of a printk formats text, in place; others are
- * dropped. libtraceevent 1.7.1's tep_parse_printk_formats() reads past the end
- * of its copy of the text on a line with no character after a ':' (or with no
- * ':' at all) when it is the last one.
+ * dropped (and counted, empty ones aside). libtraceevent 1.7.1's
+ * tep_parse_printk_formats() reads past the end of its copy of the text on a line
+ * with no character after a ':' (or with no ':' at all) when it is the last one.
  */
-static void printk_lines(char *text)
+static unsigned int printk_lines(char *text)
 {
 	char *in = text, *out = text, *nl, *colon;
+	unsigned int bad = 0;
 	size_t n;
 
 	for (; *in; in = nl + (*nl == '\n')) {
 		nl = in + strcspn(in, "\n");
 		n = nl - in;
 		colon = memchr(in, ':', n);
-		if (!colon || colon == in || colon + 1 == nl)
+		if (!colon || colon == in || colon + 1 == nl) {
+			bad += n > 0;
 			continue;
+		}
 		memmove(out, in, n);
 		out += n;
 		if (*nl)
 			*out++ = '\n';
 	}
 	*out = '\0';
+	return bad;
 }
 
 static int read_printk(struct parse *ps, struct src *s)
 {
-	uint64_t n = rd_num(s, 4);
-	char *text = rd_blob(s, n);
+	unsigned int bad;
+	uint64_t n;
+	char *text = rd_text(ps, s, &n, "printk formats");
 
 	if (!text)
 		return fail(ps, "cut inside its headers (printk formats)");
-	printk_lines(text);
+	bad = printk_lines(text);
+	if (bad)
+		damage(ps, "its printk formats hold %u malformed %s (left out): trace_printk() "
+		       "events that use them print raw", bad, bad == 1 ? "line" : "lines");
 	if (*text)
 		tep_parse_printk_formats(ps->td->tep, text);
 	free(text);
 	return 0;
 }
 
+/* What may follow the saved comms of a v6 file: the CPU count, then one of these. */
+static bool v6_after_comms(const char *p, bool swap)
+{
+	uint32_t cpus;
+
+	memcpy(&cpus, p, 4);
+	if (swap)
+		cpus = __builtin_bswap32(cpus);
+	return cpus && cpus <= ATAG_MAX_CPUS &&
+	       (!memcmp(p + 4, "options  ", 10) || !memcmp(p + 4, "flyrecord", 10) ||
+		!memcmp(p + 4, "latency  ", 10));
+}
+
+/*
+ * How many bytes of saved comms a v6 file holds from the source's position, where
+ * it declares @n: @n when the CPU count and the word after them follow there, else
+ * the end of the first whole line after which they do (within @n and a MiB more);
+ * -1 when neither.
+ */
+static int64_t v6_comms_present(struct src *s, uint64_t n)
+{
+	uint64_t want = n + 14, win, i;
+	char buf[14], *w;
+	int64_t found = -1;
+
+	if (want <= s->len && s->pos <= s->len - want) {
+		struct src at = *s;
+
+		at.pos += n;
+		rd(&at, buf, 14);
+		if (!at.bad && v6_after_comms(buf, s->swap))
+			return n;
+	}
+	win = s->len - s->pos;
+	if (win > n + (1U << 20) + 14)
+		win = n + (1U << 20) + 14;
+	if (win > MAX_BLOB || win < 14)
+		return -1;
+	w = malloc(win);
+	if (!w)
+		return -1;
+	if (pread(s->fd, w, win, s->pos) != (ssize_t)win) {
+		free(w);
+		return -1;
+	}
+	for (i = 0; i + 14 <= win && found < 0; i++)
+		if ((!i || w[i - 1] == '\n') && v6_after_comms(w + i, s->swap))
+			found = i;
+	free(w);
+	return found;
+}
+
+/* Whether @line (@len bytes, no newline) is "PID COMM", as the kernel writes them. */
+static bool comm_line(const char *line, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && line[i] >= '0' && line[i] <= '9')
+		i++;
+	return i && i < 10 && i + 1 < len && line[i] == ' ' && !memchr(line, '\0', len);
+}
+
+/*
+ * Keep the whole "PID COMM" lines of @text (@n bytes) in place, each ended by a
+ * newline: a cut last line and malformed ones go (libtraceevent 1.7.1 stops at the
+ * first line it cannot read, and libtracecmd 1.3.1 registers a stale comm for it).
+ * Returns the length kept; *@dropped counts the lines left out, *@lines those kept.
+ */
+static size_t whole_comm_lines(char *text, size_t n, unsigned int *lines, unsigned int *dropped)
+{
+	size_t in = 0, out = 0, len;
+	char *nl;
+
+	*lines = *dropped = 0;
+	while (in < n) {
+		nl = memchr(text + in, '\n', n - in);
+		len = (nl ? (size_t)(nl - text) : n) - in;
+		if (nl && comm_line(text + in, len)) {
+			memmove(text + out, text + in, len + 1);
+			out += len + 1;
+			(*lines)++;
+		} else if (len || !nl) {
+			(*dropped)++;
+		}
+		in += len + 1;
+	}
+	text[out] = '\0';
+	return out;
+}
+
+/*
+ * u64 size + text of "PID COMM" lines. Read around when the size and the bytes
+ * disagree (struct atag_comms_layout): what the file holds is read in whole lines,
+ * and the damage noted. Only saved comms that cannot be found at all fail.
+ */
 static int read_cmdlines(struct parse *ps, struct src *s)
 {
-	uint64_t n = rd_num(s, 8);
-	char *text = rd_blob(s, n);
+	struct atag_comms_layout *c = &ps->td->comms;
+	int64_t present;
+	char left[40];
+	size_t kept;
+	char *text;
 
+	c->size_at = s->pos;
+	c->declared = rd_num(s, 8);
+	if (s->bad)
+		return fail(ps, "cut inside its headers (saved comms)");
+	if (ps->td->version == 6)
+		present = v6_comms_present(s, c->declared);
+	else
+		present = s->len - s->pos;	/* the rest of its section */
+	if (present < 0 || (uint64_t)present > MAX_BLOB)
+		return fail(ps, "cut inside its headers (saved comms)");
+	c->present = present;
+	text = rd_blob(s, present);
 	if (!text)
 		return fail(ps, "cut inside its headers (saved comms)");
-	tep_parse_saved_cmdlines(ps->td->tep, text);
-	free(text);
+	kept = whole_comm_lines(text, present, &c->read, &c->dropped);
+	if (*text)
+		tep_parse_saved_cmdlines(ps->td->tep, text);
+	c->damaged = c->declared != c->present || c->dropped;
+	if (!c->damaged) {
+		free(text);
+		return 0;
+	}
+	c->text = text;
+	c->text_len = kept;
+	snprintf(left, sizeof(left), ", %u %s left out", c->dropped,
+		 c->dropped == 1 ? "line" : "lines");
+	if (c->declared != c->present)
+		damage(ps, "its saved comms are cut (%llu bytes declared, %llu written: the "
+		       "kernel's table changed while trace-cmd record read it); %u comms read%s: "
+		       "tasks without one show as <...>", (unsigned long long)c->declared,
+		       (unsigned long long)c->present, c->read, c->dropped ? left : "");
+	else
+		damage(ps, "its saved comms hold %u malformed %s (left out); %u comms read: "
+		       "tasks without one show as <...>", c->dropped,
+		       c->dropped == 1 ? "line" : "lines", c->read);
 	return 0;
 }
 
@@ -651,8 +872,10 @@ static char *v7_section(struct parse *ps, struct src *f, uint64_t off, unsigned 
 	f->pos = off;
 	sid = rd_num(f, 2);
 	flags = rd_num(f, 2);
-	rd_num(f, 4);				/* description */
+	ps->sec_desc = rd_num(f, 4);		/* description */
 	size = rd_num(f, 8);
+	ps->sec_off = off;
+	ps->sec_flags = flags;
 	if (f->bad || sid != id || size > MAX_BLOB)
 		return NULL;
 	if (!(flags & SEC_COMPRESSED)) {
@@ -749,6 +972,10 @@ static int v7_options(struct parse *ps, struct src *o, uint64_t *sections, uint6
 			break;
 		case OPT_HEADER_INFO: case OPT_FTRACE_EVENTS: case OPT_EVENT_FORMATS:
 		case OPT_KALLSYMS: case OPT_PRINTK: case OPT_CMDLINES:
+			/* where a mend points it elsewhere: the value in the file, unpacked */
+			if (id == OPT_CMDLINES && size >= 8)
+				ps->td->comms.option_at = ps->sec_flags & SEC_COMPRESSED ? 0 :
+							  ps->sec_off + 16 + o->pos;
 			if (size >= 8)
 				sections[id - OPT_HEADER_INFO] = rd_num(o, 8);
 			break;
@@ -830,6 +1057,7 @@ static int v7_open(struct parse *ps, struct src *f)
 			ret = read_printk(ps, &m);
 			break;
 		default:
+			ps->td->comms.desc = ps->sec_desc;
 			ret = read_cmdlines(ps, &m);
 			break;
 		}
@@ -1028,6 +1256,9 @@ void atag_tracedat_close(struct atag_tracedat *td)
 	}
 	free(td->buf);
 	free(td->uname);
+	free(td->comms.text);
+	while (td->nr_damage)
+		free(td->damage[--td->nr_damage]);
 	if (td->tep)
 		tep_free(td->tep);
 	atag_modules_free(td->kallsyms);

@@ -42,6 +42,30 @@ struct atag_buffer_layout {
 	bool			compressed;
 };
 
+/*
+ * The saved comms as the file holds them. trace-cmd record writes the size of one
+ * read of the kernel's saved_cmdlines, then the bytes of a second read: when the
+ * table changed in between (new tasks traced meanwhile), the two differ, and up to
+ * trace-cmd 3.4 at least the file is written anyway. The text read is then the bytes
+ * the file holds, in whole lines; what that leaves out is counted.
+ */
+struct atag_comms_layout {
+	uint64_t	declared;	/* the size the file gives */
+	uint64_t	present;	/* the bytes it holds (v6: up to the CPU count after) */
+	uint64_t	size_at;	/* v6: the file offset of the size */
+	uint64_t	option_at;	/* v7: the file offset of the CMDLINES option's value,
+					 * 0 when it lies in a compressed options section */
+	unsigned int	desc;		/* v7: the section's description (a string id) */
+	unsigned int	read;		/* comms registered */
+	unsigned int	dropped;	/* lines left out: a cut one, malformed ones */
+	bool		damaged;	/* declared != present, or lines dropped */
+	char		*text;		/* when damaged: the whole lines kept, else NULL */
+	size_t		text_len;
+};
+
+/* At most this many notes on damaged metadata read around are kept. */
+#define ATAG_MAX_DAMAGE		4
+
 struct atag_tracedat {
 	int			fd;
 	uint64_t		file_size;
@@ -63,6 +87,13 @@ struct atag_tracedat {
 	 */
 	const char		*convert;
 	char			*uname;		/* the UNAME option's text, or NULL */
+	struct atag_comms_layout comms;
+	/*
+	 * Damage to metadata no figure depends on, read around ("its saved comms are
+	 * cut: ..."): names may be missing, counts are not.
+	 */
+	char			*damage[ATAG_MAX_DAMAGE];
+	unsigned int		nr_damage;
 	/* decompression contexts, made once and reused for every section and chunk */
 	void			*zstd;
 	void			*zlib;
@@ -74,6 +105,13 @@ struct atag_tracedat {
  */
 int atag_tracedat_open(int fd, struct atag_tracedat **td, char *err, size_t errlen);
 void atag_tracedat_close(struct atag_tracedat *td);
+
+/*
+ * Compress @in with the file's algorithm into a malloc'ed block in *@out (*@out_len
+ * bytes): 0, -ENOMEM, -EIO, or -EINVAL when the file is not compressed.
+ */
+int atag_tracedat_compress(struct atag_tracedat *td, const void *in, size_t in_len, void **out,
+			   size_t *out_len);
 
 /* Index of the buffer called @name ("" = top), or -1. */
 int atag_tracedat_find(const struct atag_tracedat *td, const char *name);

@@ -271,6 +271,7 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 			const struct atag_reader *rd)
 {
 	struct atag_trace *trace = atag_reader_trace(rd);
+	const struct report_priv *p = r->priv;
 	const char *b = f->buffer[0] ? f->buffer : "top";
 	uint64_t size, needed, missed;
 	unsigned int i;
@@ -296,6 +297,14 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 	}
 	for (i = 0; i < atag_trace_nr_warnings(trace); i++)
 		notice(r, "%s: %s", f->path, atag_trace_warning(trace, i));
+	/* names only: counts depend on them only where comms choose the tasks */
+	for (i = 0; i < atag_trace_nr_damages(trace); i++) {
+		if (p->opts.read.nr_comms || p->opts.read.nr_exclude_comms)
+			notice(r, "%s: %s; tasks are chosen by comm here", f->path,
+			       atag_trace_damage(trace, i));
+		else
+			remark(r, "%s: %s", f->path, atag_trace_damage(trace, i));
+	}
 	if (f->malformed)
 		notice(r, "%s: %llu malformed records skipped", f->path,
 		       (unsigned long long)f->malformed);
