@@ -116,6 +116,7 @@ UTEST_SRCS	:= tests/pipe-utest.c tests/atag-utest.c
 endif
 FIXTURE_LIB	:= $(sort $(wildcard tests/fixture/tracedat-*.c))
 TESTPROG_SRCS	:= $(sort $(wildcard tests/progs/*.c))
+PRELOAD_SRCS	:= $(sort $(wildcard tests/preload/*.c))
 BENCH_SRCS	:= $(sort $(wildcard bench/*.c))
 FUZZ_SRCS	:= $(filter-out tests/fuzz/fuzz-seeds.c,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 PROTO_SRCS	:= $(sort $(wildcard lib/render/*.proto))
@@ -139,11 +140,12 @@ PLUGIN		:= $(O)/plugins/plugin_alloc_tag.so
 UTEST		:= $(O)/tests/atag-utest
 MKFIXTURE	:= $(O)/tests/atag-mkfixture
 TESTPROGS	:= $(patsubst tests/progs/%.c,$(O)/tests/progs/%,$(TESTPROG_SRCS))
+PRELOADS	:= $(patsubst tests/preload/%.c,$(O)/tests/preload/%.so,$(PRELOAD_SRCS))
 BENCHPROGS	:= $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 FUZZPROGS	:= $(patsubst tests/fuzz/%.c,$(O)/tests/fuzz/%,$(FUZZ_SRCS))
 FUZZ_TIME	?= 60
 
-ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(BENCHPROGS)
+ALL_TARGETS	:= $(CMD) $(PLUGIN) $(UTEST) $(MKFIXTURE) $(TESTPROGS) $(PRELOADS) $(BENCHPROGS)
 # the ASan+UBSan build also links each fuzz target with a main of its own that
 # replays the corpus (tests/fuzz/replay.c): make check's fuzz tier, without clang
 REPLAYPROGS	:= $(patsubst tests/fuzz/fuzz-%.c,$(O)/tests/fuzz/replay-%,$(FUZZ_SRCS))
@@ -248,6 +250,13 @@ $(UTEST): $(UTEST_OBJS) $(FIXTURE_OBJS) $(LIBBUFSTAT) $(LIBATAG)
 $(MKFIXTURE): $(O)/tests/fixture/atag-mkfixture.o $(FIXTURE_OBJS) $(LIBATAG)
 	$(call quiet,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Libraries the tests preload into stock programs (tests/preload/): no sanitizer, whose
+# runtime would have to come first in the program they go into.
+$(O)/tests/preload/%.so: tests/preload/%.c
+	$(call quiet,PRELOAD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -g -O2 -Wall -Wextra -Werror -fPIC -shared -o $@ $< -ldl
 
 $(O)/tests/progs/%: $(O)/tests/progs/%.o $(LIBATAG)
 	$(call quiet,LINK,$@)

@@ -129,6 +129,13 @@ int atag_recorder_wait_ready(struct atag_recorder *r, int timeout_ms, int stop_f
 bool atag_recorder_running(struct atag_recorder *r);
 
 /**
+ * atag_recorder_status - how the recorder ended: its exit status, 128 + the signal
+ * that killed it, or -1 while it runs (or was not reaped yet)
+ * @r: the recorder
+ */
+int atag_recorder_status(const struct atag_recorder *r);
+
+/**
  * atag_recorder_ready - whether atag_recorder_wait_ready() saw it record
  * @r: the recorder
  */

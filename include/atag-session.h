@@ -214,6 +214,15 @@ int atag_session_create_output(struct atag_session *s, const char *path);
 const char *atag_session_output(const struct atag_session *s);
 
 /**
+ * atag_session_output_tmpdir - the private directory the recorder writes its
+ * ATAG_OUTPUT_NAME in (absolute), to read it back before it is committed
+ * @s: the session
+ *
+ * NULL without an output, or once it was committed.
+ */
+const char *atag_session_output_tmpdir(const struct atag_session *s);
+
+/**
  * atag_session_output_full - whether the output's file system has no space left
  * @s: the session
  *

@@ -28,6 +28,7 @@ struct atag_lost {
 	unsigned long long	overrun;	/* overwritten before they were read */
 	unsigned long long	dropped;	/* dropped because the buffer was full */
 	unsigned long long	read;		/* read out of the buffer */
+	unsigned long long	unread;		/* still in it ("entries") */
 	int			nr_cpus;	/* CPUs whose stats could be read */
 };
 

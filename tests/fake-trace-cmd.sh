@@ -3,9 +3,10 @@
 #
 # A stand-in for `trace-cmd record -d -k -B INSTANCE [-b KB] -e EVENT... -o FILE` that
 # never reads the buffer: it sets up the instance like trace-cmd, switches it on, waits
-# for SIGINT (in wait, which a trapped signal ends at once), and then writes FILE (not a
-# trace.dat: a line saying so). With a small buffer the kernel overwrites events, so
-# record's lost-event report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh).
+# for SIGINT (in wait, which a trapped signal ends at once), and then writes FILE: a
+# trace.dat holding the instance's buffer, empty (atag-mkfixture; $ATAG_MKFIXTURE), or
+# without it a line saying it is none. With a small buffer the kernel overwrites events,
+# so record's lost-event report can be tested (ATAG_TRACE_CMD=tests/fake-trace-cmd.sh).
 # With FAKE_TC_FDS set, it first writes the numbers of its open files there; with
 # FAKE_TC_STARTUP=N, it ignores SIGINT for its first N seconds (a trace-cmd that misses
 # the first SIGINT while it sets up). Its readers hold each CPU's trace_pipe_raw open,
@@ -40,8 +41,15 @@ readers() {
 		idle="$idle $!"
 	done
 }
+write_out() {
+	if [ -n "$ATAG_MKFIXTURE" ]; then
+		echo "buffer $inst" | "$ATAG_MKFIXTURE" -o "$out" -
+	else
+		echo "fake-trace-cmd: not a trace.dat" > "$out"
+	fi
+}
 idle=
-trap 'kill $idle; wait; echo "fake-trace-cmd: not a trace.dat" > "$out"; exit 0' INT
+trap 'kill $idle; wait; write_out; exit 0' INT
 if [ -n "$FAKE_TC_LATE_READERS" ]; then
 	echo 1 > "$I/tracing_on"
 	sleep 0.3

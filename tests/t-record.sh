@@ -1,9 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
-# tier: alone
-#   (its checks wait on signals, durations and trace-cmd's end: beside the
-#   sanitizer builds a fresh clone compiles, they failed in 3 of 5 .ci/runs)
 # record and reset end to end, as root, on this machine's real tracefs: the
 # /proc/allocinfo FUSE double says which tags are traced, the uprobe simulator emits
 # real alloc_tag:* events for those, record writes them into a trace.dat, and
@@ -15,6 +12,7 @@
 
 export LC_ALL=C
 unset ATAG_ALLOCINFO ATAG_TRACE_CMD
+export ATAG_MKFIXTURE	# tests/fake-trace-cmd.sh writes its trace.dat with it
 # The command, through a wrapper that notes the pid of every run (exec keeps it): the
 # instances and recorders of those pids are this script's, whatever else runs here.
 C=$T_TMP/atag

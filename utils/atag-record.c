@@ -31,6 +31,7 @@
 #include "atag-allocinfo-uapi.h"
 #include "atag-cmd.h"
 #include "atag-command.h"
+#include "atag-readback.h"
 #include "atag-session.h"
 #include "atag-stop.h"
 #include "atag-tagopts.h"
@@ -113,6 +114,8 @@ struct recording {
 	bool			mark_failed;	/* a line could not be written: said once */
 	bool			stopped_early;	/* stopped before trace-cmd recorded */
 	bool			committed;	/* the trace.dat is in place */
+	struct atag_readback	rb;		/* what reading it back found */
+	bool			unreadable;	/* it does not read back: rb.why */
 	char			end_reason[64];	/* why the recording ended normally */
 	int			error;		/* set once: the first failure */
 	char			errmsg[1024];
@@ -749,6 +752,20 @@ static int watch_fd(struct recording *r, pid_t pid, const char *what)
 	return fd < 0 ? -1 : fd;
 }
 
+/* trace-cmd record ended before it was asked to: how, and what it said. */
+static void recorder_died(struct recording *r)
+{
+	int st = atag_recorder_status(r->rec);
+	char tail[512], name[32];
+
+	if (st > 128)
+		record_fail(r, ECHILD, "trace-cmd record exited while recording: killed by %s",
+			    signal_name(st - 128, name, sizeof(name)));
+	else
+		record_fail(r, ECHILD, "trace-cmd record exited while recording: status %d: %s",
+			    st, log_reason(r, tail, sizeof(tail)));
+}
+
 /* Why the recording ends: @reason, or (NULL) the stop signal's name. */
 static void set_reason(struct recording *r, const char *reason)
 {
@@ -823,7 +840,7 @@ static void record_wait(struct recording *r)
 		if (kill_at && atag_now_ns() >= kill_at && !killed++)
 			atag_command_signal(&r->cmd, SIGKILL);	/* it ignored the SIGTERM */
 		if (!atag_recorder_running(r->rec) && !r->error)
-			record_fail(r, ECHILD, "trace-cmd record exited while recording");
+			recorder_died(r);
 		if (r->error)
 			break;		/* teardown stops COMMAND */
 		ms = wait_ms(end, term_at, killed ? 0 : kill_at);
@@ -863,17 +880,48 @@ static void run_and_wait(struct recording *r)
 
 
 /*
- * Stop the recorder and move a complete trace.dat into place; after a failure, say
- * why (a full disk by its name) before the partial files go.
+ * Read back the trace.dat trace-cmd wrote, in its private directory (atag-readback.h):
+ * its saved comms mended when cut, every record read by this library and by
+ * libtracecmd, as many as the instance's reader took out of the ring buffer. A file
+ * that fails is still moved into place, and said to be unreadable.
  */
-static void stop_recorder(struct recording *r)
+static void read_back(struct recording *r, const struct atag_lost *lost, bool have_lost)
+{
+	const char *dir = atag_session_output_tmpdir(r->sess);
+	char path[PATH_MAX];
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, ATAG_OUTPUT_NAME);
+	if (access(path, F_OK))
+		return;		/* none written: the commit says so */
+	if (atag_readback(path, atag_session_instance_name(r->sess),
+			  have_lost ? (int64_t)lost->read : -1, &r->rb))
+		r->unreadable = true;
+	if (r->rb.mended[0])
+		fprintf(stderr, "%s record: %s: %s\n", ATAG_PROG, r->p->output, r->rb.mended);
+}
+
+/*
+ * Stop the recorder, read back its trace.dat and move it into place; after a failure,
+ * say why (a full disk by its name) before the partial files go.
+ */
+static void stop_recorder(struct recording *r, struct atag_lost *lost, bool *have_lost)
 {
 	char tail[512];
 	bool ready = atag_recorder_ready(r->rec);
 	int status, ret;
 
 	status = atag_session_stop_recorder(r->sess, STOP_TIMEOUT_MS);
+	*have_lost = !atag_session_lost_events(r->sess, lost);
 	if (!status) {
+		read_back(r, lost, *have_lost);
+		if (r->unreadable && r->rb.no_buffer && atag_stop_sig && !ready) {
+			/* stopped before it recorded: it wrote headers alone (discarded) */
+			r->unreadable = false;
+			r->stopped_early = true;
+			return;
+		}
 		ret = atag_session_commit_output(r->sess);
 		if (ret > 0)
 			fprintf(stderr, "%s record: %s existed: kept as %s.old\n", ATAG_PROG,
@@ -905,10 +953,10 @@ static void stop_recorder(struct recording *r)
 static void teardown(struct recording *r, struct atag_lost *lost, bool *have_lost)
 {
 	atag_command_end(&r->cmd, CHILD_TERM_MS);
-	if (r->rec) {
-		stop_recorder(r);
-		*have_lost = !atag_session_lost_events(r->sess, lost);
-	}
+	if (r->rec)
+		stop_recorder(r, lost, have_lost);
+	else if (atag_stop_sig && !r->error)
+		r->stopped_early = true;	/* stopped while setting up: nothing written */
 	if (atag_cmd_undo(r->sess, r->ai, &r->tags_held))
 		r->restore_failed = true;
 	atag_cmd_session_close(r->sess);	/* says when reset must finish */
@@ -948,12 +996,15 @@ static void print_summary(struct recording *r, const struct atag_lost *lost, boo
 			ATAG_PROG, r->tags_held, atag_plural(r->tags_held, "tag", "tags"),
 			r->tags_held == 1 ? "it" : "them");
 	print_tags_off(r);
-	if (r->error || !r->committed)
+	if (r->error || !r->committed || r->unreadable)
 		return;
 	fprintf(stderr, "%s record: wrote %s", ATAG_PROG, r->p->output);
 	if (have_lost && nr_lost)
 		fprintf(stderr, ": %llu events LOST (%llu overwritten, %llu dropped); use a larger -b\n",
 			nr_lost, lost->overrun, lost->dropped);
+	else if (have_lost && lost->unread)
+		fprintf(stderr, ": %llu events; %llu LOST: trace-cmd record left them in the ring "
+			"buffer\n", lost->read, lost->unread);
 	else if (have_lost && r->nr_tags_off)
 		fprintf(stderr, ": %llu events; INCOMPLETE: %zu %s turned off while recording\n",
 			lost->read, r->nr_tags_off, atag_plural(r->nr_tags_off, "tag was",
@@ -962,7 +1013,10 @@ static void print_summary(struct recording *r, const struct atag_lost *lost, boo
 		fprintf(stderr, ": %llu events, none lost\n", lost->read);
 	else
 		fprintf(stderr, " (lost-event counters unreadable)\n");
-	if (have_lost && nr_lost && r->nr_tags_off)
+	if (have_lost && nr_lost && lost->unread)
+		fprintf(stderr, "%s record: %llu more LOST: trace-cmd record left them in the ring "
+			"buffer\n", ATAG_PROG, lost->unread);
+	if (have_lost && (nr_lost || lost->unread) && r->nr_tags_off)
 		fprintf(stderr, "%s record: INCOMPLETE too: %zu %s turned off while recording\n",
 			ATAG_PROG, r->nr_tags_off, atag_plural(r->nr_tags_off, "tag was",
 							       "tags were"));
@@ -1014,11 +1068,21 @@ static int exit_status(struct recording *r)
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, r->errmsg);
 		return ATAG_EXIT_FAIL;
 	}
+	if (r->committed && r->unreadable) {
+		fprintf(stderr, "%s: %s: written, but it does not read back: %s\n", ATAG_PROG,
+			r->p->output, r->rb.why);
+		return ATAG_EXIT_FAIL;
+	}
 	if (r->restore_failed)
 		return ATAG_EXIT_FAIL;
 	if (r->stopped_early) {
 		fprintf(stderr, "%s: stopped by %s before trace-cmd recorded: no trace.dat written\n",
 			ATAG_PROG, strsignal(atag_stop_sig));
+		return ATAG_EXIT_FAIL;
+	}
+	/* the paths above say why no file was written: exit 0 always comes with one */
+	if (!r->committed) {
+		fprintf(stderr, "%s: no trace.dat written\n", ATAG_PROG);
 		return ATAG_EXIT_FAIL;
 	}
 	if (atag_stop_sig) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "atag-cmd.h"
+#include "atag-readback.h"
 #include "atag-session.h"
 #include "atag-tagopts.h"
 
@@ -20,9 +21,10 @@ static const char reset_usage[] =
 	"behind, as listed in its state file in $ATAG_STATE_DIR (default\n"
 	"/run/trace-cmd-alloc-tag): stop its trace-cmd record (only the process that is\n"
 	"provably that recorder), which then completes the trace.dat, and move that into\n"
-	"place; let go of the tags it held, turning tracing off on those a record turned\n"
-	"on and no running record still holds; remove its tracefs instance; delete the\n"
-	"state file. Nothing else is touched, and a record that still runs is left alone.\n"
+	"place, then read it back as record does (its saved comms mended when cut short);\n"
+	"let go of the tags it held, turning tracing off on those a record turned on and\n"
+	"no running record still holds; remove its tracefs instance; delete the state\n"
+	"file. Nothing else is touched, and a record that still runs is left alone.\n"
 	"\n"
 	"  -h, --help          show this help\n";
 
@@ -67,6 +69,23 @@ static void print_undone(pid_t owner, pid_t recorder, const char *instance,
 	printf("\n");
 }
 
+/*
+ * The trace.dat a killed record's trace-cmd completed, read back as record reads its
+ * own (its saved comms mended when cut): 0, or 1 when it does not read back.
+ */
+static int read_back(const char *path, const char *instance)
+{
+	struct atag_readback rb;
+	int ret = atag_readback(path, instance, -1, &rb);
+
+	if (rb.mended[0])
+		printf("reset: %s: %s\n", path, rb.mended);
+	if (ret)
+		fprintf(stderr, "%s: %s: moved into place, but it does not read back: %s\n",
+			ATAG_PROG, path, rb.why);
+	return !!ret;
+}
+
 /* Undo one state file; returns 0 or 1 when something could not be undone. */
 static int reset_one(const char *path)
 {
@@ -75,8 +94,8 @@ static int reset_one(const char *path)
 	const struct atag_state *st;
 	struct atag_undo u;
 	pid_t owner, recorder;
+	int ret, unreadable = 0;
 	bool kept;
-	int ret;
 
 	if (!s) {
 		fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, path,
@@ -97,6 +116,8 @@ static int reset_one(const char *path)
 	}
 	if (!ret)
 		print_undone(owner, recorder, instance, &u);
+	if (u.output_moved)
+		unreadable = read_back(u.output, instance);
 	ret = atag_session_close(s, &kept);
 	if (kept) {
 		/* some of it could not be undone: the file lists only the rest */
@@ -109,7 +130,7 @@ static int reset_one(const char *path)
 		fprintf(stderr, "%s: %s: cannot remove: %s\n", ATAG_PROG, path, strerror(-ret));
 		return 1;
 	}
-	return 0;
+	return unreadable;
 }
 
 /* The holds of records gone without their state file (killed while ending). */

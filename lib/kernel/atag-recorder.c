@@ -272,14 +272,25 @@ int atag_recorder_fd(const struct atag_recorder *r)
 	return r->pidfd;
 }
 
-/* Reap it without blocking; false while it runs. */
+/*
+ * Reap it (without blocking unless @flags is 0); false while it runs. Its process
+ * group goes first: a trace-cmd killed from outside leaves its per-CPU readers
+ * running, holding the instance's trace_pipe_raw files (it could not be removed).
+ * While it is a zombie its pid, the group's id, cannot name another group; after a
+ * normal end the group holds nobody else (trace-cmd waits for its readers).
+ */
 static bool reap(struct atag_recorder *r, int flags)
 {
+	siginfo_t info = { 0 };
 	int status;
 
 	if (r->exited)
 		return true;
-	if (waitpid(r->pid, &status, flags) != r->pid)
+	if (waitid(P_PID, r->pid, &info, WEXITED | WNOWAIT | (flags & WNOHANG)) ||
+	    info.si_pid != r->pid)
+		return false;
+	kill(-r->pid, SIGKILL);
+	if (waitpid(r->pid, &status, 0) != r->pid)
 		return false;
 	r->exited = true;
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -289,6 +300,11 @@ static bool reap(struct atag_recorder *r, int flags)
 bool atag_recorder_running(struct atag_recorder *r)
 {
 	return !reap(r, WNOHANG);
+}
+
+int atag_recorder_status(const struct atag_recorder *r)
+{
+	return r->exited ? r->status : -1;
 }
 
 /*

@@ -159,6 +159,11 @@ const char *atag_session_output(const struct atag_session *s)
 	return s->out ? atag_output_path(s->out) : NULL;
 }
 
+const char *atag_session_output_tmpdir(const struct atag_session *s)
+{
+	return s->out ? atag_output_tmpdir(s->out) : NULL;
+}
+
 bool atag_session_output_full(const struct atag_session *s)
 {
 	return s->out && atag_output_full(s->out);
@@ -311,12 +316,33 @@ struct atag_recorder *atag_session_start_recorder(struct atag_session *s,
 	return s->rec;
 }
 
+/*
+ * Nothing more is committed to the instance before its recorder writes the trace.dat:
+ * trace-cmd reads saved_cmdlines twice (once for the size, once for the bytes) and, up
+ * to trace-cmd 3.4 at least, writes a comm list cut short when the table changed in
+ * between. Each commit of an event lets the next sched_switch save a comm, and with -k
+ * trace-cmd leaves the instance recording. (Others' tracing can still change the
+ * table: record reads the file back and mends it, include/atag-trace.h.)
+ */
+static void quiet_instance(struct atag_session *s)
+{
+	struct tracefs_instance *inst = s->instance;
+
+	if (!inst && atag_instance_exists(s->instance_name))
+		inst = atag_instance_get(s->instance_name);
+	if (inst)
+		tracefs_instance_file_write(inst, "tracing_on", "0");
+	if (inst != s->instance)
+		tracefs_instance_free(inst);
+}
+
 int atag_session_stop_recorder(struct atag_session *s, int timeout_ms)
 {
 	int status;
 
 	if (!s->rec)
 		return 0;
+	quiet_instance(s);
 	status = atag_recorder_stop(s->rec, timeout_ms);
 	s->st->recorder = 0;		/* ended, or killed and reaped */
 	return status;
@@ -470,6 +496,8 @@ static int undo_recorder(struct atag_session *s, struct atag_undo *u)
 	}
 	if (!st->recorder || !atag_proc_alive(st->recorder, st->recorder_start))
 		return 0;		/* gone already */
+	if (is_our_recorder(st->recorder, s))
+		quiet_instance(s);
 	ret = atag_proc_stop(st->recorder, st->recorder_start, &how);
 	if (ret == -EPERM || ret == -EINVAL) {
 		/* not provably the recorder: never signalled; what was listed is gone */

@@ -138,6 +138,7 @@ static int add_cpu_stats(struct tracefs_instance *inst, const char *cpu, struct 
 	lost->overrun += st.overrun != ATAG_STATS_UNKNOWN ? st.overrun : 0;
 	lost->dropped += st.dropped_events != ATAG_STATS_UNKNOWN ? st.dropped_events : 0;
 	lost->read += st.read_events != ATAG_STATS_UNKNOWN ? st.read_events : 0;
+	lost->unread += st.entries != ATAG_STATS_UNKNOWN ? st.entries : 0;
 	lost->nr_cpus++;
 	return 0;
 }
