@@ -24,6 +24,8 @@
 
 struct atag_fold {
 	GHashTable	*tag_by_key;	/* identity -> struct atag_report_tag * */
+	/* "TAG\x1fFRAME\x1fFRAME..." -> struct atag_report_stack * of that tag */
+	GHashTable	*stack_by_key;
 	size_t		cap_tags;
 	size_t		cap_live;
 };
@@ -32,8 +34,10 @@ struct atag_fold *atag_fold_alloc(void)
 {
 	struct atag_fold *fold = calloc(1, sizeof(*fold));
 
-	if (fold)
-		fold->tag_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if (!fold)
+		return NULL;
+	fold->tag_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	fold->stack_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	return fold;
 }
 
@@ -42,6 +46,7 @@ void atag_fold_free(struct atag_fold *fold)
 	if (!fold)
 		return;
 	g_hash_table_destroy(fold->tag_by_key);
+	g_hash_table_destroy(fold->stack_by_key);
 	free(fold);
 }
 
@@ -274,39 +279,43 @@ static void free_strings(char **s, unsigned int n)
 	free(s);
 }
 
-static bool same_frames(const struct atag_report_stack *s, char **frames, unsigned int nr)
+/* "TAG\x1fFRAME..." naming the stack of @rt with @frames across files; NULL on ENOMEM. */
+static char *stack_key(const struct atag_report_tag *rt, char **frames, unsigned int nr)
 {
+	GString *key = g_string_sized_new(32 * (nr + 1));
 	unsigned int i;
 
-	if (s->nr_frames != nr)
-		return false;
+	g_string_append_printf(key, "%p", (const void *)rt);
 	for (i = 0; i < nr; i++)
-		if (strcmp(s->frames[i], frames[i]))
-			return false;
-	return true;
+		g_string_append_printf(key, "\x1f%s", frames[i] ? frames[i] : "");
+	return g_string_free(key, FALSE);
 }
 
-/* The stack of @rt with these frames (taking them), added on first sight. */
-static struct atag_report_stack *report_stack(struct atag_report_tag *rt, char **frames,
-					      char **lines, unsigned int nr)
+/*
+ * The stack of @rt with these frames (taking them), added on first sight: found by
+ * its frames in a hash table, so that folding costs the same per stack however many
+ * stacks a call site has (a scan of the call site's stacks was quadratic).
+ */
+static struct atag_report_stack *report_stack(struct atag_fold *fold, struct atag_report_tag *rt,
+					      char **frames, char **lines, unsigned int nr)
 {
 	struct atag_report_stack *s, **p;
-	size_t i;
+	char *key = stack_key(rt, frames, nr);
 
-	for (i = 0; i < rt->nr_stacks; i++) {
-		if (same_frames(rt->stacks[i], frames, nr)) {
-			free_strings(frames, nr);
-			if (!rt->stacks[i]->lines) {
-				rt->stacks[i]->lines = lines;
-				return rt->stacks[i];
-			}
+	s = key ? g_hash_table_lookup(fold->stack_by_key, key) : NULL;
+	if (s) {
+		g_free(key);
+		free_strings(frames, nr);
+		if (!s->lines)
+			s->lines = lines;
+		else
 			free_strings(lines, nr);
-			return rt->stacks[i];
-		}
+		return s;
 	}
 	p = realloc(rt->stacks, (rt->nr_stacks + 1) * sizeof(*p));
 	s = calloc(1, sizeof(*s));
-	if (!p || !s) {
+	if (!key || !p || !s) {
+		g_free(key);
 		free(s);
 		return NULL;
 	}
@@ -315,6 +324,7 @@ static struct atag_report_stack *report_stack(struct atag_report_tag *rt, char *
 	s->lines = lines;
 	s->nr_frames = nr;
 	rt->stacks[rt->nr_stacks++] = s;
+	g_hash_table_insert(fold->stack_by_key, key, s);
 	return s;
 }
 
@@ -332,7 +342,7 @@ static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 		if (!ff->tags[s->tag_idx] || !s->counts.allocs)
 			continue;
 		frames = symbolize_frames(ff, s->stack_id, &nr, &lines);
-		rs = report_stack(ff->tags[s->tag_idx], frames, lines, nr);
+		rs = report_stack(ff->fold, ff->tags[s->tag_idx], frames, lines, nr);
 		if (!rs)
 			return -ENOMEM;
 		atag_counters_add(&rs->counts, &s->counts);
