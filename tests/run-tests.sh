@@ -33,7 +33,16 @@ else
 fi
 cd "$ATAG_SRC" || exit 2
 
-# 0. the top-level tracefs settings, to compare at the end (root only: as another
+# 0. tracefs: as root, mounted where it is not (a fresh machine may have none mounted:
+# the live tiers would skip), and unmounted again at the end
+mounted_tracefs=
+if [ "$(id -u)" = 0 ] && ! awk '$3 == "tracefs" { f = 1 } END { exit !f }' /proc/mounts &&
+   [ -d /sys/kernel/tracing ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+	mounted_tracefs=/sys/kernel/tracing
+	echo "tracefs was not mounted: mounted on $mounted_tracefs for the tiers"
+fi
+
+# the top-level tracefs settings, to compare at the end (root only: as another
 # user the tiers cannot change them)
 state_before=$ATAG_BUILD/tracefs-state.before
 rm -f "$state_before"
@@ -162,5 +171,8 @@ else
 	echo "tracefs-state 0 0 1" >> "$ATAG_RESULTS"
 fi
 
+if [ -n "$mounted_tracefs" ]; then
+	umount "$mounted_tracefs" 2>/dev/null || echo "tracefs: cannot unmount $mounted_tracefs (busy): left mounted"
+fi
 echo "slowest tiers (s): $(sort -rn "$ATAG_BUILD/tier-times" | head -n 4 | tr '\n' ' ')"
 awk '{ p += $2; f += $3; s += $4 } END { printf "%s: %d passed, %d failed, %d skipped\n", "'"$(basename "$ATAG_BUILD")"'", p, f, s }' "$ATAG_RESULTS"
