@@ -27,7 +27,13 @@
 #     record" (both system-wide, no stacks); needs root, tracefs and perf.
 #  5. peak RSS of report at each size: memory follows the live allocations, not
 #     the events.
-# BENCH_PARTS chooses parts (default "loop tc startup perf": 1 and 5, 2, 3, 4).
+#  6. the observer: a workload (find /usr/lib -name '*.so*', warm cache, its own time
+#     measured inside the recording) recorded by record --kmem with the default
+#     sampled stacks and with --all-stacks, each against --no-stack, side by side
+#     ($RUNS pairs): the workload's time, and the p90 lifetime of every call site
+#     with 2 000 frees or more in both (the median of those ratios); needs root.
+# BENCH_PARTS chooses parts (default "loop tc startup perf observer": 1 and 5, 2, 3,
+# 4, 6).
 # Then the ratios against the targets of issue 13, and the README's speed table
 # ($B/bench-results.md; BENCH_README=1 writes it into README.md between its
 # markers).
@@ -38,7 +44,7 @@ B=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SIZES=${BENCH_SIZES:-"2000000 20000000"}
 RUNS=${RUNS:-5}
-PARTS=${BENCH_PARTS:-"loop tc startup perf"}
+PARTS=${BENCH_PARTS:-"loop tc startup perf observer"}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 SLOW_RUNS=${SLOW_RUNS:-1}
 DIR=${BENCH_DIR:-$B/bench-data}
@@ -175,6 +181,59 @@ fi
 [ -n "$why" ] && echo "not measured: $why"
 
 echo
+echo "== the observer: record --kmem of find /usr/lib, stacks against --no-stack"
+why=""
+part observer || why="not asked for (BENCH_PARTS)"
+[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
+[ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
+	why="no tracefs"
+# obs NAME ARGS...: one recording; the workload's own time (s) in $DIR/NAME.s, the
+# p90 of its busy call sites in $DIR/NAME.p90 ("site p90" lines)
+obs() {
+	name=$1; shift
+	printf 't0=$(date +%%s%%N); find /usr/lib -name "*.so*" > /dev/null; ' > "$DIR/obs.sh"
+	printf 'echo $(($(date +%%s%%N) - t0)) > %s/%s.ns\n' "$DIR" "$name" >> "$DIR/obs.sh"
+	"$CMD" record --kmem -b 16384 "$@" -o "$DIR/$name.dat" -- sh "$DIR/obs.sh" \
+		> "$DIR/rec.log" 2>&1 || return 1
+	awk '{ printf "%.4f\n", $1 / 1e9 }' "$DIR/$name.ns" > "$DIR/$name.s"
+	"$CMD" report -f json -n 0 "$DIR/$name.dat" 2>/dev/null | jq -r '.tags[] |
+		select(.frees >= 2000) | "\(.source):\(.function) \(.lifetime_ns.p90)"' |
+		sort > "$DIR/$name.p90"
+}
+if [ -z "$why" ]; then
+	find /usr/lib -name '*.so*' > /dev/null
+	for mode in sampled all; do
+		: > "$DIR/obs-$mode.txt"
+		i=0
+		while [ $i -lt "$RUNS" ]; do
+			flag=; [ $mode = all ] && flag=--all-stacks
+			obs none --no-stack && obs $mode $flag ||
+				{ why="record --kmem failed: $(tail -1 "$DIR/rec.log")"; break 2; }
+			p90=$(join "$DIR/none.p90" "$DIR/$mode.p90" | awk '$2 > 0 { print $3 / $2 }' |
+			      sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print 0 }')
+			echo "$(cat "$DIR/$mode.s") $(cat "$DIR/none.s") $p90" >> "$DIR/obs-$mode.txt"
+			i=$((i + 1))
+		done
+		set -- $(awk '
+			function med(v, n,   i, j, t) {
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+					if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+				return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			}
+			{ n++; a[n] = $1; b[n] = $2; r[n] = $1 / $2; p[n] = $3
+			  if (n == 1 || r[n] < lo) lo = r[n]; if (n == 1 || r[n] > hi) hi = r[n] }
+			END { printf "%.3f %.3f %.2f %.2f %.2f %.2f\n", med(a, n), med(b, n), med(r, n),
+				lo, hi, med(p, n) }' "$DIR/obs-$mode.txt")
+		label="find: ${mode} stacks / --no-stack"
+		[ $mode = sampled ] && label="find: sampled stacks (default) / --no-stack"
+		printf '%-46s %8ss %8ss %6sx  (%s .. %s, %s pairs; p90 lifetimes %sx)\n' \
+			"$label" "$1" "$2" "$3" "$4" "$5" "$RUNS" "$6"
+		echo "observer $label|$1|$2|$3|$4|$5|$RUNS|$6" >> "$DIR/results.txt"
+	done
+fi
+[ -n "$why" ] && echo "not measured: $why"
+
+echo
 echo "== memory"
 set -- $SIZES
 rss_a=$(eval echo "\${rss_$1:-0}") rss_b=$(eval echo "\${rss_${2:-$1}:-0}")
@@ -196,6 +255,11 @@ verdict "report --source kmem" 1.0
 verdict "startup" 1.0
 part loop && awk -v g="$growth" 'BEGIN { printf "%-46s %6s%%  target: flat: %s\n", "RSS growth with the events", g,
 	(g < 10 && g > -10) ? "met" : "NOT MET" }'
+# issue 24: the workload at most 1.5 times as long with the default stacks
+awk -F'|' 'index($1, "observer find: sampled") == 1 {
+	printf "%-46s %6sx  target <= 1.5: %s; p90 lifetimes %sx, target within 25%%: %s\n",
+		substr($1, 10), $4, ($4 <= 1.5) ? "met" : "NOT MET", $8,
+		($8 >= 0.75 && $8 <= 1.25) ? "met" : "NOT MET" }' "$DIR/results.txt"
 
 # the README's table
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -205,6 +269,13 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	awk -F'|' 'NF == 7 { printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f | %5d |\n",
 		$1, $2, $3, $4, $5, $6, $7 }' "$DIR/results.txt"
 	echo
+	if grep -q '^observer ' "$DIR/results.txt"; then
+		echo "| the workload's own time, recorded (A) against --no-stack (B) | A | B | A/B | spread | pairs | p90 lifetimes |"
+		echo "| ------------------------------------------------- | -----: | -----: | -------: | ----------- | ----: | ----: |"
+		awk -F'|' '/^observer / { printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f | %5d | %5.2fx |\n",
+			substr($1, 10), $2, $3, $4, $5, $6, $7, $8 }' "$DIR/results.txt"
+		echo
+	fi
 	if part loop; then
 		echo "Peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events" \
 			"($growth%)."

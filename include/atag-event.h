@@ -79,6 +79,12 @@ struct atag_event {
 	uint64_t		ptr;		/* ALLOC, FREE: the key (pointer, pfn) */
 	uint64_t		bytes;		/* FREE: 0 when the event carries no size */
 	bool			stack_follows;	/* ALLOC: its own stack comes next */
+	/*
+	 * ALLOC, HIT: the recording took stacks of some events of this type only
+	 * (sampled): one may come next, or not. The stitcher waits for it, and never
+	 * learns that the type gets no stacks.
+	 */
+	bool			stack_maybe;
 	/* ALLOC, FREE: the task is outside the task filter (scope): do not count it */
 	bool			filtered;
 	uint8_t			src;		/* ALLOC, FREE, HIT: the reader's source index */

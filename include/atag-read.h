@@ -143,6 +143,12 @@ const struct atag_recording *atag_reader_recording(const struct atag_reader *rd)
 const struct atag_scope *atag_reader_scope(const struct atag_reader *rd);
 /* Take the description over (after the run): the caller frees it; NULL after. */
 struct atag_recording *atag_reader_take_recording(struct atag_reader *rd);
+/*
+ * Source @i's stacks were sampled by the recording ("stack-sample" lines): one
+ * allocation in this many carries a stack; 0: not sampled (every one, or none).
+ */
+unsigned int atag_reader_stack_every(const struct atag_reader *rd, unsigned int i);
+
 /* Records read ahead for the description (0: none; the file has no ftrace:print). */
 uint64_t atag_reader_prescanned(const struct atag_reader *rd);
 

@@ -52,14 +52,23 @@
 
 struct atag_output;
 
+/*
+ * A stack trigger: the event it is set on ("system:event") and the trigger written
+ * ("stacktrace", or "stacktrace if FILTER": a stack for the events the filter passes).
+ */
+struct atag_stack_trigger {
+	const char		*event;
+	const char		*trigger;
+};
+
 struct atag_recorder_opts {
 	const char		*instance;	/* the instance to record */
 	const char		*output;	/* the trace.dat to write (without @out) */
 	const struct atag_output *out;		/* where to write it instead (NULL: none) */
 	const char		*trace_cmd;	/* NULL: atag_recorder_program(NULL) */
 	const char * const	*events;	/* "system:event", NULL-terminated */
-	const char * const	*stack_events;	/* those of @events that get a stacktrace
-						 * trigger, NULL-terminated (may be NULL) */
+	/* triggers on events of @events, ending with a NULL event (may be NULL) */
+	const struct atag_stack_trigger	*stacks;
 	unsigned long		buffer_kb;	/* per-CPU buffer size, 0: the default */
 	int			log_fd;		/* trace-cmd's stdout and stderr, -1: /dev/null
 						 * (may be close-on-exec) */
@@ -167,6 +176,66 @@ int atag_recorder_stop(struct atag_recorder *r, int timeout_ms);
  * @r: the recorder, may be NULL
  */
 void atag_recorder_free(struct atag_recorder *r);
+
+/* ------------------------------------------------------------------ sampled stacks
+ * (lib/kernel/atag-sampler.c) */
+
+/*
+ * A stack for one allocation in @every (a power of two): the stacktrace trigger of an
+ * event with an address field "ptr" passes the events whose address bits
+ * ATAG_SAMPLE_SHIFT .. ATAG_SAMPLE_SHIFT + log2(@every) - 1 hold one pattern, and a
+ * thread moves the trigger to the next pattern every period, so that over a round of
+ * @every periods every allocation is sampled once in @every, whatever its slot
+ * (objects are reused: a fixed rule on addresses would sample some call sites at
+ * every allocation and others never). Bits from 6: they differ between the objects
+ * of one slab page for objects of 64 bytes and more, and between pages for larger
+ * ones (for pages: the struct page's address).
+ */
+#define ATAG_SAMPLE_SHIFT	6
+
+/*
+ * atag_sampler_trigger - the trigger text for position @i of the round
+ * @every: the sampling (1: every allocation, "stacktrace")
+ * @i: 0 .. @every - 1 (the first: what trace-cmd is started with)
+ * @buf, @len: where to write it ("stacktrace if !(ptr & 0x40) && ...")
+ *
+ * Returns 0, or -E2BIG when @buf is too short.
+ */
+int atag_sampler_trigger(unsigned int every, unsigned int i, char *buf, size_t len);
+
+struct atag_sampler;
+
+/* What the sampler did, when stopped. */
+struct atag_sampler_result {
+	unsigned int	rotations;	/* times the triggers moved on */
+	int		error;		/* -errno of the failure that stopped it, or 0 */
+	char		failed[128];	/* the event it failed on */
+};
+
+/**
+ * atag_sampler_start - move the stack triggers of @events on, every @period_ms
+ * @instance: the tracefs instance whose triggers they are (the recorder set them,
+ *            with position 0)
+ * @events: "system:event", NULL-terminated (at most 8)
+ * @every: as for atag_sampler_trigger()
+ * @period_ms: how long a pattern stays (a change takes a grace period or two)
+ *
+ * Starts a thread, with every signal blocked, that replaces each trigger (remove,
+ * then add: in between the event takes no stack). Returns the sampler, or NULL with
+ * errno set.
+ */
+struct atag_sampler *atag_sampler_start(const char *instance, const char * const *events,
+					unsigned int every, unsigned int period_ms);
+
+/**
+ * atag_sampler_stop - stop the thread and free the sampler
+ * @s: the sampler, may be NULL
+ * @res: filled with what it did (may be NULL)
+ *
+ * Waits for a change under way (a grace period). Returns 0, or the -errno of the
+ * failure that stopped it early (the triggers then stayed at the last pattern set).
+ */
+int atag_sampler_stop(struct atag_sampler *s, struct atag_sampler_result *res);
 
 /* ------------------------------------------------------------------ the output
  * (lib/kernel/atag-output.c) */

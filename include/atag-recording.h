@@ -51,6 +51,13 @@ struct atag_marker_counters {
 	uint64_t		ts;		/* of the line */
 };
 
+/* A "stack-sample" line: the stacks of one event were sampled. */
+struct atag_marker_sampled {
+	char		*event;		/* "system:event" */
+	unsigned int	every;		/* one allocation in this many carries a stack */
+	char		*how;		/* the rule, in words */
+};
+
 /* A process named by a line. */
 struct atag_marker_task {
 	int		pid;
@@ -78,6 +85,9 @@ struct atag_recording {
 	struct atag_marker_counters	*counters_end;
 	unsigned int			nr_counters_end;
 	char				*end_reason;	/* NULL: no "end" line */
+	struct atag_marker_sampled	*sampled;
+	unsigned int			nr_sampled;
+	int				sample_moves;	/* "stack-sample-moves" N, -1: none */
 	unsigned int			unknown;	/* lines of unknown keywords (ignored) */
 	unsigned int			malformed;	/* known keywords with wrong fields */
 };
@@ -95,6 +105,7 @@ enum atag_marker {
 	ATAG_MARKER_COUNTERS_READING_START,
 	ATAG_MARKER_COUNTERS_READING_END,
 	ATAG_MARKER_DESCRIBED,		/* the description is complete: read-ahead may stop */
+	ATAG_MARKER_SAMPLED,		/* "stack-sample", "stack-sample-moves" */
 	ATAG_MARKER_END,
 	ATAG_MARKER_UNKNOWN,		/* ours, unknown keyword or malformed: ignored */
 	ATAG_MARKER_NEWER,		/* ours, of a later version */

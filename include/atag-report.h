@@ -73,6 +73,12 @@ struct atag_report_tag {
 	struct atag_lifetime	lifetimes;	/* less stack-capture time unless raw */
 	struct atag_inflation	inflation;
 	uint64_t		nested;		/* inner events folded into its allocations */
+	/*
+	 * Its allocations that carry a stack. When its source's stacks were sampled
+	 * (struct atag_report_source.stack_every), a stack's counters are those of the
+	 * sampled allocations: atag_report_stack_scale() estimates the call site's.
+	 */
+	uint64_t		stacked;
 	struct atag_report_stack **stacks;	/* by allocs, descending */
 	size_t			nr_stacks;
 	bool			selected;	/* passes the call-site filters */
@@ -143,7 +149,34 @@ struct atag_report_source {
 	struct atag_counters	excluded[ATAG_TASK_NR];
 	size_t			hidden_tags;	/* tags the recording did not select */
 	uint64_t		hidden_events;	/* their allocation and free events */
+	/*
+	 * Its stacks were sampled, one allocation in this many (a recording's
+	 * "stack-sample" lines; of the last file that said so); 0: every allocation
+	 * carries one (or none does)
+	 */
+	unsigned int		stack_every;
+	uint64_t		stacked;	/* allocations of its selected tags with a stack */
 };
+
+struct atag_report;
+
+/*
+ * How many allocations of @t one of its stacks' allocations stands for: 1 unless its
+ * source's stacks were sampled, then the call site's allocations over those that
+ * carry a stack (the share measured, not the rule's). A stack's counters times this
+ * estimate the call site's allocations with that stack; 0 when none carries one.
+ */
+double atag_report_stack_scale(const struct atag_report *r, const struct atag_report_tag *t);
+/* Whether @t's source's stacks were sampled (one allocation in stack_every carries one). */
+bool atag_report_stacks_sampled(const struct atag_report *r, const struct atag_report_tag *t);
+
+/*
+ * The counters of @t's stack @s, scaled to the call site when sampled
+ * (atag_report_stack_scale(); rounded): what @s stands for. As they are otherwise;
+ * the stack of the allocations without one (no frames) is not scaled.
+ */
+void atag_report_stack_estimate(const struct atag_report *r, const struct atag_report_tag *t,
+				const struct atag_report_stack *s, struct atag_counters *out);
 
 /*
  * A tag the recording took counters of: the net calls and bytes /proc/allocinfo

@@ -221,6 +221,14 @@ void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void 
 				  void *ctx);
 
 /*
+ * Stacks of event "system:event" were sampled (a recording's "stack-sample" line):
+ * its ALLOC and HIT events may be followed by one, or not (struct
+ * atag_event.stack_maybe). Returns the index of its source, or -1 when the trace has
+ * no such event of a source.
+ */
+int atag_decoder_stacks_sampled(struct atag_decoder *d, const char *event);
+
+/*
  * Read the recording's marker lines into @rec and keep @scope up to date with
  * them and the task events; then @scope classifies the task of every ALLOC and
  * FREE (struct atag_event.task) and is the task filter (over a filter of

@@ -51,7 +51,10 @@ unsigned int atag_frame_class(struct atag_frame_cache *fc, uint64_t addr, int *e
 /*
  * How many leading frames of a stack belong to the tracing machinery (dropped
  * unless raw stacks are asked for): the longest prefix of tracing frames, and at
- * least everything up to a trace_event_raw_event_* frame among the first 16.
+ * least everything up to a trace_event_raw_event_* frame among the first 16. A
+ * stack taken with alloc_tag_mem_alloced (sampled stacks of the alloc_tag source)
+ * also drops the allocator's frames after them: it starts at the call site, as the
+ * stack of a hit does.
  */
 unsigned int atag_stack_skip(struct atag_frame_cache *fc, const uint64_t *frames,
 			     unsigned int nr);

@@ -480,6 +480,40 @@ static void test_equal_ts_reused_slot(void)
 	run_free(&r);
 }
 
+/*
+ * Sampled stacks (stack_maybe): the first allocations of a type come without stacks,
+ * more than would teach the stitcher that the type gets none; the stacks that come
+ * later still go to their own allocations, and each allocation is counted once.
+ */
+static void test_sampled_never_stackless(void)
+{
+	struct atag_event e = {
+		.kind = ATAG_EV_ALLOC, .type = T_KMALLOC, .cpu = 0, .pid = 5, .tag = 0x5000,
+		.bytes = 8, .stack_follows = true, .stack_maybe = true, .line = -1,
+	};
+	uint64_t i, with = 0;
+	struct run r;
+
+	run_init(&r, NULL);
+	for (i = 0; i < 64; i++) {
+		e.ts = r.ts += 10;
+		e.ptr = 0x100 + i * 8;
+		CU_ASSERT_EQUAL(atag_stitch_event(r.st, &e), 0);
+		/* the first 20 carry none (STACKLESS_AFTER is 4), then one in four does */
+		if (i >= 20 && i % 4 == 0) {
+			stack_of_type(&r, 0, 5, T_KMALLOC, 0xa1 + i, 0xa2);
+			with++;
+		}
+	}
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(tag(&r, 0x5000)->counts.allocs, 64);
+	CU_ASSERT_EQUAL(allocs_with(&r, 0x5000, 0), 64 - with);
+	for (i = 20; i < 64; i += 4)
+		CU_ASSERT_EQUAL(allocs_with(&r, 0x5000, 0xa1 + i), 1);
+	CU_ASSERT_EQUAL(atag_stitch_orphan_stacks(r.st), 0);
+	run_free(&r);
+}
+
 static void test_stackless_types_learned(void)
 {
 	uint64_t i;
@@ -1090,6 +1124,8 @@ static void add_tests(void)
 	CU_add_test(s, "equal timestamps across CPUs, a reused slot: the right stack",
 		    test_equal_ts_reused_slot);
 	CU_add_test(s, "types never followed by a stack are learned", test_stackless_types_learned);
+	CU_add_test(s, "sampled stacks: the type is never learned stackless",
+		    test_sampled_never_stackless);
 	CU_add_test(s, "-T: stacks of other events consumed", test_T_stacks_consumed);
 	CU_add_test(s, "trigger on hit only, irq alloced in between", test_trigger_with_irq_between);
 	CU_add_test(s, "missed events: no stack across the gap", test_missed_events);

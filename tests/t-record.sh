@@ -223,7 +223,9 @@ check_eq "the simulator's three uprobe events" "$(ls "$TFS/events/alloc_tag" | g
 
 A=$T_TMP/a
 cp "$M/state" "$A.state0"
-"$C" record --module foo -o "$A.dat" -- "$SIM" run -r 4 --expect "$A.exp" > "$A.out" 2> "$A.err"
+# a stack at every hit (the default samples them: see "sampled stacks" below)
+"$C" record --module foo --all-stacks -o "$A.dat" -- "$SIM" run -r 4 --expect "$A.exp" \
+	> "$A.out" 2> "$A.err"
 rc=$?
 cp "$M/state" "$A.state1"
 check_eq "record -- COMMAND: exit 0" "$rc" 0
@@ -393,7 +395,7 @@ fi
 
 "$C" record --function foo_bar --duration 300ms -o "$B.dat" > /dev/null 2> "$B.err"; rc=$?
 check_eq "--duration without COMMAND: exit 0, no events" \
-	"$rc:$(count_in 'alloc_tag_' "$B.dat"):$(leftovers)" "0:0:"
+	"$rc:$(count_in ' alloc_tag_[a-z_]*: ' "$B.dat"):$(leftovers)" "0:0:"
 
 "$C" record --function kmalloc_trace --duration 400ms -o "$B.dat" -- "$SIM" run --loop \
 	--expect "$B.exp" > /dev/null 2> "$B.err"; rc=$?
@@ -894,7 +896,8 @@ fi
 
 # ------------------------------------------------------------------ --kmem
 
-"$C" record --kmem -b 2048 -o "$T_TMP/kmem.dat" -- sh -c 'cat /proc/self/status > /dev/null' \
+"$C" record --kmem --all-stacks -b 2048 -o "$T_TMP/kmem.dat" -- \
+	sh -c 'cat /proc/self/status > /dev/null' \
 	> /dev/null 2> "$T_TMP/kmem.err"; rc=$?
 trace-cmd report -i "$T_TMP/kmem.dat" > "$T_TMP/kmem.txt" 2>&1; trc=$?
 check_eq "--kmem: exit 0" "$rc" 0
@@ -1000,6 +1003,34 @@ check_eq "report: the live allocations are the ones never freed" \
 	"$(jqr '[.live[] | {"ptr": .ptr, "tag": .tag, "bytes": .bytes}] | sort_by(.ptr)')" "$want_live"
 check_eq "report: every live allocation has the simulator's pid and a stack" \
 	"$(jqr '[.live[] | (.pid > 0) and (.frames | length > 0)] | unique')" '[true]'
+
+# ------------------------------------------------------------------ sampled stacks
+# The default: the alloc_tag source's stacks come with alloc_tag_mem_alloced, for one
+# allocation in 16 (by its ptr; the simulator's ptrs are 64 bytes apart), none at the
+# hits; the recording says so, the report counts as before and says which share
+# carries a stack.
+S=$T_TMP/sampled
+"$C" record --module foo -o "$S.dat" -- "$SIM" run -r 40 --expect "$S.exp" > /dev/null 2> "$S.err"
+check_eq "sampled: exit 0" "$?" 0
+check_eq "sampled: markers: which event's stacks were sampled, and how" \
+	"$(markers "$S.dat" | grep '^stack-sample' | sed 's/|[0-9]*$/|N/')" \
+	"stack-sample|alloc_tag:alloc_tag_mem_alloced|16|ptr bits 6-9, a pattern every 200 ms
+stack-sample-moves|N"
+check_eq "sampled: no stack at a hit; some, not all, allocations carry one" \
+	"$(report_of "$S.dat" | awk '/ alloc_tag_hit: / { h = 1; next }
+		h && / kernel_stack: / { at_hit++ } / alloc_tag_mem_alloced: / { a++ }
+		/ kernel_stack: / { s++ } { h = 0 }
+		END { print at_hit + 0, (s > 0 && s < a) ? "some" : s + 0 " of " a + 0 }')" "0 some"
+"$C" report -f json "$S.dat" > "$S.json" 2> "$S.rerr"
+check_eq "sampled: report: the allocations as simulated, stacks of a share of them" \
+	"$(jq -c '[.totals.allocs, (.sources[] | select(.source == "alloc_tag") |
+		[.stack_every, .stacked > 0 and .stacked < .totals.allocs])]' "$S.json")" \
+	"[$(grep -c '^alloc ' "$S.exp"),[16,true]]"
+check_eq "sampled: report: a stack starts at the uprobe path, as a hit's does" \
+	"$(jq -c '[.tags[].stacks[] | select(.frames | length > 0) |
+		([.frames[] | select(startswith("asm_exc_int3"))] | length == 1)] | unique' "$S.json")" \
+	'[true]'
+check_eq "sampled: nothing left behind" "$(leftovers)" ""
 
 # ------------------------------------------------------------------ completeness (issue 14)
 # record keeps the selected tags' counters (the double's, moved by the simulator as

@@ -39,22 +39,12 @@ rec() {	# rec NAME ARGS... -- COMMAND: record --kmem into NAME.dat
 	name=$1; shift
 	"$C" record --kmem -b 16384 -o "$T_TMP/$name.dat" "$@" > "$T_TMP/$name.log" 2>&1 ||
 		fail "record --kmem $*" "$(tail -5 "$T_TMP/$name.log")"
-	# Once, under a make check compiling beside it, trace-cmd record exited 0 with
-	# a trace.dat whose headers ended inside the saved comms (not reproduced since;
-	# trace-cmd writes that file, record moves it into place). Such a file is
-	# recorded again, once, and said; the report's own error is tested elsewhere.
-	if "$C" report -n 0 "$T_TMP/$name.dat" 2>&1 > /dev/null | grep -q 'cut inside its headers'
-	then
-		echo "    $name.dat: $("$C" report -n 0 "$T_TMP/$name.dat" 2>&1 > /dev/null |
-			head -n 1): recorded again"
-		"$C" record --kmem -b 16384 -o "$T_TMP/$name.dat" "$@" > "$T_TMP/$name.log" 2>&1 ||
-			fail "record --kmem $*" "$(tail -5 "$T_TMP/$name.log")"
-	fi
 }
 json() { "$C" report -f json -n 0 "$@" 2> /dev/null; }
 
 # --------------------------------------------------------------- the observer's cost
-# The same loop of open/read/close, recorded with stacks and without: with stacks,
+# The same loop of open/read/close, recorded with a stack for every allocation
+# (--all-stacks: the default samples them, see t-observer) and without: with stacks,
 # each capture delays the task. The correction takes out the captures' own time, not
 # what they cost besides (caches, the unwinder's locks): at the busiest call sites it
 # must take out at least half of what the captures added to the median lifetime (raw
@@ -69,7 +59,7 @@ medians() {	# the p50 of every call site with 1000 lifetimes or more
 }
 pair() {	# the two recordings and their medians, in $T_TMP/med; $busy
 	before=$(cpu_times)
-	rec stack -- "$W" loop 6000
+	rec stack --all-stacks -- "$W" loop 6000
 	rec nostack --no-stack -- "$W" loop 6000
 	# the share of all CPUs busy meanwhile (the workload alone keeps one of them busy)
 	busy=$(printf '%s %s\n' "$before" "$(cpu_times)" |

@@ -38,9 +38,9 @@
 #include "atag-utils.h"
 
 static const char record_usage[] =
-	"usage: trace-cmd-alloc-tag record [FILTERS | --all] [-o FILE] [-b KB] [--no-stack]\n"
+	"usage: trace-cmd-alloc-tag record [FILTERS | --all] [-o FILE] [-b KB] [STACKS]\n"
 	"                 [--duration TIME] [-- COMMAND [ARGS...] | -p PID]\n"
-	"       trace-cmd-alloc-tag record --kmem [-o FILE] [-b KB] [--no-stack]\n"
+	"       trace-cmd-alloc-tag record --kmem [-o FILE] [-b KB] [STACKS]\n"
 	"                 [--duration TIME] [-- COMMAND [ARGS...] | -p PID]\n"
 	"\n"
 	"Trace the matching allocation call sites and record their alloc_tag events, with\n"
@@ -59,7 +59,14 @@ static const char record_usage[] =
 	"  -b KB               per-CPU buffer size of the instance, in KiB\n"
 	"  -p PID              attach to a running process and its threads until Ctrl-C,\n"
 	"                      the duration or its end (instead of COMMAND)\n"
-	"      --no-stack      no stacktrace trigger: no kernel stacks\n"
+	"      --stack-every N a kernel stack for 1 allocation in N (a power of two up to\n"
+	"                      1024; default 16): those whose address bits 6 and up hold\n"
+	"                      a pattern that moves on every 200 ms (slab: the object's,\n"
+	"                      alloc_tag: its ptr); page allocations always carry one\n"
+	"                      (their call site is in it)\n"
+	"      --all-stacks    a stack for every allocation (--stack-every 1: with\n"
+	"                      alloc_tag, at every hit)\n"
+	"      --no-stack      no kernel stacks\n"
 	"      --duration TIME stop after TIME (500ms, 10s, 2m); a COMMAND still\n"
 	"                      running then gets SIGTERM (SIGKILL 5 s later)\n"
 	"      --all           trace every call site\n"
@@ -85,6 +92,7 @@ struct record_params {
 	unsigned long long	buffer_kb;
 	unsigned long long	duration_ns;	/* 0: none */
 	bool			no_stack;
+	unsigned int		stack_every;	/* 1: every allocation */
 	bool			all;
 	bool			kmem;
 	char			**command;	/* NULL: none */
@@ -116,12 +124,22 @@ struct recording {
 	bool			committed;	/* the trace.dat is in place */
 	struct atag_readback	rb;		/* what reading it back found */
 	bool			unreadable;	/* it does not read back: rb.why */
+	const char		**events;	/* recorded, NULL-terminated */
+	struct atag_sampler	*sampler;	/* moves the sampled stack triggers on */
+	struct atag_sampler_result sampled;
 	char			end_reason[64];	/* why the recording ended normally */
 	int			error;		/* set once: the first failure */
 	char			errmsg[1024];
 };
 
-enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem };
+enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem, OPT_stack_every,
+       OPT_all_stacks };
+
+/* By default one allocation in this many carries a stack (include/atag-record.h). */
+#define STACK_EVERY		16
+#define STACK_EVERY_MAX		1024
+/* how long one pattern of address bits stays: a change takes a grace period or two */
+#define STACK_PERIOD_MS		200
 
 static const char * const sched_events[] = {
 	"sched:sched_process_fork", "sched:sched_process_exec", "sched:sched_process_exit",
@@ -135,6 +153,8 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 	static const struct option long_options[] = {
 		ATAG_TAGOPTS_LONG,
 		{ "no-stack", no_argument, NULL, OPT_no_stack },
+		{ "stack-every", required_argument, NULL, OPT_stack_every },
+		{ "all-stacks", no_argument, NULL, OPT_all_stacks },
 		{ "duration", required_argument, NULL, OPT_duration },
 		{ "all", no_argument, NULL, OPT_all },
 		{ "kmem", no_argument, NULL, OPT_kmem },
@@ -142,7 +162,8 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char optstring[] = "+:ho:b:p:";
-	unsigned long long pid;
+	unsigned long long pid, every;
+	bool every_given = false;
 	int c;
 
 	opterr = 0;
@@ -163,6 +184,18 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 			p->attach = (pid_t)pid;
 			break;
 		case OPT_no_stack: p->no_stack = true; break;
+		case OPT_stack_every:
+			if (atag_parse_u64(optarg, &every) || !every || every > STACK_EVERY_MAX ||
+			    (every & (every - 1)))
+				atag_usage_error(record_usage, "--stack-every: '%s' is not a power of "
+						 "two from 1 to %d", optarg, STACK_EVERY_MAX);
+			p->stack_every = every;
+			every_given = true;
+			break;
+		case OPT_all_stacks:
+			p->stack_every = 1;
+			every_given = true;
+			break;
 		case OPT_duration:
 			if (atag_parse_duration(optarg, &p->duration_ns) || !p->duration_ns)
 				atag_usage_error(record_usage, "--duration: '%s' is not a duration",
@@ -179,6 +212,9 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		p->command = argv + optind + 1;
 	if (p->command && p->attach)
 		atag_usage_error(record_usage, "-p and a COMMAND exclude each other");
+	if (p->no_stack && every_given)
+		atag_usage_error(record_usage, "--no-stack and --stack-every or --all-stacks "
+				 "exclude each other");
 	atag_tagopts_check(&p->tagopts, record_usage);
 	if (p->kmem && (p->all || !atag_filter_is_empty(&p->tagopts.filter)))
 		atag_usage_error(record_usage, "--kmem records every allocation: no tag filter");
@@ -194,7 +230,6 @@ static const char * const tag_events[] = {
 	"alloc_tag:alloc_tag_hit", "alloc_tag:alloc_tag_mem_alloced",
 	"alloc_tag:alloc_tag_mem_freed", NULL
 };
-static const char * const tag_stack_events[] = { "alloc_tag:alloc_tag_hit", NULL };
 
 /*
  * The kmem events; the _node variants only exist on older kernels, and
@@ -209,10 +244,43 @@ static const char * const kmem_events[] = {
 static const char * const kmem_optional[] = {
 	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node", "kmem:mm_page_free_batched", NULL
 };
-static const char * const kmem_stack_events[] = {
+/* the slab allocation events, whose stacks are sampled by the object's address */
+static const char * const slab_alloc_events[] = {
 	"kmem:kmalloc", "kmem:kmalloc_node", "kmem:kmem_cache_alloc",
-	"kmem:kmem_cache_alloc_node", "kmem:mm_page_alloc", NULL
+	"kmem:kmem_cache_alloc_node", NULL
 };
+
+/*
+ * The stack triggers: with stack_every N > 1, slab allocations carry a stack when
+ * their address holds the first pattern of the sampler's round (atag-record.h), the
+ * alloc_tag source's when their ptr does (its stack then comes with
+ * alloc_tag_mem_alloced, which has the ptr; the hit has none); page allocations
+ * always (the page source takes its call site from the stack). Returns the list,
+ * ending with a NULL event; NULL for --no-stack. The sampled ones are those whose
+ * trigger is not a bare "stacktrace".
+ */
+static const struct atag_stack_trigger *stack_triggers(const struct record_params *p)
+{
+	static struct atag_stack_trigger t[8];
+	static char sampled[512];
+	int n = 0, i;
+
+	if (p->no_stack)
+		return NULL;
+	atag_sampler_trigger(p->stack_every, 0, sampled, sizeof(sampled));
+	if (!p->kmem) {
+		t[n++] = p->stack_every > 1 ?
+			 (struct atag_stack_trigger){ "alloc_tag:alloc_tag_mem_alloced", sampled } :
+			 (struct atag_stack_trigger){ "alloc_tag:alloc_tag_hit", "stacktrace" };
+	} else {
+		for (i = 0; slab_alloc_events[i]; i++)
+			t[n++] = (struct atag_stack_trigger){ slab_alloc_events[i],
+				p->stack_every > 1 ? sampled : "stacktrace" };
+		t[n++] = (struct atag_stack_trigger){ "kmem:mm_page_alloc", "stacktrace" };
+	}
+	t[n] = (struct atag_stack_trigger){ NULL, NULL };
+	return t;
+}
 
 static bool listed(const char * const *list, const char *s)
 {
@@ -463,8 +531,7 @@ static int start_recorder(struct recording *r, const char **events)
 	struct atag_recorder_opts o = {
 		.output = r->p->output,
 		.events = events,
-		.stack_events = r->p->no_stack ? NULL :
-				r->p->kmem ? kmem_stack_events : tag_stack_events,
+		.stacks = stack_triggers(r->p),
 		.buffer_kb = r->p->buffer_kb,
 	};
 	char tail[512];
@@ -570,6 +637,60 @@ static struct atag_taglist *list_now(struct recording *r)
 	return list;
 }
 
+/* Whether @event is one the recording has (some optional ones may be missing). */
+static bool recorded_event(const char **events, const char *event)
+{
+	for (; *events; events++)
+		if (!strcmp(*events, event))
+			return true;
+	return false;
+}
+
+/*
+ * "stack-sample EVENT N HOW": the events whose stacks one allocation in N carries;
+ * and the sampler that moves their triggers on (none: said, and the recording goes
+ * on with the first pattern).
+ */
+static void start_sampling(struct recording *r, const char **events)
+{
+	const struct atag_stack_trigger *t = stack_triggers(r->p);
+	const char *sampled[8];
+	char every[16], how[96];
+	int n = 0;
+
+	snprintf(every, sizeof(every), "%u", r->p->stack_every);
+	snprintf(how, sizeof(how), "ptr bits %d-%d, a pattern every %d ms", ATAG_SAMPLE_SHIFT,
+		 ATAG_SAMPLE_SHIFT + __builtin_ctz(r->p->stack_every) - 1, STACK_PERIOD_MS);
+	for (; t && t->event && n < 7; t++) {
+		if (!strcmp(t->trigger, "stacktrace") || !recorded_event(events, t->event))
+			continue;
+		sampled[n++] = t->event;
+		mark_result(r, atag_session_mark(r->sess, "stack-sample", t->event, every, how,
+						 NULL));
+	}
+	sampled[n] = NULL;
+	if (!n)
+		return;
+	r->sampler = atag_sampler_start(atag_session_instance_name(r->sess), sampled,
+					r->p->stack_every, STACK_PERIOD_MS);
+	if (!r->sampler)
+		fprintf(stderr, "%s record: cannot move the sampled stacks on (%s): one "
+			"address pattern for the whole recording\n", ATAG_PROG, strerror(errno));
+}
+
+/* Stop moving the sampled stacks on; say so when it stopped early. */
+static void stop_sampling(struct recording *r)
+{
+	if (!r->sampler)
+		return;
+	atag_sampler_stop(r->sampler, &r->sampled);
+	r->sampler = NULL;
+	if (r->sampled.error)
+		fprintf(stderr, "%s record: the sampled stacks stopped moving on after %u "
+			"changes: %s: %s\n", ATAG_PROG, r->sampled.rotations, r->sampled.failed,
+			strerror(-r->sampled.error));
+}
+
 /*
  * The first lines, once trace-cmd records: who records, the selection, the tags
  * traced outside it, and the selection's counters right before COMMAND starts.
@@ -588,6 +709,7 @@ static void describe_start(struct recording *r)
 					 r->p->kmem ? "kmem" : "alloc_tag",
 					 r->p->no_stack ? "no" : "yes", NULL));
 	r->described = true;
+	start_sampling(r, r->events);
 	/* the recording machinery: record, trace-cmd record and its readers */
 	mark_task(r, "recorder", getpid(), NULL);
 	tc = atag_recorder_pid(r->rec);
@@ -656,6 +778,13 @@ static void describe_end(struct recording *r)
 
 	if (!r->described)
 		return;
+	if (r->sampler) {
+		char moves[16];
+
+		stop_sampling(r);
+		snprintf(moves, sizeof(moves), "%u", r->sampled.rotations);
+		mark_result(r, atag_session_mark(r->sess, "stack-sample-moves", moves, NULL));
+	}
 	if (!r->p->kmem)
 		mark_result(r, atag_session_mark(r->sess, "counters-reading", "end", NULL));
 	now = list_now(r);
@@ -953,6 +1082,7 @@ static void stop_recorder(struct recording *r, struct atag_lost *lost, bool *hav
 static void teardown(struct recording *r, struct atag_lost *lost, bool *have_lost)
 {
 	atag_command_end(&r->cmd, CHILD_TERM_MS);
+	stop_sampling(r);
 	if (r->rec)
 		stop_recorder(r, lost, have_lost);
 	else if (atag_stop_sig && !r->error)
@@ -1102,6 +1232,7 @@ static int run_record(struct record_params *p)
 	int ret;
 
 	preflight(&r, events);
+	r.events = events;
 	atag_stop_install();
 	r.sess = atag_cmd_session(r.ai, "record");
 	if (!create_output(&r) && !create_instance(&r) && !enable_tags(&r) && !atag_stop_sig &&
@@ -1120,7 +1251,7 @@ static int run_record(struct record_params *p)
 
 void trace_alloc_tag_record(int argc, char **argv)
 {
-	struct record_params p = { .output = "trace.dat" };
+	struct record_params p = { .output = "trace.dat", .stack_every = STACK_EVERY };
 	int ret;
 
 	atag_tagopts_init(&p.tagopts);

@@ -61,12 +61,13 @@ bool atag_recorder_found(const char *trace_cmd)
 	return !atag_find_program(atag_recorder_program(trace_cmd), full, sizeof(full));
 }
 
-static bool in_list(const char * const *list, const char *s)
+/* The stack trigger of @event, or NULL. */
+static const char *stack_trigger(const struct atag_stack_trigger *t, const char *event)
 {
-	for (; list && *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
+	for (; t && t->event; t++)
+		if (!strcmp(t->event, event))
+			return t->trigger;
+	return NULL;
 }
 
 /*
@@ -101,11 +102,12 @@ static int place_recorder(struct recorder_place *pl, const char *output, const c
 	return 0;
 }
 
-/* trace-cmd record -d -k -B INSTANCE [-b KB] -e EV [-R stacktrace]... -o OUTPUT */
+/* trace-cmd record -d -k -B INSTANCE [-b KB] -e EV [-R TRIGGER]... -o OUTPUT */
 static int build_argv(const struct atag_recorder_opts *o, const char *tc, const char *output,
 		      char *kb, size_t kblen, const char **argv)
 {
 	const char * const *ev;
+	const char *trigger;
 	int n = 0;
 
 	argv[n++] = tc;
@@ -122,9 +124,10 @@ static int build_argv(const struct atag_recorder_opts *o, const char *tc, const 
 	for (ev = o->events; *ev && n < MAX_ARGS - 6; ev++) {
 		argv[n++] = "-e";
 		argv[n++] = *ev;
-		if (in_list(o->stack_events, *ev)) {
+		trigger = stack_trigger(o->stacks, *ev);
+		if (trigger) {
 			argv[n++] = "-R";
-			argv[n++] = "stacktrace";
+			argv[n++] = trigger;
 		}
 	}
 	if (*ev)

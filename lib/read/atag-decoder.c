@@ -14,6 +14,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,7 @@ struct dispatch {
 	uint8_t				special;	/* enum special */
 	int				index;		/* in the source's events */
 	bool				untagged;	/* made an ALLOC of tag 0 */
+	bool				sampled;	/* its stacks were sampled */
 	struct atag_field		f[ATAG_SOURCE_MAX_FIELDS];
 };
 
@@ -372,6 +374,29 @@ void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void 
 {
 	d->task_selected = selected;
 	d->task_ctx = ctx;
+}
+
+int atag_decoder_stacks_sampled(struct atag_decoder *d, const char *event)
+{
+	const struct atag_source_event *se;
+	char sys[64], *name;
+	struct dispatch *dp;
+	int i;
+
+	snprintf(sys, sizeof(sys), "%s", event);
+	name = strchr(sys, ':');
+	if (!name)
+		return -1;
+	*name++ = '\0';
+	for (i = 0; i < d->nr_disp; i++) {
+		dp = &d->disp[i];
+		se = dp->ev;
+		if (se && !strcmp(se->system, sys) && !strcmp(se->name, name)) {
+			dp->sampled = true;
+			return dp->src;
+		}
+	}
+	return -1;
 }
 
 void atag_decoder_set_scope(struct atag_decoder *d, struct atag_scope *scope,
@@ -737,7 +762,7 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	ev.pid = pid;
 	ev.ts = rec->ts;
 	ev.tag = ev.ptr = ev.bytes = 0;
-	ev.stack_follows = false;
+	ev.stack_follows = ev.stack_maybe = false;
 	ev.filtered = false;
 	ev.src = 0;
 	ev.task = ATAG_TASK_ANY;
@@ -758,6 +783,8 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		} else if (ev.kind == ATAG_EV_ALLOC && !ev.tag) {
 			dp->untagged = true;
 		}
+		if (dp->sampled && (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_HIT))
+			ev.stack_follows = ev.stack_maybe = true;
 		if (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_FREE) {
 			if (d->scope && atag_scope_filters(d->scope)) {
 				ev.task = atag_scope_task(d->scope, pid, &selected);

@@ -30,6 +30,8 @@ struct atag_reader {
 	struct atag_recording		*recording;
 	struct atag_scope		*scope;
 	uint64_t			prescanned;
+	/* per source: one allocation in this many carries a stack; 0: not sampled */
+	unsigned int			stack_every[ATAG_DECODER_MAX_SOURCES];
 	int				buffer;
 	int				*also;		/* other buffers with the events */
 	unsigned int			nr_also;
@@ -178,7 +180,7 @@ static int prescan(struct atag_reader *rd)
 	const struct atag_recording *r;
 	char err[256];
 	unsigned int i;
-	int ret = 0;
+	int ret = 0, src;
 
 	f = print ? tep_find_field(print, "buf") : NULL;
 	if (!f || f->offset < 0)
@@ -208,6 +210,12 @@ static int prescan(struct atag_reader *rd)
 		for (i = 0; !ret && i < r->nr_workloads; i++)
 			ret = atag_scope_name(rd->scope, r->workloads[i].pid, ATAG_TASK_WORKLOAD,
 					      r->workloads[i].comm);
+		/* an event whose stacks were sampled: its allocations may carry one, or not */
+		for (i = 0; i < r->nr_sampled; i++) {
+			src = atag_decoder_stacks_sampled(rd->dec, r->sampled[i].event);
+			if (src >= 0 && src < ATAG_DECODER_MAX_SOURCES)
+				rd->stack_every[src] = r->sampled[i].every;
+		}
 	}
 	atag_recording_free(ps.r);
 	return ret;
@@ -431,6 +439,11 @@ struct atag_recording *atag_reader_take_recording(struct atag_reader *rd)
 const struct atag_scope *atag_reader_scope(const struct atag_reader *rd)
 {
 	return rd->scope;
+}
+
+unsigned int atag_reader_stack_every(const struct atag_reader *rd, unsigned int i)
+{
+	return i < rd->nr_src ? rd->stack_every[i] : 0;
 }
 
 uint64_t atag_reader_prescanned(const struct atag_reader *rd)

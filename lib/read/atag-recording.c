@@ -26,7 +26,11 @@
 
 struct atag_recording *atag_recording_alloc(void)
 {
-	return calloc(1, sizeof(struct atag_recording));
+	struct atag_recording *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->sample_moves = -1;
+	return r;
 }
 
 static void tag_free(struct atag_marker_tag *t)
@@ -75,6 +79,11 @@ void atag_recording_free(struct atag_recording *r)
 	counters_free(r->counters_start, r->nr_counters_start);
 	counters_free(r->counters_end, r->nr_counters_end);
 	free(r->end_reason);
+	while (r->nr_sampled--) {
+		free(r->sampled[r->nr_sampled].event);
+		free(r->sampled[r->nr_sampled].how);
+	}
+	free(r->sampled);
 	free(r);
 }
 
@@ -176,6 +185,31 @@ static enum atag_marker add_counters(struct atag_recording *r, char **f, int nf,
 	return start ? ATAG_MARKER_COUNTERS_START : ATAG_MARKER_COUNTERS_END;
 }
 
+/* "stack-sample EVENT N HOW" */
+static enum atag_marker add_sampled(struct atag_recording *r, char **f, int nf)
+{
+	struct atag_marker_sampled *s;
+	long long every;
+
+	if (nf != 3 || !strchr(f[0], ':') || !parse_int(f[1], 1, 1 << 20, &every))
+		return ATAG_MARKER_UNKNOWN;
+	s = realloc(r->sampled, (r->nr_sampled + 1) * sizeof(*s));
+	if (!s)
+		return ATAG_MARKER_NONE;
+	r->sampled = s;
+	s = &s[r->nr_sampled];
+	s->event = strdup(f[0]);
+	s->how = strdup(f[2]);
+	s->every = every;
+	if (!s->event || !s->how) {
+		free(s->event);
+		free(s->how);
+		return ATAG_MARKER_NONE;
+	}
+	r->nr_sampled++;
+	return ATAG_MARKER_SAMPLED;
+}
+
 static enum atag_marker keyword(struct atag_recording *r, const char *kw, char **f, int nf,
 				uint64_t ts)
 {
@@ -220,6 +254,14 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 		if (nf)
 			return ATAG_MARKER_UNKNOWN;
 		return ATAG_MARKER_DESCRIBED;
+	}
+	if (!strcmp(kw, "stack-sample"))
+		return add_sampled(r, f, nf);
+	if (!strcmp(kw, "stack-sample-moves")) {
+		if (nf != 1 || !parse_int(f[0], 0, 0x7fffffff, &pid))
+			return ATAG_MARKER_UNKNOWN;
+		r->sample_moves = pid;
+		return ATAG_MARKER_SAMPLED;
 	}
 	if (!strcmp(kw, "end")) {
 		if (nf != 1)

@@ -36,6 +36,9 @@ static const char * const allocator_frames[] = {
 	"alloc_slab_page", "allocate_slab", "new_slab", "___slab_alloc", "__slab_alloc*",
 	"slab_alloc_node", "__kmalloc*", "kmalloc_large*", "__kmem_cache_alloc*",
 	"kmem_cache_alloc*", "kmalloc_trace*", "pcpu_*alloc*", "__vmalloc*", "vmalloc*",
+	/* the hooks of memory allocation profiling that count (and trace) an allocation */
+	"alloc_tag_add*", "__alloc_tagging_slab_alloc_hook", "alloc_tagging_slab_alloc_hook",
+	"slab_post_alloc_hook", "__pgalloc_tag_add", "pgalloc_tag_add",
 	NULL
 };
 
@@ -69,14 +72,19 @@ bool atag_frame_is_allocator(const char *function)
 struct atag_frame_cache {
 	struct tep_handle	*tep;
 	struct atag_map		classes;	/* address -> class | (event id + 1) << 32 */
+	int			alloced;	/* alloc_tag:alloc_tag_mem_alloced, or -1 */
 };
 
 struct atag_frame_cache *atag_frame_cache_alloc(struct tep_handle *tep)
 {
 	struct atag_frame_cache *fc = calloc(1, sizeof(*fc));
+	struct tep_event *e;
 
-	if (fc)
-		fc->tep = tep;
+	if (!fc)
+		return NULL;
+	fc->tep = tep;
+	e = tep ? tep_find_event_by_name(tep, "alloc_tag", "alloc_tag_mem_alloced") : NULL;
+	fc->alloced = e ? e->id : -1;
 	return fc;
 }
 
@@ -162,9 +170,20 @@ unsigned int atag_stack_skip(struct atag_frame_cache *fc, const uint64_t *frames
 			     unsigned int nr)
 {
 	uint64_t c[SKIP_SCAN];
-	unsigned int n;
+	unsigned int n, i, skip = top_classes(fc, frames, nr, c, &n), cls;
+	int event = -1;
 
-	return top_classes(fc, frames, nr, c, &n);
+	for (i = 0; i < skip && i < n && event < 0; i++)
+		event = EVENT(c[i]);
+	if (event < 0 || event != fc->alloced)
+		return skip;
+	/* a stack taken with the allocation, not at its hit: from the call site, as a hit's */
+	for (i = skip; i < nr; i++) {
+		cls = CLASS(i < n ? c[i] : class_of(fc, frames[i]));
+		if (!(cls & ATAG_FRAME_KNOWN) || !(cls & ATAG_FRAME_ALLOCATOR))
+			break;
+	}
+	return i;
 }
 
 int atag_stack_event(struct atag_frame_cache *fc, const uint64_t *frames, unsigned int nr)

@@ -51,9 +51,16 @@ static void lifetimes(struct atag_json *w, const struct atag_lifetime *lt,
 	atag_json_close(w);
 }
 
-static void stacks(struct atag_json *w, const struct atag_report_tag *t)
+/*
+ * A stack's counters are those of its allocations; when the source's stacks were
+ * sampled, "estimate" scales them to the call site (null for the allocations
+ * without a stack, "frames": []).
+ */
+static void stacks(struct atag_json *w, const struct atag_report *r,
+		   const struct atag_report_tag *t, bool sampled)
 {
 	const struct atag_report_stack *s;
+	struct atag_counters est;
 	size_t i;
 
 	atag_json_open_array(w, "stacks");
@@ -64,13 +71,24 @@ static void stacks(struct atag_json *w, const struct atag_report_tag *t)
 		if (s->lines)
 			atag_json_strs(w, "frame_lines", s->lines, s->nr_frames);
 		atag_render_counters_json(w, &s->counts, atag_counter_fields, ATAG_COUNTERS_STACK);
+		if (sampled && s->nr_frames) {
+			atag_report_stack_estimate(r, t, s, &est);
+			atag_json_open_object(w, "estimate");
+			atag_render_counters_json(w, &est, atag_counter_fields, ATAG_COUNTERS_STACK);
+			atag_json_close(w);
+		} else if (sampled) {
+			atag_json_null(w, "estimate");
+		}
 		atag_json_close(w);
 	}
 	atag_json_close(w);
 }
 
-static void tag(struct atag_json *w, const struct atag_report_tag *t)
+static void tag(struct atag_json *w, const struct atag_report *r, const struct atag_report_tag *t)
 {
+	double scale = atag_report_stack_scale(r, t);
+	bool sampled = atag_report_stacks_sampled(r, t);
+
 	atag_json_open_object(w, NULL);
 	atag_json_hex(w, "tag", t->tag);
 	atag_json_str(w, "function", t->function);
@@ -81,7 +99,14 @@ static void tag(struct atag_json *w, const struct atag_report_tag *t)
 	atag_render_counters_json(w, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
 	atag_json_uint(w, "live_maybe_freed", atag_counters_live_maybe_freed(&t->counts));
 	lifetimes(w, &t->lifetimes, &t->inflation);
-	stacks(w, t);
+	atag_json_uint(w, "stacked", t->stacked);
+	if (sampled && t->stacked)
+		atag_json_fixed(w, "stack_scale", scale, 3);
+	else if (sampled)
+		atag_json_null(w, "stack_scale");
+	else
+		atag_json_uint(w, "stack_scale", 1);
+	stacks(w, r, t, sampled);
 	atag_json_str(w, "source", t->source);
 	atag_json_uint(w, "nested", t->nested);
 	atag_json_bool(w, "reused_while_live", t->counts.replaced != 0);
@@ -316,6 +341,11 @@ static void sources(struct atag_json *w, const struct atag_report *r)
 		atag_json_close(w);
 		atag_json_uint(w, "hidden_tags", src->hidden_tags);
 		atag_json_uint(w, "hidden_events", src->hidden_events);
+		if (src->stack_every)
+			atag_json_uint(w, "stack_every", src->stack_every);
+		else
+			atag_json_null(w, "stack_every");
+		atag_json_uint(w, "stacked", src->stacked);
 		atag_json_open_object(w, "lifetimes");
 		atag_json_uint(w, "inflated", src->inflation.lifetimes);
 		atag_json_uint(w, "observer_ns", src->inflation.ns);
@@ -410,7 +440,7 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 	atag_json_open_array(&w, "tags");
 	for (i = 0; i < rows(o, r->nr_selected); i++) {
 		atag_json_break(&w);
-		tag(&w, r->tags[i]);
+		tag(&w, r, r->tags[i]);
 	}
 	atag_json_close(&w);
 	atag_json_break(&w);

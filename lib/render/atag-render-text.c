@@ -267,6 +267,19 @@ static void summary_lifetimes(const struct atag_report *r, const struct atag_rep
 	fputc('\n', f);
 }
 
+/* Which allocations carry a stack, when the recording sampled them. */
+static void summary_stacks(const struct atag_report_source *src, FILE *f)
+{
+	const struct atag_totals *t = &src->totals;
+
+	if (!src->stack_every)
+		return;
+	fprintf(f, "stacks        sampled, 1 in %u allocations by address: %llu of %llu carry one "
+		"(%.1f%%); a call site's stacks are scaled to its allocations (~)\n",
+		src->stack_every, (unsigned long long)src->stacked, (unsigned long long)t->allocs,
+		t->allocs ? 100.0 * src->stacked / t->allocs : 0.0);
+}
+
 static uint64_t nested_of(const struct atag_report *r, const char *source)
 {
 	uint64_t n = 0;
@@ -310,6 +323,7 @@ static void summary_source(const struct atag_report *r, const struct atag_report
 		fprintf(f, "other tags    %llu events of %zu call %s the recording did not select: "
 			"hidden (--all-tags shows them)\n", (unsigned long long)src->hidden_events,
 			src->hidden_tags, src->hidden_tags == 1 ? "site" : "sites");
+	summary_stacks(src, f);
 	summary_lifetimes(r, src, f);
 }
 
@@ -415,18 +429,34 @@ static void print_frames(const struct atag_report_stack *s, FILE *f)
 	}
 }
 
-static void print_stacks(const struct atag_report_tag *t, FILE *f)
+/*
+ * A call site's stacks. Sampled: each scaled to the call site's allocations (its
+ * share of the allocations that carry one, "~"); those without one are counted once.
+ */
+static void print_stacks(const struct atag_report *r, const struct atag_report_tag *t, FILE *f)
 {
+	bool sampled = atag_report_stacks_sampled(r, t);
+	double scale = atag_report_stack_scale(r, t);
 	const struct atag_report_stack *s;
+	uint64_t live_bytes;
 	size_t k;
 
 	for (k = 0; k < t->nr_stacks; k++) {
 		s = t->stacks[k];
-		fprintf(f, "      %5.1f%% of allocs, %5.1f%% of live bytes (%llu allocs, %llu live):\n",
-			t->counts.allocs ? 100.0 * s->counts.allocs / t->counts.allocs : 0.0,
-			t->counts.live_bytes ?
-			100.0 * s->counts.live_bytes / t->counts.live_bytes : 0.0,
+		if (sampled && !s->nr_frames) {
+			fprintf(f, "      %llu allocs without a stack (not sampled)\n",
+				(unsigned long long)s->counts.allocs);
+			continue;
+		}
+		live_bytes = sampled ? s->counts.live_bytes * scale : s->counts.live_bytes;
+		fprintf(f, "      %s%5.1f%% of allocs, %5.1f%% of live bytes (%llu allocs, %llu live",
+			sampled ? "~" : "",
+			t->counts.allocs ? 100.0 * s->counts.allocs * scale / t->counts.allocs : 0.0,
+			t->counts.live_bytes ? 100.0 * live_bytes / t->counts.live_bytes : 0.0,
 			(unsigned long long)s->counts.allocs, (unsigned long long)s->counts.live);
+		if (sampled)
+			fprintf(f, " sampled, x%.1f", scale);
+		fprintf(f, "):\n");
 		if (!s->nr_frames)
 			fprintf(f, "          (no stack recorded)\n");
 		print_frames(s, f);
@@ -435,6 +465,7 @@ static void print_stacks(const struct atag_report_tag *t, FILE *f)
 
 /* What one source's section shows: its selected call sites, its live allocations. */
 struct section {
+	const struct atag_report	*r;
 	const struct atag_report_source	*src;
 	const struct atag_report_tag	**tags;
 	size_t				nr_tags;
@@ -465,7 +496,7 @@ static void sites(const struct section *sec, const struct atag_render_opts *o, F
 	for (i = 0; i < (size_t)tb.rows; i++) {
 		atag_table_print_row(&tb, i, 0, f);
 		if (o->stacks && i > 0)
-			print_stacks(sec->tags[i - 1], f);
+			print_stacks(sec->r, sec->tags[i - 1], f);
 	}
 	atag_table_print_hidden(&tb, f);
 	if (!n)
@@ -576,6 +607,7 @@ static int section_of(const struct atag_report *r, const struct atag_report_sour
 	size_t i;
 
 	memset(sec, 0, sizeof(*sec));
+	sec->r = r;
 	sec->src = src;
 	sec->tags = calloc(r->nr_selected + 1, sizeof(*sec->tags));
 	sec->live = calloc(r->nr_live + 1, sizeof(*sec->live));

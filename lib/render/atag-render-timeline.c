@@ -93,7 +93,22 @@ static void series(struct atag_json *w, const char *key, const uint64_t *v, unsi
 	atag_json_close(w);
 }
 
-static void peak_json(struct atag_json *w, const struct atag_report_timeline *t, long limit,
+/*
+ * A stack's live bytes at the peak, as it stands for its call site: scaled when its
+ * source's stacks were sampled; UINT64_MAX for the allocations a sampling left
+ * without a stack (not shown: the scaled stacks stand for them).
+ */
+static uint64_t at_peak(const struct atag_report *r, const struct atag_report_timeline_stack *st)
+{
+	if (!atag_report_stacks_sampled(r, st->tag))
+		return st->at_peak;
+	if (!st->stack || !st->stack->nr_frames)
+		return UINT64_MAX;
+	return st->at_peak * atag_report_stack_scale(r, st->tag) + 0.5;
+}
+
+static void peak_json(struct atag_json *w, const struct atag_report *r,
+		      const struct atag_report_timeline *t, long limit,
 		      const struct atag_report_timeline_site **tmp)
 {
 	const struct atag_report_timeline_stack *st;
@@ -115,7 +130,7 @@ static void peak_json(struct atag_json *w, const struct atag_report_timeline *t,
 	atag_json_open_array(w, "stacks");
 	for (i = n = 0; i < t->nr_stacks && (limit <= 0 || n < (size_t)limit); i++) {
 		st = &t->stacks[i];
-		if (!st->tag->selected)
+		if (!st->tag->selected || at_peak(r, st) == UINT64_MAX)
 			continue;
 		n++;
 		atag_json_break(w);
@@ -125,7 +140,8 @@ static void peak_json(struct atag_json *w, const struct atag_report_timeline *t,
 			atag_json_strs(w, "frames", st->stack->frames, st->stack->nr_frames);
 		else
 			atag_json_strs(w, "frames", NULL, 0);
-		atag_json_uint(w, "live_bytes", st->at_peak);
+		atag_json_uint(w, "live_bytes", at_peak(r, st));
+		atag_json_bool(w, "estimate", atag_report_stacks_sampled(r, st->tag));
 		atag_json_close(w);
 	}
 	atag_json_close(w);
@@ -157,7 +173,7 @@ int atag_render_timelines_json(struct atag_json *w, const struct atag_report *r,
 		series(w, "max_live_bytes", t->total_max, t->nr_buckets);
 		atag_json_close(w);
 		atag_json_break(w);
-		peak_json(w, t, limit, tmp);
+		peak_json(w, r, t, limit, tmp);
 		atag_json_break(w);
 		atag_json_open_array(w, "sites");
 		n = atag_render_timeline_sites(r, t, limit, tmp);
@@ -213,8 +229,8 @@ static void duration(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%.1f s", ns / 1e9);
 }
 
-static void text_peak(const struct atag_report_timeline *t, long limit,
-		      const struct atag_report_timeline_site **tmp, FILE *f)
+static void text_peak(const struct atag_report *r, const struct atag_report_timeline *t,
+		      long limit, const struct atag_report_timeline_site **tmp, FILE *f)
 {
 	const struct atag_report_timeline_stack *st;
 	char a[64], b[64], site[SITE_LEN];
@@ -231,11 +247,12 @@ static void text_peak(const struct atag_report_timeline *t, long limit,
 			atag_report_site(tmp[i]->tag, site, sizeof(site)));
 	for (i = n = 0; i < t->nr_stacks && (limit <= 0 || n < (size_t)limit); i++) {
 		st = &t->stacks[i];
-		if (!st->tag->selected)
+		if (!st->tag->selected || at_peak(r, st) == UINT64_MAX)
 			continue;
 		if (!n++)
 			fprintf(f, "  stacks at the peak:\n");
-		fprintf(f, "    %10s  %s\n", atag_format_size(b, sizeof(b), st->at_peak),
+		fprintf(f, "   %s%10s  %s\n", atag_report_stacks_sampled(r, st->tag) ? "~" : " ",
+			atag_format_size(b, sizeof(b), at_peak(r, st)),
 			atag_report_site(st->tag, site, sizeof(site)));
 		if (!st->stack || !st->stack->nr_frames)
 			fprintf(f, "%16s(no stack)\n", "");
@@ -260,7 +277,7 @@ static void text_one(const struct atag_report *r, const struct atag_report_timel
 	duration(b, sizeof(b), t->width);
 	fprintf(f, "timeline of %s, %s: %u buckets of %s from %s\n", r->files[t->file].path,
 		t->source, t->nr_buckets, b, a);
-	text_peak(t, limit, tmp, f);
+	text_peak(r, t, limit, tmp, f);
 	n = atag_render_timeline_sites(r, t, limit, tmp);
 	for (i = 0; i < n; i++)
 		fprintf(f, "  [%zu] %s\n", i + 1,

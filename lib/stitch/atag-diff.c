@@ -270,6 +270,7 @@ static int add_side(struct builder *b, const struct atag_report *r, enum atag_di
 {
 	const struct atag_report_tag *t;
 	struct atag_diff_stack *ds;
+	struct atag_counters est;
 	struct atag_diff_site *s;
 	size_t i, k;
 
@@ -288,7 +289,9 @@ static int add_side(struct builder *b, const struct atag_report *r, enum atag_di
 			ds = stack_of(b, s, t->stacks[k]);
 			if (!ds)
 				return -ENOMEM;
-			atag_counters_add(&ds->counts[side], &t->stacks[k]->counts);
+			/* sampled stacks: what they stand for, as two recordings' shares differ */
+			atag_report_stack_estimate(r, t, t->stacks[k], &est);
+			atag_counters_add(&ds->counts[side], &est);
 		}
 	}
 	b->d->totals[side] = r->totals;

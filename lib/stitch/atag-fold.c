@@ -346,6 +346,8 @@ static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 		if (!rs)
 			return -ENOMEM;
 		atag_counters_add(&rs->counts, &s->counts);
+		if (s->stack_id)
+			ff->tags[s->tag_idx]->stacked += s->counts.allocs;
 		key = (uint64_t)s->tag_idx << 32 | s->stack_id;
 		g_hash_table_insert(ff->by_pair, g_memdup2(&key, sizeof(key)), rs);
 	}
@@ -419,6 +421,8 @@ static int fold_source(struct file_fold *ff)
 	int k, ret = -ENOMEM;
 
 	sec = atag_fold_source(ff->r, ff->src_name);
+	if (sec && atag_reader_stack_every(ff->rd, ff->src))
+		sec->stack_every = atag_reader_stack_every(ff->rd, ff->src);
 	ff->tags = calloc(n + 1, sizeof(*ff->tags));
 	ff->by_pair = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL);
 	if (!sec || !ff->tags)

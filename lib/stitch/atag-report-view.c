@@ -181,6 +181,43 @@ static bool tag_selected(const struct atag_report_tag *t, const struct atag_repo
 	return atag_view_selects(v, t->function, t->file, t->module);
 }
 
+bool atag_report_stacks_sampled(const struct atag_report *r, const struct atag_report_tag *t)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->nr_sources; k++)
+		if (!strcmp(r->sources[k].name, t->source))
+			return r->sources[k].stack_every > 0;
+	return false;
+}
+
+double atag_report_stack_scale(const struct atag_report *r, const struct atag_report_tag *t)
+{
+	if (!atag_report_stacks_sampled(r, t))
+		return 1;
+	return t->stacked ? (double)t->counts.allocs / t->stacked : 0;
+}
+
+void atag_report_stack_estimate(const struct atag_report *r, const struct atag_report_tag *t,
+				const struct atag_report_stack *s, struct atag_counters *out)
+{
+	double scale = s->nr_frames ? atag_report_stack_scale(r, t) : 1;
+
+	*out = s->counts;
+	if (scale == 1)
+		return;
+	out->allocs = s->counts.allocs * scale + 0.5;
+	out->live = s->counts.live * scale + 0.5;
+	out->live_bytes = s->counts.live_bytes * scale + 0.5;
+	out->bytes_alloced = s->counts.bytes_alloced * scale + 0.5;
+	out->frees = s->counts.frees * scale + 0.5;
+	out->bytes_freed = s->counts.bytes_freed * scale + 0.5;
+	out->peak_live_bytes = s->counts.peak_live_bytes * scale + 0.5;
+	out->unmatched_frees = s->counts.unmatched_frees * scale + 0.5;
+	out->partial_frees = s->counts.partial_frees * scale + 0.5;
+	out->replaced = s->counts.replaced * scale + 0.5;
+}
+
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view)
 {
 	static const struct atag_report_view none = { 0 };
@@ -201,6 +238,7 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 		memset(&r->sources[k].totals, 0, sizeof(r->sources[k].totals));
 		memset(&r->sources[k].inflation, 0, sizeof(r->sources[k].inflation));
 		r->sources[k].nr_tags = r->sources[k].nr_selected = 0;
+		r->sources[k].stacked = 0;
 	}
 	for (i = 0; i < r->nr_tags; i++) {
 		src = NULL;
@@ -218,6 +256,7 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 			src->nr_selected++;
 			atag_totals_add(&src->totals, &r->tags[i]->counts);
 			atag_inflation_add(&src->inflation, &r->tags[i]->inflation);
+			src->stacked += r->tags[i]->stacked;
 		}
 		if (r->tags[i]->nr_stacks > 1)
 			qsort(r->tags[i]->stacks, r->tags[i]->nr_stacks,

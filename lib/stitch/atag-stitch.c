@@ -64,6 +64,7 @@ struct cpu_state {
 struct type_learn {
 	uint32_t	stacks;
 	uint32_t	others;
+	uint32_t	sampled;	/* its stacks were sampled: never stackless */
 };
 
 /* What each source has of its own: addresses and tags of one are not another's. */
@@ -299,7 +300,7 @@ static bool stackless(struct atag_stitcher *st, int type)
 {
 	struct type_learn *t = type >= 0 && type < st->nr_types ? &st->types[type] : NULL;
 
-	return t && !t->stacks && t->others >= STACKLESS_AFTER;
+	return t && !t->stacks && !t->sampled && t->others >= STACKLESS_AFTER;
 }
 
 /*
@@ -723,6 +724,13 @@ int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 	if (!cs)
 		return -ENOMEM;
 	learn(st, cs, false);
+	if (ev->stack_maybe) {
+		struct type_learn *t = type_learn(st, ev->type);
+
+		if (!t)
+			return -ENOMEM;
+		t->sampled = 1;
+	}
 	cs->last_type = ev->type;
 	cs->last_pid = ev->pid;
 	cs->last_ts = ev->ts;

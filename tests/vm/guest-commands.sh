@@ -476,7 +476,8 @@ t_cmd_record_module() {
 	echo free >"$ATP"
 	"$C" enable --function atag_test_slab_alloc >/dev/null
 	rm -f "$CW/module.dat" "$CW/module.json"
-	run "$C" record --module atag_test -o "$CW/module.dat" -- sh -c "
+	# a stack at every hit: the checks below (and the plugin's) look at each one
+	run "$C" record --module atag_test --all-stacks -o "$CW/module.dat" -- sh -c "
 		echo slab 128 3 >$ATP && echo large 16384 1 >$ATP && echo page 2 1 >$ATP &&
 		echo long 64 2 >$ATP && echo split 1 1 >$ATP && echo pinned 2 1 >$ATP &&
 		echo migrate 0 1 >$ATP && echo free >$ATP &&
@@ -742,7 +743,7 @@ t_cmd_record_pages() {
 # cached stacks per CPU, so eight at once allocate new ones.
 t_cmd_record_stacks() {
 	bad=0
-	run "$C" record --function alloc_thread_stack_node -o "$CW/stacks.dat" -- sh -c \
+	run "$C" record --function alloc_thread_stack_node --all-stacks -o "$CW/stacks.dat" -- sh -c \
 		'for i in 1 2 3 4 5 6 7 8; do sleep 0.3 & done; wait'
 	expect "record --function alloc_thread_stack_node: 1 tag" 0 "$E record: 1 tag traced (1 turned on here, 0 already on)"
 	clean "record --function alloc_thread_stack_node"
@@ -766,7 +767,8 @@ t_cmd_record_stacks() {
 # program that makes 5 pipes and writes 2 pages into each.
 t_cmd_record_pipe() {
 	bad=0
-	run "$C" record --file fs/pipe.c --module '' -o "$CW/pipe.dat" -- "$PROBE" pipes 5 "$CW/pipe-allocinfo"
+	run "$C" record --file fs/pipe.c --module '' --all-stacks -o "$CW/pipe.dat" -- \
+		"$PROBE" pipes 5 "$CW/pipe-allocinfo"
 	expect "record --file fs/pipe.c --module '': 4 tags" 0 "$E record: 4 tags traced (4 turned on here, 0 already on)"
 	expect "record: none lost" 0 "$E record: wrote $CW/pipe.dat: * events, none lost"
 	clean "record --file fs/pipe.c"
@@ -795,11 +797,75 @@ pipe_write vfs_write ksys_write"
 	[ $bad = 0 ]
 }
 
+# Sampled stacks (the default, issue 24) on the alloc_tag source: the stacks come
+# with alloc_tag_mem_alloced, one allocation in 16 by its ptr, none at the hits; a
+# sampled stack starts at the call site, as a hit's does.  And what they cost: the
+# workload's own time (pipes 600: 2 400 allocations and frees at fs/pipe.c) with the
+# default stacks, with every stack and without, best of three each (TCG times drift
+# with the host: the pairs alternate), and the median and 90th percentile lifetime of
+# the call sites with enough frees.
+t_cmd_record_sampled() {
+	bad=0
+	timed() {	# timed NAME ARGS...: record the workload, its own time in $CW/NAME.ns
+		printf 't0=$(date +%%s%%N); %s pipes 600 %s/%s.ai; echo $(($(date +%%s%%N) - t0)) > %s/%s.ns\n' \
+			"$PROBE" "$CW" "$1" "$CW" "$1" > "$CW/$1.sh"
+		n=$1; shift
+		"$C" record --file fs/pipe.c --module '' "$@" -o "$CW/$n.dat" -- sh "$CW/$n.sh" \
+			>"$CW/$n.log" 2>&1 || nok "record $* failed: $(tail -n 1 "$CW/$n.log")"
+		"$C" report --format json -n 0 -o "$CW/$n.json" "$CW/$n.dat" 2>/dev/null
+	}
+	for i in 1 2 3; do
+		timed none$i --no-stack
+		timed sampled$i
+		timed all$i --all-stacks
+	done
+	clean "record --file fs/pipe.c (sampled)"
+	J=$CW/sampled1.json
+	sum=$(jq -r '
+		"src \(.sources[] | select(.source == "alloc_tag") | "\(.stack_every) \(.stacked > 0 and .stacked < .totals.allocs)")",
+		"marker \(.files[0].recording != null)",
+		(.tags[].stacks[] | select(.frames | length > 0) |
+			"first " + (.frames[0] | sub("\\+0x[0-9a-f]+$"; "")))' "$J")
+	same "sampled: one allocation in 16 asked, a share of them carries a stack" "$(pick src)" "16 true"
+	same "sampled: a stack starts at the allocating function, as at a hit" \
+		"$(pick first | sort -u | grep -vxE 'alloc_pipe_info|pipe_write|create_pipe_files' | head -n 3)" ""
+	same "sampled: no stack starts with a tracing frame" "$(machinery "$J")" 0
+	best() { for f in "$@"; do cat "$CW/$f.ns"; done | sort -n | head -n 1; }
+	none=$(best none1 none2 none3) sampled=$(best sampled1 sampled2 sampled3) all=$(best all1 all2 all3)
+	ratio=$(awk -v a="$sampled" -v b="$none" 'BEGIN { printf "%.2f", a / b }')
+	echo "# the workload at best: $((none / 1000000)) ms without stacks," \
+		"$((sampled / 1000000)) ms sampled, $((all / 1000000)) ms with every stack"
+	if awk -v r="$ratio" 'BEGIN { exit !(r <= 1.5) }'; then
+		ok "sampled: the workload takes at most 1.5 times as long as without stacks (${ratio}x)"
+	else
+		nok "sampled: the workload takes at most 1.5 times as long as without stacks (${ratio}x)"
+	fi
+	# p50 and p90 of the call sites with 1 000 frees or more: within 25% of the
+	# range of the three recordings without stacks
+	for f in none1 none2 none3 sampled1 sampled2 sampled3; do
+		jq -r '.tags[] | select(.frees >= 1000) |
+			"\(.function) \(.lifetime_ns.p50) \(.lifetime_ns.p90)"' "$CW/$f.json" |
+			sed "s/^/$f /"
+	done > "$CW/lifetimes"
+	far=$(awk '
+		$1 ~ /^none/ { for (k = 3; k <= 4; k++) {
+			if (!(($2, k) in lo) || $k < lo[$2, k]) lo[$2, k] = $k
+			if (!(($2, k) in hi) || $k > hi[$2, k]) hi[$2, k] = $k } next }
+		{ for (k = 3; k <= 4; k++) { s[$2, k] += $k; n[$2, k]++ } }
+		END { for (x in n) { split(x, p, SUBSEP); m = s[x] / n[x]
+			if (!(x in lo)) continue; sites++
+			if (m < 0.75 * lo[x] || m > 1.25 * hi[x]) print p[1], p[2] == 3 ? "p50" : "p90", lo[x], hi[x], m }
+			if (!sites) print "no call site with 1 000 frees" }' "$CW/lifetimes")
+	same "sampled: lifetimes within 25% of those without stacks" "$far" ""
+	[ $bad = 0 ]
+}
+
 # record --kmem: every allocation of the system, the module's among them.
 t_cmd_record_kmem() {
 	bad=0
 	ev0=$(cat "$T/set_event")
-	run "$C" record --kmem -o "$CW/kmem.dat" -- sh -c "echo slab 128 3 >$ATP && echo free >$ATP"
+	run "$C" record --kmem --all-stacks -o "$CW/kmem.dat" -- \
+		sh -c "echo slab 128 3 >$ATP && echo free >$ATP"
 	expect "record --kmem: exit 0, none lost" 0 "$E record: wrote $CW/kmem.dat: * events, none lost"
 	same "record --kmem: the top buffer's events untouched" "$(cat "$T/set_event")" "$ev0"
 	clean "record --kmem"

@@ -157,6 +157,7 @@ run_test cmd-record-pages t_cmd_record_pages
 run_test cmd-record-stacks t_cmd_record_stacks
 run_test cmd-record-pipe t_cmd_record_pipe
 run_test cmd-record-kmem t_cmd_record_kmem
+run_test cmd-record-sampled t_cmd_record_sampled
 run_test cmd-record-complete t_cmd_record_complete
 run_test cmd-record-signals t_cmd_record_signals
 run_test cmd-stat t_cmd_stat

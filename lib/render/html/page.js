@@ -260,18 +260,34 @@
 			}
 			return c;
 		}
+		/*
+		 * Sampled stacks come with an estimate of the call site's allocations they
+		 * stand for; the allocations without a stack then carry what the estimates
+		 * leave of the call site's.
+		 */
+		function value(t, s, sampled) {
+			if (s.estimate)
+				return s.estimate[key] || 0;
+			if (s.estimate === null)
+				return Math.max(0, t[key] - sampled);
+			return s[key] || 0;
+		}
 		report.tags.forEach(function (t) {
-			var site = siteName(t);
+			var site = siteName(t), sampled = 0;
 
 			t.stacks.forEach(function (s) {
-				var node = root, k;
+				if (s.estimate)
+					sampled += s.estimate[key] || 0;
+			});
+			t.stacks.forEach(function (s) {
+				var node = root, k, v = value(t, s, sampled);
 
-				if (!s[key])
+				if (!v)
 					return;
 				for (k = s.frames.length - 1; k >= 0; k--)
 					node = child(node, s.frames[k]);
 				node = child(node, site);
-				node.value += s[key];
+				node.value += v;
 			});
 		});
 		return root;

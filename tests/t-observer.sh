@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tier: live
+# tier: alone
+#   (it measures how long a workload takes while recorded)
+# Stacks at a bounded cost, on this machine's kernel with the kmem events: a workload
+# (find /usr/lib -name '*.so*', its own time measured inside the recording, warm
+# cache) recorded with the default sampled stacks and with --no-stack, three times
+# each, alternating:
+#  - the best time with stacks is at most 1.5 times the best without;
+#  - at every call site with 2 000 frees or more in both, the median and the 90th
+#    percentile of the lifetimes are within 25% of --no-stack's (or between the
+#    values of two --no-stack recordings, where those differ more);
+#  - the report says which share of the slab allocations carries a stack, scales a
+#    call site's stacks to its allocations, and --all-stacks still gives every one.
+# The timings mean something only when the machine had the time to spare: with more
+# than the workload and the recorder running (all CPUs but one, and 15% more, busy
+# during the recordings, from /proc/stat; as t-report-kmem), the two timing checks
+# are skipped, saying how busy the CPUs were.
+. "$(dirname "$0")/lib.sh"
+
+export LC_ALL=C
+unset ATAG_ALLOCINFO ATAG_TRACE_CMD
+C=$ATAG_CMD
+TFS=$(tracefs_dir)
+DIR=${ATAG_OBSERVER_DIR:-/usr/lib}
+
+skip_reason() {
+	if ! is_root; then echo "not root: recording needs root"; return; fi
+	if [ -z "$TFS" ]; then echo "tracefs is not mounted"; return; fi
+	for p in trace-cmd jq awk find; do
+		command -v $p > /dev/null || { echo "$p is not installed"; return; }
+	done
+	for e in kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc; do
+		[ -d "$TFS/events/kmem/$e" ] || { echo "this kernel has no kmem:$e event"; return; }
+	done
+	[ "$(find "$DIR" -name '*.so*' 2>/dev/null | head -n 200 | wc -l)" -ge 200 ] ||
+		echo "$DIR holds fewer than 200 shared objects: no workload to measure"
+}
+reason=$(skip_reason)
+if [ -n "$reason" ]; then
+	skip "the observer's cost" "$reason"
+	done_testing
+	exit
+fi
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+export ATAG_STATE_DIR=$T_TMP/state
+ours_before=$(ls "$TFS/instances" | grep -c '^trace-cmd-alloc-tag-')
+
+# The workload, timing itself (ns into $T_TMP/NAME.ns)
+work() {
+	printf 't0=$(date +%%s%%N); find %s -name "*.so*" > /dev/null; ' "$DIR"
+	printf 'echo $(($(date +%%s%%N) - t0)) > %s/%s.ns\n' "$T_TMP" "$1"
+}
+# CPU time used by the whole machine so far (jiffies: total, idle)
+cpu() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8, $5 + $6 }' /proc/stat; }
+# rec NAME ARGS...: record --kmem of the workload into NAME.dat
+rec() {
+	name=$1; shift
+	work "$name" > "$T_TMP/$name.sh"
+	"$C" record --kmem -b 16384 "$@" -o "$T_TMP/$name.dat" -- sh "$T_TMP/$name.sh" \
+		> "$T_TMP/$name.log" 2>&1 || fail "record --kmem $*" "$(tail -5 "$T_TMP/$name.log")"
+	"$C" report -f json -n 0 "$T_TMP/$name.dat" > "$T_TMP/$name.json" 2>/dev/null
+}
+
+sh -c "$(work warm)"	# a warm cache
+set -- $(cpu)
+t0=$1 i0=$2
+for i in 1 2 3; do
+	rec none$i --no-stack
+	rec stack$i
+done
+set -- $(cpu)
+busy=$(awk -v t=$(($1 - t0)) -v i=$(($2 - i0)) 'BEGIN { printf "%d", t ? 100 * (t - i) / t : 100 }')
+best() { for f in "$@"; do cat "$T_TMP/$f.ns"; done | sort -n | head -n 1; }
+none=$(best none1 none2 none3)
+stack=$(best stack1 stack2 stack3)
+ratio=$(awk -v a="$stack" -v b="$none" 'BEGIN { printf "%.2f", a / b }')
+cpus=$(nproc)
+quiet=$((100 * (cpus < 2 ? 1 : cpus - 1) / cpus + 15))
+echo "    the workload alone took at best $((none / 1000000)) ms with --no-stack," \
+	"$((stack / 1000000)) ms with stacks: ${ratio}x; CPUs ${busy}% busy (quiet: ${quiet}%)"
+
+# ------------------------------------------------------------------ the cost
+if [ "$busy" -le "$quiet" ]; then
+	check "the workload takes at most 1.5 times as long with stacks (${ratio}x)" \
+		awk -v r="$ratio" 'BEGIN { exit !(r <= 1.5) }'
+else
+	skip "the workload takes at most 1.5 times as long with stacks (${ratio}x)" \
+		"the CPUs were ${busy}% busy: more than the workload and the recorder"
+fi
+
+# ------------------------------------------------------------------ the lifetimes
+# "function p50 p90" of the call sites with 2 000 frees or more, per recording
+sites() {
+	jq -r '.tags[] | select(.frees >= 2000) |
+		"\(.source):\(.function) \(.lifetime_ns.p50) \(.lifetime_ns.p90)"' \
+		"$T_TMP/$1.json" | sort
+}
+for f in none1 none2 none3 stack1 stack2 stack3; do sites $f > "$T_TMP/$f.sites"; done
+# per site: the lowest and highest of each figure without stacks, and the median with
+awk '
+	FILENAME ~ /none/ { n[$1]++; for (k = 2; k <= 3; k++) {
+		if (!(($1, k) in lo) || $k < lo[$1, k]) lo[$1, k] = $k
+		if (!(($1, k) in hi) || $k > hi[$1, k]) hi[$1, k] = $k } next }
+	{ s[$1]++; v[$1, s[$1], 2] = $2; v[$1, s[$1], 3] = $3 }
+	END {
+		for (site in s) {
+			if (n[site] < 2 || s[site] < 2)
+				continue
+			for (k = 2; k <= 3; k++) {
+				# the median of the recordings with stacks (two or three)
+				a = v[site, 1, k]; b = v[site, 2, k]; c = (s[site] > 2) ? v[site, 3, k] : ""
+				if (c == "") m = (a + b) / 2
+				else m = (a <= b ? (b <= c ? b : (a <= c ? c : a)) : (a <= c ? a : (b <= c ? c : b)))
+				mid = (lo[site, k] + hi[site, k]) / 2
+				okk = (m >= 0.75 * lo[site, k] && m <= 1.25 * hi[site, k])
+				printf "%s %s %d %d %d %s\n", site, k == 2 ? "p50" : "p90", lo[site, k],
+					hi[site, k], m, okk ? "ok" : "FAR"
+			}
+		}
+	}' "$T_TMP"/none?.sites "$T_TMP"/stack?.sites | sort > "$T_TMP/lifetimes"
+echo "    call site, figure, --no-stack lowest and highest, with stacks (median), ns:"
+sed 's/^/      /' "$T_TMP/lifetimes"
+if [ ! -s "$T_TMP/lifetimes" ]; then
+	skip "lifetimes with stacks within 25% of --no-stack's" \
+		"no call site had 2 000 frees in two recordings of each kind"
+elif [ "$busy" -le "$quiet" ]; then
+	check_eq "lifetimes with stacks within 25% of --no-stack's at the busy call sites" \
+		"$(grep -c FAR "$T_TMP/lifetimes")" 0
+else
+	skip "lifetimes with stacks within 25% of --no-stack's ($(grep -c FAR "$T_TMP/lifetimes") far)" \
+		"the CPUs were ${busy}% busy: more than the workload and the recorder"
+fi
+
+# ------------------------------------------------------------------ what the report says
+J=$T_TMP/stack1.json
+check_eq "sampled: kmem's stacks, one allocation in 16; the page allocations' all" \
+	"$(jq -c '[.sources[] | select(.source == "kmem" or .source == "page") |
+		{(.source): .stack_every}] | add' "$J")" '{"kmem":16,"page":null}'
+share=$(jq '.sources[] | select(.source == "kmem") | .stacked / .totals.allocs' "$J")
+check "sampled: some slab allocations carry a stack, far from all ($share)" \
+	awk -v s="$share" 'BEGIN { exit !(s > 0 && s < 0.5) }'
+check_eq "page allocations all carry one (their call site is in it)" \
+	"$(jq '[.tags[] | select(.source == "page") | .allocs - .stacked] | add' "$J")" 0
+check_eq "a sampled call site's stack estimates add up to its allocations (within rounding)" \
+	"$(jq '[.tags[] | select(.source == "kmem" and .stacked > 0) |
+		(([.stacks[] | select(.estimate != null) | .estimate.allocs] | add) - .allocs) |
+		if . < 0 then -. else . end | select(. > 8)] | length' "$J")" 0
+check_eq "the scale is the call site's own: its allocations over those with a stack" \
+	"$(jq '[.tags[] | select(.source == "kmem" and .stacked > 0) |
+		select((.stack_scale - .allocs / .stacked) | if . < 0 then -. else . end > 0.001)] |
+		length' "$J")" 0
+"$C" report "$T_TMP/stack1.dat" > "$T_TMP/stack1.text" 2>&1
+check_grep "the text says which share carries a stack" \
+	'^stacks +sampled, 1 in 16 allocations by address: [0-9]+ of [0-9]+ carry one \([0-9.]+%\); a call site.s stacks are scaled to its allocations' \
+	"$T_TMP/stack1.text"
+# folded: every call site's weight is its allocated bytes, sampled or not
+"$C" report -f folded --weight alloc_space "$T_TMP/stack1.dat" 2>/dev/null |
+	awk '{ s += $NF } END { print s }' > "$T_TMP/folded.sum"
+check_eq "folded: the sampled stacks scaled, the weights add up to the bytes allocated" \
+	"$(awk -v a="$(cat "$T_TMP/folded.sum")" -v b="$(jq '.totals.bytes_alloced' "$J")" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= 0.001 * b) ? "ok" : a " vs " b }')" ok
+
+rec all --all-stacks
+J=$T_TMP/all.json
+check_eq "--all-stacks: nothing sampled" \
+	"$(jq -c '[.sources[] | .stack_every] | unique' "$J")" '[null]'
+check "--all-stacks: nearly every slab allocation carries a stack" \
+	awk -v s="$(jq '.sources[] | select(.source == "kmem") | .stacked / .totals.allocs' "$J")" \
+	'BEGIN { exit !(s > 0.99) }'
+check_eq "no instance left behind" \
+	"$(ls "$TFS/instances" | grep -c '^trace-cmd-alloc-tag-')" "$ours_before"
+
+done_testing
