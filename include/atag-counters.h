@@ -50,6 +50,8 @@ struct atag_totals {
 	uint64_t	live_bytes;
 	uint64_t	bytes_alloced;
 	uint64_t	bytes_freed;
+	/* of the live ones: leak suspects (set by the report; not in atag_total_fields) */
+	uint64_t	live_suspects;
 };
 
 /*

@@ -19,7 +19,10 @@
  *     module, without the offset into the function; the call sites of one
  *     function are then one row, their counters added (their peaks are not: the
  *     higher one is kept, a lower bound of the true peak);
- *   - one with no name at all: the row "(unknown call site)" of each side.
+ *   - one with no name at all: the row "(unknown call site)" of each side;
+ *
+ * and always within its source: kmem's kmalloc() in a function and a page
+ * allocation in it are two rows, as slab and page figures never add up.
  *
  * A stack is matched likewise by its frames without their offsets
  * ("kmem_cache_alloc_noprof", "foo_open [foo]"); a frame kallsyms did not name
@@ -91,6 +94,7 @@ struct atag_diff_stack {
 
 /* One call site, on both sides. */
 struct atag_diff_site {
+	const char		*source;	/* "alloc_tag", "kmem", "page" */
 	char			*function;	/* NULL: the unknown call sites */
 	char			*file;		/* NULL when matched without it */
 	long			line;		/* -1 likewise */
@@ -103,6 +107,17 @@ struct atag_diff_site {
 	size_t			nr_stacks;
 };
 
+/*
+ * One source (slab or page events, alloc_tag) of either side: its own totals. The
+ * totals of a diff of more than one source are over all of them, where slab and
+ * page bytes overlap (the pages slab takes are page allocations).
+ */
+struct atag_diff_source {
+	const char		*name;
+	struct atag_totals	totals[2];	/* by enum atag_diff_side; 0 where absent */
+	bool			in[2];		/* the side read it */
+};
+
 struct atag_diff {
 	struct atag_diff_site	**sites;	/* by the largest change of the sort key */
 	size_t			nr_sites;	/* without the unchanged unless asked for */
@@ -111,7 +126,9 @@ struct atag_diff {
 	size_t			nr_gone;
 	size_t			nr_same;
 	const char		*sort;
-	struct atag_totals	totals[2];	/* the reports' totals */
+	struct atag_totals	totals[2];	/* the reports' totals, over every source */
+	struct atag_diff_source	*sources;	/* of both sides, in their reports' order */
+	unsigned int		nr_sources;
 	enum atag_diff_norm	norm;
 	double			per[2];		/* each side is divided by (1: none) */
 	uint64_t		duration_ns[2];	/* of each side's files, added up */

@@ -80,6 +80,12 @@ struct atag_event {
 	uint64_t		bytes;		/* FREE: 0 when the event carries no size */
 	bool			stack_follows;	/* ALLOC: its own stack comes next */
 	/*
+	 * ALLOC: @tag stands until the ALLOC's own stack gives the call site (struct
+	 * atag_kstack.site): the page source names an allocation by what its event
+	 * knows, and by its stack when one comes.
+	 */
+	bool			tag_provisional;
+	/*
 	 * ALLOC, HIT: the recording took stacks of some events of this type only
 	 * (sampled): one may come next, or not. The stitcher waits for it, and never
 	 * learns that the type gets no stacks.

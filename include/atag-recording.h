@@ -88,6 +88,7 @@ struct atag_recording {
 	struct atag_marker_sampled	*sampled;
 	unsigned int			nr_sampled;
 	int				sample_moves;	/* "stack-sample-moves" N, -1: none */
+	int				linger_ms;	/* "linger" MS past the workload, -1: none */
 	unsigned int			unknown;	/* lines of unknown keywords (ignored) */
 	unsigned int			malformed;	/* known keywords with wrong fields */
 };
@@ -106,6 +107,7 @@ enum atag_marker {
 	ATAG_MARKER_COUNTERS_READING_END,
 	ATAG_MARKER_DESCRIBED,		/* the description is complete: read-ahead may stop */
 	ATAG_MARKER_SAMPLED,		/* "stack-sample", "stack-sample-moves" */
+	ATAG_MARKER_LINGER,		/* record goes on past the workload's end */
 	ATAG_MARKER_END,
 	ATAG_MARKER_UNKNOWN,		/* ours, unknown keyword or malformed: ignored */
 	ATAG_MARKER_NEWER,		/* ours, of a later version */
@@ -184,6 +186,13 @@ void atag_scope_rename(struct atag_scope *s, int pid, const char *comm);
 
 /* sched_process_exit: a later fork may reuse @pid. */
 void atag_scope_exit(struct atag_scope *s, int pid);
+
+/*
+ * Whether the scope saw task @pid exit (sched_process_exit): 1; 0 for a task it knows
+ * (named, or forked from one named) that did not exit: it ran at the end; -1 for a
+ * task it does not know.
+ */
+int atag_scope_exited(const struct atag_scope *s, int pid);
 
 /* The class of task @pid, and in *@selected whether the report counts it. */
 enum atag_task atag_scope_task(struct atag_scope *s, int pid, bool *selected);

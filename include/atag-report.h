@@ -95,6 +95,14 @@ struct atag_report_live {
 	uint64_t			alloc_ts;
 	uint64_t			age_ns;	/* to the last event of its trace */
 	unsigned int			file;	/* index into files */
+	/* its task exited during the trace: 1; ran at its end: 0; not known: -1 */
+	int8_t				task_exited;
+	/*
+	 * A leak suspect: nothing the trace or the kernel explains keeps it live
+	 * (atag_report_finish(), lib/stitch/atag-suspects.c); else why not, in words.
+	 */
+	bool				suspect;
+	const char			*suspect_why;
 };
 
 /* Per event type: how many records were read. */

@@ -213,6 +213,14 @@ bool atag_decoder_name_tag(struct atag_decoder *d, uint64_t tag, const char **fu
 void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules *mods);
 
 /*
+ * The names of the GFP flags (atag_trace_gfp_names()) a source's name_tag may print
+ * by; NULL: none (the default).
+ */
+struct atag_flag_names;
+void atag_decoder_set_gfp_names(struct atag_decoder *d, const struct atag_flag_names *names);
+const struct atag_flag_names *atag_decoder_gfp_names(const struct atag_decoder *d);
+
+/*
  * The task filter: ALLOC and FREE events of tasks @selected rejects are marked
  * filtered (struct atag_event). It is asked once per pid, on the decoder's
  * thread; NULL: no filter.
@@ -261,6 +269,13 @@ const char *atag_field_string(const struct atag_field *f, const struct tep_recor
 unsigned int atag_decoder_page_size(const struct atag_decoder *d);
 
 /* A name_tag for sources whose tags are code addresses: the symbol, offset, module. */
+/*
+ * A buffer of ATAG_DECODER_NAME_LEN bytes a source's name_tag may write a name into
+ * (valid until the next name asked for).
+ */
+#define ATAG_DECODER_NAME_LEN	256
+char *atag_decoder_name_buf(struct atag_decoder *d);
+
 void atag_source_name_code(struct atag_decoder *d, uint64_t tag, const char **function,
 			   uint64_t *offset, const char **module);
 

@@ -176,6 +176,7 @@ struct atag_live {
 	uint8_t		counted;	/* not filtered: in the aggregates */
 	uint8_t		src;		/* its source */
 	uint8_t		task;		/* enum atag_task of the allocating task */
+	uint8_t		provisional;	/* its tag stands until its stack gives a call site */
 };
 
 struct atag_stitcher;

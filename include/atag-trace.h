@@ -60,6 +60,7 @@ struct tep_handle;
 struct tep_record;
 struct atag_trace;
 struct atag_modules;
+struct atag_flag_names;
 
 /*
  * Open @path into *@trace. On failure returns a negative errno and writes a
@@ -138,6 +139,12 @@ struct tep_handle *atag_trace_tep(const struct atag_trace *t);
  * host, kernel release, version, machine, space separated), or NULL.
  */
 const char *atag_trace_uname(const struct atag_trace *t);
+
+/*
+ * The names of the GFP flags kmem:mm_page_alloc's print format gives (an opaque
+ * struct atag_flag_names, lib/read/atag-print-flags.h), or NULL when it gives none.
+ */
+const struct atag_flag_names *atag_trace_gfp_names(const struct atag_trace *t);
 
 /* The comm the file saved for @pid, or NULL when it has none. */
 const char *atag_trace_comm(const struct atag_trace *t, int pid);

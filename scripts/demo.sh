@@ -122,8 +122,8 @@ say trace-cmd-alloc-tag enable --dry-run --module ext4
 say trace-cmd-alloc-tag record --module ext4 -o ext4.dat -- atag-sim run -r 3
 say trace-cmd-alloc-tag list --traced
 say trace-cmd-alloc-tag report ext4.dat
-echo "# trace-cmd report -i ext4.dat | grep -m 3 alloc_tag_"
-trace-cmd report -i ext4.dat | grep -m 3 alloc_tag_
+echo "# trace-cmd report -i ext4.dat | grep -m 3 ' alloc_tag_[a-z_]*:'"
+trace-cmd report -i ext4.dat | grep -m 3 ' alloc_tag_[a-z_]*:'
 say trace-cmd-alloc-tag enable --function __d_alloc
 say trace-cmd-alloc-tag disable --function __d_alloc
 echo "demo: done; undoing the uprobe events and the double"

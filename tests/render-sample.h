@@ -168,6 +168,13 @@ static inline void render_sample_init(struct render_sample *rs)
 		1000600, 4400);
 	rs_live(&rs->live[3], 0xffff888000004000ULL, &rs->tags[RS_E], NULL, 8, 99, NULL,
 		1002000, 3000);
+	/* a suspect whose task ran at the end, one explained, a suspect of no known task */
+	rs->live[0].suspect = true;
+	rs->live[1].suspect_why = "a reason, with a comma";
+	rs->live[1].task_exited = 1;
+	rs->live[2].suspect = true;
+	rs->live[3].suspect = true;
+	rs->live[3].task_exited = -1;
 	rs->files[0] = (struct atag_report_file){ .path = "a.dat", .source = "alloc_tag",
 						  .first_ts = 1000000, .last_ts = 1005000 };
 	rs->files[1] = (struct atag_report_file){ .path = "b.dat", .source = "alloc_tag",

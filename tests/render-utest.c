@@ -67,14 +67,15 @@ static void check_text(render_fn fn, const struct atag_report *r,
 	"0,,,,,,alloc_tag\n"
 
 #define LIVE_HEADER "ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack," \
-	"source\n"
+	"source,suspect,suspect_why,task_running\n"
 #define LIVE_0 "0xffff888000001000,0xffffffff82000000,alloc_inode,fs/inode.c,261,,512,42,bash," \
-	"1000000,5000,alloc_inode+0x1a;new_inode+0x20;do_sys_open+0x100,alloc_tag\n"
+	"1000000,5000,alloc_inode+0x1a;new_inode+0x20;do_sys_open+0x100,alloc_tag,1,,1\n"
 #define LIVE_1 "0xffff888000002000,0xffffffff82000040,xfs_buf_alloc,fs/xfs/xfs_buf.c,231,xfs," \
 	"4096,7,\"kworker/0:1,x\",1000500,4500," \
-	"xfs_buf_alloc+0x30;weird;frame name+0x1;0xffffffffc0de0000,alloc_tag\n"
+	"xfs_buf_alloc+0x30;weird;frame name+0x1;0xffffffffc0de0000,alloc_tag,0," \
+	"\"a reason, with a comma\",0\n"
 #define LIVE_3 "0xffff888000004000,0xffffffff82000080,\"odd\"\"fn\",\"a,b.c\",3,\"mo\nd\",8,99,," \
-	"1002000,3000,,alloc_tag\n"
+	"1002000,3000,,alloc_tag,1,,\n"
 
 static void test_csv_sites(void)
 {
@@ -330,14 +331,14 @@ static char *sample_string(const Pprof__Profile *p, const Pprof__Sample *s)
 }
 
 static const char *const want_samples[] = {
-	SITE_FA "|new_inode|do_sys_open=6,3072,1,512",
-	SITE_FA "|iget_locked=3,1536,1,512",
-	SITE_FA "=1,512,0,0",
-	SITE_FB "|weird;frame name|0xffffffffc0de0000=4,16384,4,16384,module=xfs",
-	SITE_FC "=3,300,0,0",
-	SITE_FD "|do_thing=1,64,1,64",
-	SITE_FD "|__kmalloc_noprof|other_fn=1,64,0,0",
-	"odd\"fn@a,b.c:3[mo\nd]=1,8,1,8,module=mo\nd",
+	SITE_FA "|new_inode|do_sys_open=6,3072,1,512,source=alloc_tag",
+	SITE_FA "|iget_locked=3,1536,1,512,source=alloc_tag",
+	SITE_FA "=1,512,0,0,source=alloc_tag",
+	SITE_FB "|weird;frame name|0xffffffffc0de0000=4,16384,4,16384,source=alloc_tag,module=xfs",
+	SITE_FC "=3,300,0,0,source=alloc_tag",
+	SITE_FD "|do_thing=1,64,1,64,source=kmem",
+	SITE_FD "|__kmalloc_noprof|other_fn=1,64,0,0,source=kmem",
+	"odd\"fn@a,b.c:3[mo\nd]=1,8,1,8,source=alloc_tag,module=mo\nd",
 };
 
 static void check_samples(const Pprof__Profile *p, size_t nr)

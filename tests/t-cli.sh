@@ -202,9 +202,13 @@ for w in 80 200; do
 	fits "report --live, COLUMNS=$w: the live table" $w 52 \
 		"$(COLUMNS=$w "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows)" "$(printf '%s\n' "$rfull" | rows)"
 done
+# the leak suspect foo_create, given a long name and path
+sed 's|mm/foo.c foo_create 10|drivers/some/long/path/foo.c foo_create_with_a_long_name 10|' \
+	"$ATAG_SRC/tests/data/lifetimes.txt" > "$T_TMP/lt2.txt"
+mkfixture -o "$T_TMP/lt2.dat" "$T_TMP/lt2.txt" || fail "lifetimes fixture, long names"
 check_eq "report --live, COLUMNS=80: the call site cut to 28 columns: 13, '...', 12 (hand count)" \
-	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt.dat" | rows | sed -n 3p | cut -c53-)" \
-	"bar_open driv...raced frees]"
+	"$(COLUMNS=80 "$ATAG_CMD" report --live "$T_TMP/lt2.dat" | rows | sed -n 2p | cut -c53-)" \
+	"foo_create_wi...ath/foo.c:10"
 
 # When the columns before the call site leave it less than 12 columns, whole
 # columns are left out, in the order the man pages give, until it fits, and one

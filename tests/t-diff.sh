@@ -183,15 +183,15 @@ jq_eq "kmem: a second call site in alloc_bprm adds to its row" \
 # ------------------------------------------------------------------ other formats
 
 diff_ -f csv "$B" "$A" > "$T_TMP/d.csv"
-check_eq "csv: the header" "$(head -n 1 "$T_TMP/d.csv" | cut -d, -f1-9)" \
-	"function,file,line,module,status,allocs_before,allocs_after,allocs_change,frees_before"
+check_eq "csv: the header" "$(head -n 1 "$T_TMP/d.csv" | cut -d, -f1-10)" \
+	"function,file,line,module,source,status,allocs_before,allocs_after,allocs_change,frees_before"
 check_eq "csv: a row per changed call site, as the JSON" \
-	"$(awk -F, 'NR > 1 { print $1, $5, $8, $24, $25 }' "$T_TMP/d.csv")" \
-	"foo_create changed 3 128 320
-old_alloc disappeared -1 32 0
-new_alloc appeared 1 0 16"
+	"$(awk -F, 'NR > 1 { print $1, $5, $6, $9, $25, $26 }' "$T_TMP/d.csv")" \
+	"foo_create alloc_tag changed 3 128 320
+old_alloc alloc_tag disappeared -1 32 0
+new_alloc alloc_tag appeared 1 0 16"
 check_eq "csv: every row as wide as the header" \
-	"$(awk -F, '{ print NF }' "$T_TMP/d.csv" | sort -u)" 49
+	"$(awk -F, '{ print NF }' "$T_TMP/d.csv" | sort -u)" 50
 
 diff_ -f folded --weight alloc_objects "$B" "$A" > "$T_TMP/d.folded"
 check_eq "folded: frames root first, the call site as leaf, before and after" \

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # report -f html: one self-contained page, opened in headless Chromium with no
-# network: it draws without a console error, and the figures it shows (peak total,
-# top call site, its live bytes, table cells) are the JSON report's for the same
-# trace; a click on a table header sorts it; the timeline, flame graphs and
+# network: it draws without a console error, and the figures it shows (each source's
+# row at a glance: its totals, peak, top call site; table cells) are the JSON
+# report's for the same trace; a click on a table header sorts it; the timeline, flame graphs and
 # histograms are drawn.
 . "$(dirname "$0")/lib.sh"
 
@@ -100,6 +100,7 @@ class Dom(HTMLParser):
         self.rects, self.text_of = {}, None
         self.table = None
         self.body = {}
+        self.glance = {}
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == 'body':
@@ -113,6 +114,8 @@ class Dom(HTMLParser):
             self.stack.pop()
         if tag == 'tr' and sec == 'site-table' and 'data-function' in a:
             self.rows.append({'function': a['data-function']})
+        if tag == 'td' and sec and sec.startswith('glance-'):
+            self.glance.setdefault(sec[7:], []).append(a)
         if tag == 'td' and sec == 'site-table' and self.rows:
             self.rows[-1][a.get('data-key')] = a.get('data-value')
         if tag == 'path' and a.get('d'):
@@ -131,16 +134,24 @@ class Dom(HTMLParser):
 d = Dom()
 d.feed(open(sys.argv[1]).read())
 rep = json.load(open(sys.argv[2]))
-tl = json.load(open(sys.argv[3]))['timelines'][0]
-top = rep['tags'][0]
+tls = json.load(open(sys.argv[3]))['timelines']
+tl = tls[0]
 print('rendered', d.body.get('data-rendered'))
-print('peak total', d.ids['peak-total'].get('data-bytes') == str(tl['peak']['live_bytes']))
-print('peak time', d.ids['peak-time'].get('data-ts') == str(tl['peak']['ts']))
-print('top site', d.ids['top-site'].get('data-function') == top['function'])
-print('top site live', d.ids['top-site-live'].get('data-bytes') == str(top['live_bytes']))
-print('top site peak', d.ids['top-site-peak'].get('data-bytes') == str(top['peak_live_bytes']))
-print('totals', d.ids['total-allocs'].get('data-count') == str(rep['totals']['allocs']) and
-      d.ids['total-live-bytes'].get('data-bytes') == str(rep['totals']['live_bytes']))
+# at a glance: a row per source, each cell that source's figure alone
+print('a glance row per source', sorted(d.glance) == sorted(s['source'] for s in rep['sources']))
+for s in rep['sources']:
+    src, t, c = s['source'], s['totals'], d.glance.get(s['source'], [{}] * 7)
+    stl = [x for x in tls if x['source'] == src][:1]
+    top = [x for x in rep['tags'] if x['source'] == src][:1]
+    print(src, 'totals', c[1].get('data-count') == str(t['allocs']) and
+          c[2].get('data-count') == str(t['frees']) and
+          c[3].get('data-bytes') == str(t['live_bytes']) and
+          c[3].get('data-count') == str(t['live']) and
+          c[4].get('data-count') == str(t['live_suspects']))
+    print(src, 'peak', bool(stl) and c[5].get('data-bytes') == str(stl[0]['peak']['live_bytes'])
+          and c[5].get('data-ts') == str(stl[0]['peak']['ts']))
+    print(src, 'top site', bool(top) and c[6].get('data-function') == (top[0]['function'] or '')
+          and c[6].get('data-bytes') == str(top[0]['live_bytes']))
 print('table rows', len(d.rows) == len(rep['tags']))
 # sorted by the click: allocs, most first (ties keep the report's order)
 by_allocs = sorted(rep['tags'], key=lambda t: -t['allocs'])
@@ -162,12 +173,10 @@ grep -v '^#' "$T_TMP/dom.err"
 grep '^#' "$T_TMP/dom.err"
 check_eq "the page's figures are the JSON report's; its charts are drawn" \
 	"$(cat "$T_TMP/dom.out")" "rendered yes
-peak total True
-peak time True
-top site True
-top site live True
-top site peak True
-totals True
+a glance row per source True
+alloc_tag totals True
+alloc_tag peak True
+alloc_tag top site True
 table rows True
 table cells, sorted by a click on allocs True
 timeline total drawn True

@@ -62,10 +62,18 @@ check_grep "the weight is the default sample type" "^Type: inuse_space$" "$T_TMP
 
 # -traces: the call site is the leaf (for its own frame: not repeated), then its callers
 pprof -traces "$T_TMP/alloc.pb.gz" 2>&1 |
-	awk '/^-----/ { if (++n == 2) exit; next } n == 1 { print $NF }' > "$T_TMP/trace"
+	awk '/^-----/ { if (++n == 2) exit; next } n == 1 && !/^ +[a-z_]+: / { print $NF }' \
+	> "$T_TMP/trace"
 check_eq "-traces: leaf first, the call site once" "$(cat "$T_TMP/trace")" "alloc_inode@fs/inode.c:261
 new_inode
 do_sys_open"
+
+# every sample says its source (issue 25): as many source labels as samples (a line
+# of dashes before each and after the last)
+pprof -traces "$T_TMP/alloc.pb.gz" > "$T_TMP/traces" 2>&1
+check_eq "every sample labelled with its source" \
+	"$(grep -c '^ *source: *\(alloc_tag\|kmem\)$' "$T_TMP/traces")" \
+	"$(($(grep -c '^-----' "$T_TMP/traces") - 1))"
 
 check_eq "-tagfocus module=xfs" \
 	"$(top4 -unit=B -sample_index=alloc_space -tagfocus module=xfs "$T_TMP/alloc.pb.gz")" \

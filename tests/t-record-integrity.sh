@@ -171,6 +171,12 @@ check_eq "under load: nothing left behind" "$(leftovers)" ""
 # end NAME FILE RC: record's exit status, and every event it said it wrote in the file
 ended() {
 	n=$(wrote_events "$2.err")
+	if [ "$4:$(stock_events "$2")" != "$3:${n:-no wrote line}" ]; then
+		# kept for a look: the file, what record said
+		mkdir -p "$ATAG_BUILD/evidence"
+		cp "$2" "$ATAG_BUILD/evidence/$(echo "$1" | tr -c 'a-zA-Z0-9\n' -).dat" 2>/dev/null
+		cp "$2.err" "$ATAG_BUILD/evidence/$(echo "$1" | tr -c 'a-zA-Z0-9\n' -).err"
+	fi
 	check_eq "$1: exit $3, the file reads back in stock trace-cmd" \
 		"$4:$(stock_events "$2")" "$3:${n:-no wrote line}"
 	check_eq "$1: nothing left behind" "$(leftovers)" ""
@@ -186,7 +192,7 @@ F=$T_TMP/end.dat
 "$C" record --kmem -o "$F" -- true > /dev/null 2> "$F.err"
 rc=$?
 check_grep "COMMAND exits: its last line says what was written" \
-	"^trace-cmd-alloc-tag record: wrote $F: [0-9]+ events, (none lost|[0-9]+ events LOST .*)$" "$F.err"
+	"^trace-cmd-alloc-tag record: wrote $F: [0-9]+ events, (none lost|[0-9]+ LOST .*)$" "$F.err"
 ended "COMMAND exits" "$F" 0 $rc
 
 "$C" record --kmem --duration 300ms -o "$F" -- sh -c 'while :; do sleep 0.05; done' \

@@ -273,6 +273,7 @@ counters-reading|start
 $(counters_of start "$A.state0" foo_alloc foo_bar)
 workload|$sp|atag-sim
 described
+linger|250
 counters-reading|end
 $(counters_of end "$A.state1" foo_alloc foo_bar)
 end|command-exited"
@@ -409,6 +410,38 @@ check_eq "--duration: kmalloc_trace was traced, foo_alloc still is" \
 	"$(awk '$1 == "hit" { print $5 }' "$B.exp" | sort -u | tr '\n' ' ')" "foo_alloc kmalloc_trace "
 check_eq "--duration: nothing left behind" "$(leftovers)" ""
 
+# --linger (issue 25): once COMMAND ended by itself, record goes on 250 ms by default,
+# so what happens after its end (the kernel's RCU frees; here a child it left behind,
+# which allocates 100 ms later) lands in the trace
+rm -f "$B.exp" "$B.done"
+"$C" record --function foo_bar -o "$B.dat" -- \
+	sh -c "(sleep 0.1; '$SIM' run -r 2 --expect '$B.exp'; echo > '$B.done') > /dev/null 2>&1 &" \
+	> /dev/null 2> "$B.err"; rc=$?
+check_eq "--linger by default: exit 0, the marker says 250 ms" \
+	"$rc:$(markers "$B.dat" | grep '^linger')" "0:linger|250"
+check_grep "--linger by default: said, with the time it took" \
+	"^trace-cmd-alloc-tag record: recorded (2[5-9][0-9]|[3-9][0-9][0-9]|[0-9]{4,}) ms past the workload's end, for what the kernel frees after an RCU grace period \(--linger, --no-linger\)\$" \
+	"$B.err"
+"$AWAIT" -t 10 file "$B.done" 2>/dev/null
+check_eq "--linger by default: what the workload's child did after its end is in the trace" \
+	"$(count_in ' alloc_tag_hit: ' "$B.dat")" "$(grep -c '^hit' "$B.exp")"
+check_eq "--linger: nothing left behind" "$(leftovers)" ""
+start=$(date +%s%N)
+"$C" record --function foo_bar --linger 1s -o "$B.dat" -- true > /dev/null 2> "$B.err"; rc=$?
+took=$((($(date +%s%N) - start) / 1000000))
+check_eq "--linger 1s: exit 0, the marker, at least a second" \
+	"$rc:$(markers "$B.dat" | grep '^linger'):$([ "$took" -ge 1000 ] && echo long)" \
+	"0:linger|1000:long"
+"$C" record --function foo_bar --no-linger -o "$B.dat" -- true > /dev/null 2> "$B.err"; rc=$?
+check_eq "--no-linger: exit 0, no marker, not said" \
+	"$rc:$(markers "$B.dat" | grep -c '^linger'):$(grep -c 'past the workload' "$B.err")" "0:0:0"
+"$C" record --function foo_bar --duration 200ms -o "$B.dat" -- sleep 10 > /dev/null 2> "$B.err"
+check_eq "--linger: not after --duration ended the workload" \
+	"$(markers "$B.dat" | grep -c '^linger')" 0
+"$C" record --function foo_bar --linger 2m -o "$B.dat" -- true > "$B.out" 2>&1; rc=$?
+check_eq "--linger 2m: refused, saying why" "$rc:$(head -n 1 "$B.out")" \
+	"2:trace-cmd-alloc-tag: --linger: '2m' is not a duration of a minute or less"
+
 # the duration ending a COMMAND that runs longer is the normal stop, not its failure
 "$C" record --function foo_bar --duration 300ms -o "$B.dat" -- sleep 10 > /dev/null 2> "$B.err"
 rc=$?
@@ -482,7 +515,7 @@ check_eq "COMMAND starts once the recorder's readers run" "$(cat "$B.out")" read
 ATAG_TRACE_CMD=$ATAG_SRC/tests/fake-trace-cmd.sh "$C" record --all -b 4 -o "$B.dat" -- \
 	"$SIM" run -r 300 --delay-ms 0 > /dev/null 2> "$B.err"; rc=$?
 check_grep "events the writer did not read are reported lost" \
-	"^trace-cmd-alloc-tag record: wrote $B.dat: [0-9]+ events LOST \([0-9]+ overwritten, 0 dropped\); use a larger -b\$" \
+	"^trace-cmd-alloc-tag record: wrote $B.dat: [0-9]+ events, [0-9]+ LOST \([0-9]+ overwritten, 0 dropped\); use a larger -b\$" \
 	"$B.err"
 check_eq "lost events: exit 0, nothing left behind" "$rc:$(leftovers)" "0:"
 
@@ -909,6 +942,7 @@ check_eq "--kmem: markers: the source, every allocation selected, no counters" \
 	"record|N|kmem|yes
 select-all
 described
+linger|250
 end|command-exited"
 check_grep "--kmem: kmalloc events" ' kmalloc: ' "$T_TMP/kmem.txt"
 check_grep "--kmem: kfree events" ' kfree: ' "$T_TMP/kmem.txt"

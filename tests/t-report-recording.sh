@@ -84,6 +84,17 @@ check_grep "scope: text counts the other tasks" \
 	"$T_TMP/scope.text"
 check_nogrep "scope: a labelled file gets no remark about a missing description" \
 	'no recording description' "$T_TMP/scope.text"
+jq_eq "scope: no linger line: linger_ms null" '.files[0].recording.linger_ms' null \
+	"$T_TMP/scope.json"
+# record --linger's line (issue 25): how long it recorded past the workload's end
+sed 's/^ev 0 2100 50 marker end command-exited$/ev 0 2050 50 marker linger 250\n&/' \
+	"$T_TMP/scope.txt" > "$T_TMP/linger.txt"
+mkfixture -o "$T_TMP/linger.dat" "$T_TMP/linger.txt" || fail "linger fixture"
+jq_eq "linger line: the JSON's linger_ms" '.files[0].recording.linger_ms' 250 \
+	"$(json "$T_TMP/linger.dat" > "$T_TMP/linger.json"; echo "$T_TMP/linger.json")"
+check_grep "linger line: the text says it" \
+	"; ended: command-exited, recorded 250 ms past the workload's end$" \
+	"$(report "$T_TMP/linger.dat" > "$T_TMP/linger.text" 2>&1; echo "$T_TMP/linger.text")"
 
 json --all-tasks "$T_TMP/scope.dat" > "$T_TMP/all.json"
 jq_eq "--all-tasks: every task but the recorder" \

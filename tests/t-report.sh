@@ -24,7 +24,8 @@ check "JSON parses" jq -e . "$T_TMP/lt.json"
 jq_eq "complete" .complete true "$T_TMP/lt.json"
 jq_eq "totals" .totals \
 	'{"allocs":6,"frees":4,"matched_frees":3,"unmatched_frees":1,"partial_frees":1,"replaced":1,
-	"live":2,"live_bytes":384,"bytes_alloced":8960,"bytes_freed":4256}' "$T_TMP/lt.json"
+	"live":2,"live_bytes":384,"bytes_alloced":8960,"bytes_freed":4256,"live_suspects":1}' \
+	"$T_TMP/lt.json"
 foo='.tags[] | select(.function == "foo_create")'
 bar='.tags[] | select(.function == "bar_open")'
 jq_eq "call site learned from hits" "[$foo | .file, .line, .module, .tag]" \
@@ -214,9 +215,15 @@ check_grep "--stacks: frames" '^ +foo_ioctl\+0x20$' "$T_TMP/stacks"
 report --live "$T_TMP/lt.dat" > "$T_TMP/live" 2>&1
 check_grep "--live: oldest first with pid and comm" \
 	'^7.0 us +0xffff888000000300 +128 +100 +foo-daemon +foo_create mm/foo.c:10$' "$T_TMP/live"
-check_grep "--live: a live allocation of a call site reused while live is marked" \
-	'^1.5 us +0xffff888000002000 +256 +200 +bar-tool +bar_open drivers/bar.c:20 \[bar\]  \[reused while live 1x: untraced frees\]$' \
+check_grep "--live: a live allocation of a call site reused while live is explained, not suspect" \
+	'^  1  bar_open drivers/bar.c:20 \[bar\]: its call site.s objects were allocated again while live: some of its frees are not traced$' \
 	"$T_TMP/live"
+check_nogrep "--live: it is not among the suspects" '0xffff888000002000' "$T_TMP/live"
+report -f csv --live "$T_TMP/lt.dat" > "$T_TMP/live.csv" 2>&1
+check_eq "--live -f csv: the suspect columns last, as the JSON's" \
+	"$(head -n 1 "$T_TMP/live.csv" | cut -d, -f12-; sed 1d "$T_TMP/live.csv" | awk -F, '{ print $1, $14 }')" \
+	"stack,source,suspect,suspect_why,task_running
+$(jq -r '.live[] | "\(.ptr) \(if .suspect then 1 else 0 end)"' "$T_TMP/lt.json")"
 jq_eq "JSON: reused while live, per call site and live allocation" \
 	'[([.tags[] | [.function, .reused_while_live]] | sort), [.live[] | .reused_while_live]]' \
 	'[[["bar_open",true],["foo_create",false]],[false,true]]' "$T_TMP/lt.json"
@@ -459,6 +466,19 @@ jq_eq "page: bytes are page size << order, failed allocations ignored" \
 jq_eq "page: call site is the first frame outside the allocator" \
 	'[.tags[] | [.function, .offset]] | sort' '[["ksys_write",96],["pipe_write",64]]' \
 	"$T_TMP/page.json"
+# without a stack: named by order, GFP flags as the event's format names them (stock
+# trace-cmd prints the same) and migrate type; a free of a page allocated before the
+# trace by its order (issue 25: never "0x0")
+{ grep -v '^ev 0 [0-9]*1 400 stack' "$D/page.txt"; echo 'ev 0 5000 400 page_free 0x9000 3'; } \
+	> "$T_TMP/page-ns.txt"
+mkfixture -o "$T_TMP/page-ns.dat" "$T_TMP/page-ns.txt"
+json --source page "$T_TMP/page-ns.dat" > "$T_TMP/page-ns.json"
+gfp=$(trace-cmd report -i "$T_TMP/page-ns.dat" 2> /dev/null | sed -n 's/.*order=2 .* gfp_flags=\([^ ]*\).*/\1/p')
+check_eq "page, no stack: stock trace-cmd names the fixture's GFP flags" "$gfp" GFP_KERNEL
+jq_eq "page, no stack: named by order, GFP flags, migrate type; an earlier page by its order" \
+	'[.tags[] | [.function, .offset, .allocs, .unmatched_frees]] | sort' \
+	"[[\"pages of order 0, $gfp, unmovable: no stack\",null,1,0],[\"pages of order 2, $gfp, unmovable: no stack\",null,1,0],[\"pages of order 3, allocated before the trace\",null,0,1]]" \
+	"$T_TMP/page-ns.json"
 
 # the earlier 'ref' key
 sed 's/^cpus 2/cpus 2\nref/' "$D/lifetimes.txt" > "$T_TMP/ref.txt"

@@ -67,6 +67,10 @@ static const char record_usage[] =
 	"      --all-stacks    a stack for every allocation (--stack-every 1: with\n"
 	"                      alloc_tag, at every hit)\n"
 	"      --no-stack      no kernel stacks\n"
+	"      --linger TIME   once the workload ended by itself, record TIME more\n"
+	"                      (default 250ms) so that what the kernel frees after an\n"
+	"                      RCU grace period lands in the trace\n"
+	"      --no-linger     stop as soon as the workload ended\n"
 	"      --duration TIME stop after TIME (500ms, 10s, 2m); a COMMAND still\n"
 	"                      running then gets SIGTERM (SIGKILL 5 s later)\n"
 	"      --all           trace every call site\n"
@@ -93,6 +97,7 @@ struct record_params {
 	unsigned long long	duration_ns;	/* 0: none */
 	bool			no_stack;
 	unsigned int		stack_every;	/* 1: every allocation */
+	unsigned long long	linger_ns;	/* past the workload's own end; 0: none */
 	bool			all;
 	bool			kmem;
 	char			**command;	/* NULL: none */
@@ -122,6 +127,7 @@ struct recording {
 	bool			mark_failed;	/* a line could not be written: said once */
 	bool			stopped_early;	/* stopped before trace-cmd recorded */
 	bool			committed;	/* the trace.dat is in place */
+	unsigned long long	lingered_ns;	/* recorded past the workload's end */
 	struct atag_readback	rb;		/* what reading it back found */
 	bool			unreadable;	/* it does not read back: rb.why */
 	const char		**events;	/* recorded, NULL-terminated */
@@ -133,7 +139,10 @@ struct recording {
 };
 
 enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem, OPT_stack_every,
-       OPT_all_stacks };
+       OPT_all_stacks, OPT_linger, OPT_no_linger };
+
+/* How long record goes on past the workload's end by default (see --linger). */
+#define LINGER_NS		250000000ULL
 
 /* By default one allocation in this many carries a stack (include/atag-record.h). */
 #define STACK_EVERY		16
@@ -155,6 +164,8 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		{ "no-stack", no_argument, NULL, OPT_no_stack },
 		{ "stack-every", required_argument, NULL, OPT_stack_every },
 		{ "all-stacks", no_argument, NULL, OPT_all_stacks },
+		{ "linger", required_argument, NULL, OPT_linger },
+		{ "no-linger", no_argument, NULL, OPT_no_linger },
 		{ "duration", required_argument, NULL, OPT_duration },
 		{ "all", no_argument, NULL, OPT_all },
 		{ "kmem", no_argument, NULL, OPT_kmem },
@@ -196,6 +207,13 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 			p->stack_every = 1;
 			every_given = true;
 			break;
+		case OPT_linger:
+			if (atag_parse_duration(optarg, &p->linger_ns) ||
+			    p->linger_ns > 60000000000ULL)
+				atag_usage_error(record_usage, "--linger: '%s' is not a duration of "
+						 "a minute or less", optarg);
+			break;
+		case OPT_no_linger: p->linger_ns = 0; break;
 		case OPT_duration:
 			if (atag_parse_duration(optarg, &p->duration_ns) || !p->duration_ns)
 				atag_usage_error(record_usage, "--duration: '%s' is not a duration",
@@ -982,6 +1000,40 @@ static void record_wait(struct recording *r)
 		close(p[1].fd);
 }
 
+/*
+ * Once the workload ended by itself: a while more (--linger), so that what the kernel
+ * frees after an RCU grace period (credentials, page tables, the objects of a task
+ * that exited) lands in the trace rather than looking live. A stop signal or the
+ * recorder's end cuts it short.
+ */
+static void linger(struct recording *r)
+{
+	unsigned long long t0 = atag_now_ns(), end = t0 + r->p->linger_ns;
+	struct pollfd p[2] = {
+		{ .fd = atag_stop_fd(), .events = POLLIN },
+		{ .fd = atag_recorder_fd(r->rec), .events = POLLIN },
+	};
+	char ms[24];
+	int wait;
+
+	if (!r->p->linger_ns || r->error || atag_stop_sig ||
+	    (strcmp(r->end_reason, "command-exited") && strcmp(r->end_reason, "process-exited")))
+		return;
+	snprintf(ms, sizeof(ms), "%llu", r->p->linger_ns / 1000000);
+	mark_result(r, atag_session_mark(r->sess, "linger", ms, NULL));
+	while (!atag_stop_sig && (wait = atag_ms_until(end)) > 0) {
+		if (p[1].fd < 0 && wait > ATAG_NO_PIDFD_MS)
+			wait = ATAG_NO_PIDFD_MS;
+		atag_poll(p, 2, wait);
+		atag_stop_drain();
+		if (!atag_recorder_running(r->rec)) {
+			recorder_died(r);
+			break;
+		}
+	}
+	r->lingered_ns = atag_now_ns() - t0;
+}
+
 static void run_and_wait(struct recording *r)
 {
 	if (atag_stop_sig)
@@ -1002,6 +1054,7 @@ static void run_and_wait(struct recording *r)
 				ATAG_PROG, r->p->output);
 	}
 	record_wait(r);
+	linger(r);
 	describe_end(r);
 }
 
@@ -1128,10 +1181,14 @@ static void print_summary(struct recording *r, const struct atag_lost *lost, boo
 	print_tags_off(r);
 	if (r->error || !r->committed || r->unreadable)
 		return;
+	if (r->lingered_ns)
+		fprintf(stderr, "%s record: recorded %llu ms past the workload's end, for what the "
+			"kernel frees after an RCU grace period (--linger, --no-linger)\n", ATAG_PROG,
+			r->lingered_ns / 1000000);
 	fprintf(stderr, "%s record: wrote %s", ATAG_PROG, r->p->output);
 	if (have_lost && nr_lost)
-		fprintf(stderr, ": %llu events LOST (%llu overwritten, %llu dropped); use a larger -b\n",
-			nr_lost, lost->overrun, lost->dropped);
+		fprintf(stderr, ": %llu events, %llu LOST (%llu overwritten, %llu dropped); use a "
+			"larger -b\n", lost->read, nr_lost, lost->overrun, lost->dropped);
 	else if (have_lost && lost->unread)
 		fprintf(stderr, ": %llu events; %llu LOST: trace-cmd record left them in the ring "
 			"buffer\n", lost->read, lost->unread);
@@ -1251,7 +1308,8 @@ static int run_record(struct record_params *p)
 
 void trace_alloc_tag_record(int argc, char **argv)
 {
-	struct record_params p = { .output = "trace.dat", .stack_every = STACK_EVERY };
+	struct record_params p = { .output = "trace.dat", .stack_every = STACK_EVERY,
+				   .linger_ns = LINGER_NS };
 	int ret;
 
 	atag_tagopts_init(&p.tagopts);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "atag-cmd.h"
@@ -24,6 +25,53 @@ static const int stop_signals[] = {
 static int stop_pipe[2] = { -1, -1 };
 static struct sigaction orig_actions[NR_STOP_SIGNALS + 1];	/* then SIGPIPE's */
 static sigset_t orig_mask;
+
+/*
+ * The C library keeps the first real-time signals (32 and 33 with glibc) for its own use:
+ * sigaction() refuses them, and starting a thread may give one a handler, which exec turns
+ * into the default action. A caller that ignores one must find its COMMAND ignoring it
+ * still, so these are read and set again with the system call itself.
+ */
+#define FIRST_LIBC_SIGNAL	32
+#define NR_LIBC_SIGNALS		2
+
+struct kernel_sigaction {	/* the generic layout (not MIPS') */
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	unsigned long mask;
+};
+
+static bool libc_ignored[NR_LIBC_SIGNALS];
+
+static void libc_signals_save(void)
+{
+#if !defined(__mips__)
+	struct kernel_sigaction old;
+	int i;
+
+	for (i = 0; i < NR_LIBC_SIGNALS; i++) {
+		if (FIRST_LIBC_SIGNAL + i >= SIGRTMIN)
+			break;
+		if (!syscall(SYS_rt_sigaction, FIRST_LIBC_SIGNAL + i, NULL, &old, sizeof(old.mask)))
+			libc_ignored[i] = old.handler == SIG_IGN;
+	}
+#endif
+}
+
+static void libc_signals_restore(void)
+{
+#if !defined(__mips__)
+	struct kernel_sigaction ign;
+	int i;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.handler = SIG_IGN;
+	for (i = 0; i < NR_LIBC_SIGNALS; i++)
+		if (libc_ignored[i])
+			syscall(SYS_rt_sigaction, FIRST_LIBC_SIGNAL + i, &ign, NULL, sizeof(ign.mask));
+#endif
+}
 
 static void on_stop_signal(int sig, siginfo_t *info, void *uctx)
 {
@@ -58,6 +106,7 @@ void atag_stop_install(void)
 
 	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK))
 		die("cannot create a pipe: %s", strerror(errno));
+	libc_signals_save();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_stop_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -99,5 +148,6 @@ void atag_stop_restore(void)
 	for (i = 0; i < NR_STOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &orig_actions[i], NULL);
 	sigaction(SIGPIPE, &orig_actions[i], NULL);
+	libc_signals_restore();
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
 }

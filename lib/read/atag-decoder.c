@@ -86,7 +86,9 @@ struct atag_decoder {
 	struct atag_frame_cache		*frames_seen;	/* frame address -> class */
 	struct atag_stack_ids		*stack_ids;	/* distinct stacks: their key */
 	const struct atag_modules	*modules;
+	const struct atag_flag_names	*gfp_names;	/* may be NULL */
 	uint64_t			frames[MAX_FRAMES];
+	char				name[ATAG_DECODER_NAME_LEN];
 };
 
 static void field_of(const struct atag_decoder *d, struct tep_event *event, const char *names,
@@ -369,6 +371,16 @@ void atag_decoder_set_modules(struct atag_decoder *d, const struct atag_modules 
 	d->modules = mods;
 }
 
+void atag_decoder_set_gfp_names(struct atag_decoder *d, const struct atag_flag_names *names)
+{
+	d->gfp_names = names;
+}
+
+const struct atag_flag_names *atag_decoder_gfp_names(const struct atag_decoder *d)
+{
+	return d->gfp_names;
+}
+
 void atag_decoder_set_task_filter(struct atag_decoder *d, bool (*selected)(void *ctx, int pid),
 				  void *ctx)
 {
@@ -423,6 +435,11 @@ void atag_source_name_code(struct atag_decoder *d, uint64_t tag, const char **fu
 			   uint64_t *offset, const char **module)
 {
 	*function = atag_function_of(d->tep, d->modules, tag, offset, module);
+}
+
+char *atag_decoder_name_buf(struct atag_decoder *d)
+{
+	return d->name;
 }
 
 unsigned int atag_decoder_page_size(const struct atag_decoder *d)
@@ -762,7 +779,7 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 	ev.pid = pid;
 	ev.ts = rec->ts;
 	ev.tag = ev.ptr = ev.bytes = 0;
-	ev.stack_follows = ev.stack_maybe = false;
+	ev.stack_follows = ev.stack_maybe = ev.tag_provisional = false;
 	ev.filtered = false;
 	ev.src = 0;
 	ev.task = ATAG_TASK_ANY;
@@ -780,7 +797,7 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 			ev.kind = ATAG_EV_OTHER;
 		} else if (ev.kind == ATAG_EV_HIT && d->src[dp->src]->hit_site) {
 			describe(d, dp, rec, &ev);
-		} else if (ev.kind == ATAG_EV_ALLOC && !ev.tag) {
+		} else if (ev.kind == ATAG_EV_ALLOC && (!ev.tag || ev.tag_provisional)) {
 			dp->untagged = true;
 		}
 		if (dp->sampled && (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_HIT))

@@ -265,6 +265,7 @@ int atag_reader_open(const char *path, const struct atag_read_opts *opts,
 		goto fail;
 	}
 	atag_decoder_set_modules(rd->dec, atag_trace_modules(rd->trace));
+	atag_decoder_set_gfp_names(rd->dec, atag_trace_gfp_names(rd->trace));
 	ret = pick_buffer(rd, err, errlen);
 	if (!ret)
 		ret = make_scope(rd);

@@ -28,8 +28,10 @@ struct atag_recording *atag_recording_alloc(void)
 {
 	struct atag_recording *r = calloc(1, sizeof(*r));
 
-	if (r)
+	if (r) {
 		r->sample_moves = -1;
+		r->linger_ms = -1;
+	}
 	return r;
 }
 
@@ -263,6 +265,12 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 		r->sample_moves = pid;
 		return ATAG_MARKER_SAMPLED;
 	}
+	if (!strcmp(kw, "linger")) {
+		if (nf != 1 || !parse_int(f[0], 0, 0x7fffffff, &pid))
+			return ATAG_MARKER_UNKNOWN;
+		r->linger_ms = pid;
+		return ATAG_MARKER_LINGER;
+	}
 	if (!strcmp(kw, "end")) {
 		if (nf != 1)
 			return ATAG_MARKER_UNKNOWN;
@@ -483,6 +491,15 @@ int atag_scope_fork(struct atag_scope *s, int parent, int child, const char *com
 void atag_scope_rename(struct atag_scope *s, int pid, const char *comm)
 {
 	set_comm(s, pid, comm);
+}
+
+int atag_scope_exited(const struct atag_scope *s, int pid)
+{
+	const uint64_t *e = atag_map_find((struct atag_map *)&s->tasks, (uint32_t)pid);
+
+	if (!e || !(*e & E_KNOWN))
+		return -1;
+	return (*e & E_EXITED) ? 1 : 0;
 }
 
 void atag_scope_exit(struct atag_scope *s, int pid)

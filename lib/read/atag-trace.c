@@ -501,6 +501,11 @@ const char *atag_trace_uname(const struct atag_trace *t)
 	return t->td->uname;
 }
 
+const struct atag_flag_names *atag_trace_gfp_names(const struct atag_trace *t)
+{
+	return t->td->gfp_names.nr ? &t->td->gfp_names : NULL;
+}
+
 unsigned int atag_trace_nr_damages(const struct atag_trace *t)
 {
 	return t->td->nr_damage;

@@ -398,6 +398,10 @@ static int read_formats(struct parse *ps, struct src *s, const char *system)
 		text = rd_blob(s, n);
 		if (!text)
 			break;
+		/* the one table of names this program prints by (atag-print-flags.h) */
+		if (!strcmp(system, "kmem") && !ps->td->gfp_names.nr &&
+		    !strncmp(text, "name: mm_page_alloc\n", 20))
+			atag_print_flags_parse(text, n, "gfp_flags", &ps->td->gfp_names);
 		text = without_print_fmt(text, &n);
 		if (!text)
 			return -ENOMEM;
@@ -1256,6 +1260,7 @@ void atag_tracedat_close(struct atag_tracedat *td)
 	}
 	free(td->buf);
 	free(td->uname);
+	atag_print_flags_free(&td->gfp_names);
 	free(td->comms.text);
 	while (td->nr_damage)
 		free(td->damage[--td->nr_damage]);

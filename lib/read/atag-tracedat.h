@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "atag-print-flags.h"
+
 struct tep_handle;
 struct atag_modules;
 
@@ -87,6 +89,8 @@ struct atag_tracedat {
 	 */
 	const char		*convert;
 	char			*uname;		/* the UNAME option's text, or NULL */
+	/* kmem:mm_page_alloc's names of the GFP flags (its print format); may be empty */
+	struct atag_flag_names	gfp_names;
 	struct atag_comms_layout comms;
 	/*
 	 * Damage to metadata no figure depends on, read around ("its saved comms are

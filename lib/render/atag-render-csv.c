@@ -10,7 +10,10 @@
  * is "0x" hex as in a frame, every other number decimal; times are nanoseconds.
  * A live allocation's stack is its frames, innermost first, joined with ';'
  * (kernel symbol names hold no ';'); empty when it has none.
- * source is the tag's source (alloc_tag, kmem, page), the last column.
+ * source is the tag's source (alloc_tag, kmem, page), the last column of a call
+ * site; a live allocation's row ends with source, suspect (1 for a leak suspect, else
+ * 0), suspect_why (what explains it; empty for a suspect) and task_running (1, 0,
+ * or empty when the trace does not say).
  * A cell holding ',', '"', CR or LF is quoted, its quotes doubled.
  */
 #include <errno.h>
@@ -34,7 +37,8 @@ static const char site_header[] =
 	"lifetime_min_ns,lifetime_p50_ns,lifetime_p90_ns,lifetime_p99_ns,lifetime_max_ns,source";
 
 static const char live_header[] =
-	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack,source";
+	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack,source,suspect,"
+	"suspect_why,task_running";
 
 /* One cell: the @n strings joined with @sep, quoted if they need it; n = 0 is empty. */
 void atag_render_csv_cell(FILE *f, char *const *strs, unsigned int n, char sep)
@@ -114,7 +118,9 @@ static void live_row(FILE *f, const struct atag_report_live *l)
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", l->alloc_ts, l->age_ns);
 	if (l->stack)
 		atag_render_csv_cell(f, l->stack->frames, l->stack->nr_frames, ';');
-	fprintf(f, ",%s", l->tag->source);
+	fprintf(f, ",%s,%d,", l->tag->source, l->suspect);
+	atag_csv_write_string(f, l->suspect_why);
+	fprintf(f, ",%s", l->task_exited < 0 ? "" : l->task_exited ? "0" : "1");
 	fputs(CSV_EOL, f);
 }
 

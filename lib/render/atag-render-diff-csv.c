@@ -3,7 +3,7 @@
  * A diff as CSV (RFC 4180 quoting, a header row, lines ending in "\n"): one row
  * per call site of the diff, in its order.
  *
- *   function,file,line,module,status,
+ *   function,file,line,module,source,status,
  *   <counter>_before,<counter>_after,<counter>_change   for each counter of a call
  *                                                       site (allocs ... bytes_freed)
  *   lifetime_count_before,lifetime_count_after,
@@ -27,7 +27,7 @@ static void header(FILE *f)
 	static const char * const sfx[] = { "before", "after", "change" };
 	int i, k;
 
-	fputs("function,file,line,module,status", f);
+	fputs("function,file,line,module,source,status", f);
 	for (i = 0; atag_counter_fields[i].name; i++)
 		for (k = 0; k < 3; k++)
 			fprintf(f, ",%s_%s", atag_counter_fields[i].name, sfx[k]);
@@ -63,7 +63,7 @@ static void row(FILE *f, const struct atag_diff *d, const struct atag_diff_site 
 		fprintf(f, "%ld", s->line);
 	fputc(',', f);
 	atag_csv_write_string(f, s->module);
-	fprintf(f, ",%s", atag_diff_status_name(s->status));
+	fprintf(f, ",%s,%s", s->source, atag_diff_status_name(s->status));
 	for (i = 0; atag_counter_fields[i].name; i++) {
 		fl = &atag_counter_fields[i];
 		if (atag_diff_normalised(d)) {

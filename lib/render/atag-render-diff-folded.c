@@ -11,7 +11,9 @@
  * "function[module]", "?" when unknown) as the leaf. The allocations of a call
  * site without a stack are a line of the call site alone. The two numbers are the
  * chosen weight before and after (normalised values with three decimals); lines
- * that weigh 0 on both sides are left out. flamegraph.pl colours by the change:
+ * that weigh 0 on both sides are left out. A diff of more than one source roots
+ * every line in a frame naming its source ("[kmem]", "[page]"), as the report's
+ * folded output does. flamegraph.pl colours by the change:
  * give it a diff that kept the unchanged call sites and stacks.
  */
 #include <errno.h>
@@ -77,6 +79,8 @@ static void line(FILE *f, const struct atag_diff *d, const struct atag_diff_site
 
 	if (!v[0] && !v[1])
 		return;
+	if (d->nr_sources > 1)
+		fprintf(f, "[%s];", s->source);
 	for (i = st ? st->nr_frames : 0; i-- > 0;) {
 		put_frame(f, st->frames[i]);
 		fputc(';', f);

@@ -4,8 +4,10 @@
  * (Documentation/trace-cmd-alloc-tag-diff.1.txt):
  *
  *   { "complete", "sort", "normalized", "summary": {...},
- *     "totals": { "before", "after", "change" },
- *     "sites": [ { identity, "status", "before", "after", "change", "stacks": [...] } ],
+ *     "totals": { "before", "after", "change" },	(over every source)
+ *     "sources": [ { "name", "before", "after", "change" } ],
+ *     "sites": [ { identity, "source", "status", "before", "after", "change",
+ *                  "stacks": [...] } ],
  *     "files": { "before": [...], "after": [...] }, "notices", "remarks" }
  *
  * Counts and sizes are exact integers, or numbers with six decimals when
@@ -121,6 +123,7 @@ static void site(struct atag_json *w, const struct atag_diff *d, const struct at
 	atag_json_str(w, "file", s->file);
 	atag_json_known_int(w, "line", s->line);
 	atag_json_str(w, "module", s->module);
+	atag_json_str(w, "source", s->source);
 	atag_json_str(w, "status", atag_diff_status_name(s->status));
 	for (i = 0; i < 2; i++) {
 		side(w, d, side_names[i], &s->counts[i], i, atag_counter_fields,
@@ -239,6 +242,27 @@ int atag_render_diff_json(const struct atag_diff *d, const struct atag_render_op
 	}
 	changes(&w, d, &d->totals[0], &d->totals[1], atag_total_fields, ~0u);
 	atag_json_close(&w);
+	atag_json_close(&w);
+	atag_json_break(&w);
+	atag_json_open_array(&w, "sources");
+	for (i = 0; i < d->nr_sources; i++) {
+		const struct atag_diff_source *src = &d->sources[i];
+
+		atag_json_break(&w);
+		atag_json_open_object(&w, NULL);
+		atag_json_str(&w, "name", src->name);
+		for (s = 0; s < 2; s++) {
+			if (!src->in[s]) {
+				atag_json_null(&w, side_names[s]);
+				continue;
+			}
+			side(&w, d, side_names[s], &src->totals[s], s, atag_total_fields, ~0u);
+			atag_json_close(&w);
+		}
+		changes(&w, d, &src->totals[0], &src->totals[1], atag_total_fields, ~0u);
+		atag_json_close(&w);
+		atag_json_close(&w);
+	}
 	atag_json_close(&w);
 	atag_json_break(&w);
 	atag_json_open_array(&w, "sites");

@@ -2,7 +2,9 @@
 /*
  * The text rendering of a diff: what each side read, the totals before, after
  * and their change, then one row of changes (after less before) per call site,
- * largest first, and on request each call site's changed stacks.
+ * largest first, and on request each call site's changed stacks. A diff of more
+ * than one source (slab and page events) has a totals table per source, never a
+ * sum of them (their bytes overlap), and a SOURCE column.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -72,11 +74,18 @@ static void side_files(const struct atag_report *r, const char *side, FILE *f)
 	unsigned int i;
 	char a[32];
 
+	unsigned int k;
+
 	for (i = 0; i < r->nr_files; i++) {
 		rf = &r->files[i];
-		fprintf(f, "%-7s %s: %s events, buffer %s, %llu records over %s\n", side, rf->path,
-			rf->source, rf->buffer[0] ? rf->buffer : "top",
-			(unsigned long long)rf->records,
+		fprintf(f, "%-7s %s: ", side, rf->path);
+		for (k = 0; k < rf->nr_sources; k++)
+			fprintf(f, "%s%s", k ? k + 1 == rf->nr_sources ? " and " : ", " : "",
+				rf->sources[k]);
+		if (!rf->nr_sources)
+			fputs(rf->source, f);
+		fprintf(f, " events, buffer %s, %llu records over %s\n",
+			rf->buffer[0] ? rf->buffer : "top", (unsigned long long)rf->records,
 			atag_format_duration(a, sizeof(a), rf->last_ts - rf->first_ts));
 		side = "";
 	}
@@ -95,9 +104,11 @@ static void norm_line(const struct atag_diff *d, FILE *f)
 			d->per[1]);
 }
 
-static void totals(const struct atag_diff *d, FILE *f)
+/* The totals of @t (two sides), headed by @name ("" for the diff's one source). */
+static void totals(const struct atag_diff *d, const char *name, const struct atag_totals *t,
+		   FILE *f)
 {
-	static const char * const head[] = { "", "BEFORE", "AFTER", "CHANGE" };
+	const char *head[] = { name, "BEFORE", "AFTER", "CHANGE" };
 	static const char * const label[] = {
 		"allocs", "frees", "matched frees", "unmatched frees", "partial frees", "replaced",
 		"live at end", "live bytes", "allocated", "freed",
@@ -112,10 +123,9 @@ static void totals(const struct atag_diff *d, FILE *f)
 	for (i = 0; atag_total_fields[i].name; i++) {
 		fl = &atag_total_fields[i];
 		row[0] = strdup(label[i]);
-		row[1] = value_cell(d, atag_diff_value(d, 0, &d->totals[0], fl), fl->bytes);
-		row[2] = value_cell(d, atag_diff_value(d, 1, &d->totals[1], fl), fl->bytes);
-		row[3] = delta_cell(d, atag_diff_delta(d, &d->totals[0], &d->totals[1], fl),
-				    fl->bytes);
+		row[1] = value_cell(d, atag_diff_value(d, 0, &t[0], fl), fl->bytes);
+		row[2] = value_cell(d, atag_diff_value(d, 1, &t[1], fl), fl->bytes);
+		row[3] = delta_cell(d, atag_diff_delta(d, &t[0], &t[1], fl), fl->bytes);
 		atag_table_add(&tb, row);
 	}
 	fputc('\n', f);
@@ -140,7 +150,13 @@ static void summary(const struct atag_diff *d, FILE *f)
 	for (s = 0; s < 2; s++)
 		side_files(d->reports[s], side_names[s], f);
 	norm_line(d, f);
-	totals(d, f);
+	if (d->nr_sources < 2)
+		totals(d, "", d->totals, f);
+	for (s = 0; d->nr_sources > 1 && s < (int)d->nr_sources; s++)
+		totals(d, d->sources[s].name, d->sources[s].totals, f);
+	if (d->nr_sources > 1)
+		fprintf(f, "\n(each source apart: slab and page bytes overlap, as the pages slab "
+			"takes are page allocations)\n");
 	fprintf(f, "\ncall sites    %zu changed, %zu appeared, %zu disappeared, %zu unchanged\n",
 		d->nr_changed, d->nr_appeared, d->nr_gone, d->nr_same);
 	fprintf(f, "data          %s\n", d->complete ? "complete" :
@@ -151,7 +167,7 @@ static void summary(const struct atag_diff *d, FILE *f)
 
 /* ------------------------------------------------------------ call sites */
 
-#define SITE_COLS	11
+#define SITE_COLS	12	/* with SOURCE, when the diff has more than one */
 /* the changes of the table, in its order */
 static const int site_counters[] = {
 	ATAG_COUNTER_LIVE_BYTES, ATAG_COUNTER_LIVE, ATAG_COUNTER_ALLOCS, ATAG_COUNTER_FREES,
@@ -182,7 +198,7 @@ static const char *status_cell(enum atag_diff_status s)
 }
 
 static void site_row(struct atag_table *tb, const struct atag_diff *d,
-		     const struct atag_diff_site *s)
+		     const struct atag_diff_site *s, bool mixed)
 {
 	const struct atag_counter_field *fl;
 	char name[SITE_LEN], *row[SITE_COLS];
@@ -197,6 +213,8 @@ static void site_row(struct atag_table *tb, const struct atag_diff *d,
 	row[n++] = lifetime_cell(s->lifetimes, 0);
 	row[n++] = lifetime_cell(s->lifetimes, 2);
 	row[n++] = lifetime_cell(s->lifetimes, 3);
+	if (mixed)
+		row[n++] = strdup(s->source);
 	row[n++] = strdup(status_cell(s->status));
 	row[n] = strdup(atag_diff_site_name(s, name, sizeof(name)));
 	atag_table_add(tb, row);
@@ -233,12 +251,15 @@ static void print_stacks(const struct atag_diff *d, const struct atag_diff_site 
 
 static void sites(const struct atag_diff *d, const struct atag_render_opts *o, FILE *f)
 {
-	static const char * const head[SITE_COLS] = {
+	const char *head[SITE_COLS] = {
 		"LIVE BYTES", "LIVE", "ALLOCS", "FREES", "PEAK LIVE", "ALLOCATED", "P50", "P99",
 		"MAX", "", "CALL SITE",
 	};
+	bool mixed = d->nr_sources > 1;
+	int cols = SITE_COLS - !mixed;
 	size_t i, n = d->nr_sites;
 	struct atag_table tb;
+	unsigned int left;
 
 	if (o && o->limit > 0 && (size_t)o->limit < n)
 		n = o->limit;
@@ -246,12 +267,19 @@ static void sites(const struct atag_diff *d, const struct atag_render_opts *o, F
 		fprintf(f, "\nno call site changed\n");
 		return;
 	}
-	atag_table_init(&tb, SITE_COLS, 1u << (SITE_COLS - 1) | 1u << (SITE_COLS - 2));
+	left = 1u << (cols - 1) | 1u << (cols - 2);
+	if (mixed) {
+		head[9] = "SOURCE";
+		head[10] = "";
+		head[11] = "CALL SITE";
+		left |= 1u << (cols - 3);
+	}
+	atag_table_init(&tb, cols, left);
 	tb.max_width = o ? o->columns : 0;
 	tb.drop = site_drop;
 	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++)
-		site_row(&tb, d, d->sites[i]);
+		site_row(&tb, d, d->sites[i], mixed);
 	atag_table_fit(&tb, 0);
 	fprintf(f, "\nchanges (after less before) by call site, largest change of %s first:\n",
 		d->sort);

@@ -15,7 +15,9 @@
  * offsets its frames have; keep_offsets writes the frames as they are. Lines of
  * the same frames add up (FlameGraph sums them). Characters the format cannot
  * carry in a frame (';', spaces, control characters) become '_'. The weight is
- * the chosen sample value; lines that weigh 0 are left out.
+ * the chosen sample value; lines that weigh 0 are left out. A report of more than
+ * one source (slab and page events: their bytes overlap) roots every line in a frame
+ * naming its source, "[kmem]" or "[page]", so that no tower mixes the two.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,6 +29,7 @@
 #include "atag-utils.h"
 
 struct folded {
+	const struct atag_report *r;
 	FILE	*f;
 	int	weight;
 	bool	keep_offsets;
@@ -46,10 +49,16 @@ static int folded_line(void *ctx, const struct atag_render_sample *s)
 	struct folded *fo = ctx;
 	char site[1024], name[512];
 	unsigned int i, first;
+	const char *root;
 	int at;
 
 	if (!s->v[fo->weight])
 		return 0;
+	root = atag_render_source_root(fo->r, s, name, sizeof(name));
+	if (root) {
+		put_frame(fo->f, root);
+		fputc(';', fo->f);
+	}
 	at = atag_render_site_index(s);
 	first = at >= 0 ? (unsigned int)at + 1 : 0;
 	for (i = s->stack ? s->stack->nr_frames : 0; i-- > first;) {
@@ -74,7 +83,7 @@ static int folded_line(void *ctx, const struct atag_render_sample *s)
  */
 int atag_render_folded(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
-	struct folded fo = { .f = f, .keep_offsets = o && o->keep_offsets };
+	struct folded fo = { .r = r, .f = f, .keep_offsets = o && o->keep_offsets };
 	int ret;
 
 	fo.weight = atag_render_weight(o ? o->weight : NULL);

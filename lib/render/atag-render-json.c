@@ -189,6 +189,12 @@ static void live(struct atag_json *w, struct frames_cache *c, const struct atag_
 			    l->stack->nr_frames);
 	atag_json_str(w, "source", l->tag->source);
 	atag_json_bool(w, "reused_while_live", l->tag->counts.replaced != 0);
+	atag_json_bool(w, "suspect", l->suspect);
+	atag_json_str(w, "suspect_why", l->suspect_why);
+	if (l->task_exited < 0)
+		atag_json_null(w, "task_running");
+	else
+		atag_json_bool(w, "task_running", !l->task_exited);
 	atag_json_close(w);
 }
 
@@ -255,6 +261,7 @@ static void recording(struct atag_json *w, const struct atag_report_file *rf)
 		atag_json_null(w, "counters_window");
 	}
 	atag_json_str(w, "end", rec->end_reason);
+	atag_json_known_int(w, "linger_ms", rec->linger_ms);
 	atag_json_close(w);
 }
 
@@ -329,6 +336,7 @@ static void sources(struct atag_json *w, const struct atag_report *r)
 		atag_json_str(w, "source", src->name);
 		atag_json_open_object(w, "totals");
 		atag_render_counters_json(w, &src->totals, atag_total_fields, ~0u);
+		atag_json_uint(w, "live_suspects", src->totals.live_suspects);
 		atag_json_close(w);
 		atag_json_uint(w, "nested", nested);
 		atag_json_open_object(w, "excluded");
@@ -436,6 +444,7 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 	atag_json_bool(&w, "complete", r->complete);
 	atag_json_open_object(&w, "totals");
 	atag_render_counters_json(&w, &r->totals, atag_total_fields, ~0u);
+	atag_json_uint(&w, "live_suspects", r->totals.live_suspects);
 	atag_json_close(&w);
 	atag_json_open_array(&w, "tags");
 	for (i = 0; i < rows(o, r->nr_selected); i++) {

@@ -12,8 +12,11 @@
  *    four values; location_id leaf first: the call site, then the stack's
  *    callers: the frames past the stack's own frame of the call site (which the
  *    call site stands for; the allocator's frames inside it are left out), or
- *    every frame when the stack does not show the call site. A module's call site
- *    carries the string label module=<name> (for -tagfocus).
+ *    every frame when the stack does not show the call site. Every sample carries
+ *    the string label source=<alloc_tag|kmem|page>, a module's call site also
+ *    module=<name> (for -tagfocus). A report of more than one source (slab and
+ *    page events, whose bytes overlap) roots every sample in a location named for
+ *    its source, "[kmem]" or "[page]", so that no flame graph tower mixes them.
  *  - The call site is a location of its own, one per tag, whose function is
  *    named as atag_render_site_frame() writes it ("func@file:line[module]",
  *    so `pprof -top` ranks call sites), system_name the bare function, filename
@@ -25,7 +28,8 @@
  *  - No mappings: everything is symbolised already.
  *  - duration_nanos spans the first to the last event of the files; time_nanos
  *    stays 0, as trace timestamps are not wall-clock time in general.
- *  - comment: one per input file ("file: <path> (<source>)") and one per notice
+ *  - comment: one per input file ("file: <path> (<sources>)", its sources joined
+ *    by ", ") and one per notice
  *    of incomplete data ("incomplete: <notice>"), shown by `pprof -comments`.
  *  - string_table[0] is "", every string appears once.
  */
@@ -56,8 +60,8 @@ struct pp_location {
 struct pp_sample {
 	Pprof__Sample		s;
 	int64_t			values[ATAG_V_NR];
-	Pprof__Label		label;
-	Pprof__Label		*labels[1];
+	Pprof__Label		label[2];
+	Pprof__Label		*labels[2];
 	uint64_t		ids[];
 };
 
@@ -247,6 +251,13 @@ static int add_sample(void *ctx, const struct atag_render_sample *s)
 	struct pprof *p = ctx;
 	Pprof__Profile *pr = &p->prof;
 	struct pp_sample *ps;
+	const char *root;
+	char buf[64];
+	size_t n;
+
+	root = atag_render_source_root(p->r, s, buf, sizeof(buf));
+	if (root)
+		nr++;
 
 	if (grow(&pr->sample, pr->n_sample, &p->cap_samples, sizeof(ps)))
 		return -ENOMEM;
@@ -256,11 +267,13 @@ static int add_sample(void *ctx, const struct atag_render_sample *s)
 	pprof__sample__init(&ps->s);
 	pr->sample[pr->n_sample++] = &ps->s;
 	ps->ids[0] = site_location(p, s->tag_idx);
-	for (i = 1; i < nr; i++) {
+	for (i = 1; i < nr - (root ? 1 : 0); i++) {
 		k = first + i - 1;
 		ps->ids[i] = frame_location(p, s->stack->frames[k],
 					    s->stack->lines ? s->stack->lines[k] : NULL);
 	}
+	if (root)
+		ps->ids[nr - 1] = frame_location(p, root, NULL);
 	for (i = 0; i < nr; i++)
 		if (!ps->ids[i])
 			return -ENOMEM;
@@ -270,13 +283,20 @@ static int add_sample(void *ctx, const struct atag_render_sample *s)
 	ps->s.location_id = ps->ids;
 	ps->s.n_value = ATAG_V_NR;
 	ps->s.value = ps->values;
-	if (!s->tag->module)
-		return 0;
-	pprof__label__init(&ps->label);
-	ps->label.key = intern(p, "module");
-	ps->label.str = intern(p, s->tag->module);
-	ps->labels[0] = &ps->label;
-	ps->s.n_label = 1;
+	for (n = 0; n < 2; n++)
+		pprof__label__init(&ps->label[n]);
+	n = 0;
+	ps->label[n].key = intern(p, "source");
+	ps->label[n].str = intern(p, s->tag->source);
+	ps->labels[n] = &ps->label[n];
+	n++;
+	if (s->tag->module) {
+		ps->label[n].key = intern(p, "module");
+		ps->label[n].str = intern(p, s->tag->module);
+		ps->labels[n] = &ps->label[n];
+		n++;
+	}
+	ps->s.n_label = n;
 	ps->s.label = ps->labels;
 	return p->nomem ? -ENOMEM : 0;
 }
@@ -325,12 +345,18 @@ static int profile_header(struct pprof *p, int weight)
 	p->prof.default_sample_type = intern(p, atag_render_value_name(weight));
 	set_duration(p);
 	for (i = 0; i < r->nr_files && !ret; i++) {
-		char *s = NULL;
+		const struct atag_report_file *rf = &r->files[i];
+		GString *s = g_string_new(rf->path);
+		unsigned int j;
 
-		if (asprintf(&s, "%s (%s)", r->files[i].path, r->files[i].source) < 0)
-			return -ENOMEM;
-		ret = add_comment(p, "file: ", s);
-		free(s);
+		g_string_append(s, " (");
+		for (j = 0; j < rf->nr_sources; j++)
+			g_string_append_printf(s, "%s%s", j ? ", " : "", rf->sources[j]);
+		if (!rf->nr_sources)
+			g_string_append(s, rf->source);
+		g_string_append_c(s, ')');
+		ret = add_comment(p, "file: ", s->str);
+		g_string_free(s, TRUE);
 	}
 	for (i = 0; i < r->nr_notices && !ret; i++)
 		ret = add_comment(p, "incomplete: ", r->notices[i]);

@@ -155,6 +155,15 @@ int atag_render_for_each_sample(const struct atag_report *r, long limit,
  *
  * Returns @buf.
  */
+const char *atag_render_source_root(const struct atag_report *r,
+				    const struct atag_render_sample *s, char *buf, size_t len)
+{
+	if (r->nr_sources < 2)
+		return NULL;
+	snprintf(buf, len, "[%s]", s->tag->source);
+	return buf;
+}
+
 char *atag_render_site_frame(const struct atag_report_tag *t, char *buf, size_t len)
 {
 	char name[32] = "", where[32] = "";

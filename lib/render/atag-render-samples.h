@@ -56,6 +56,15 @@ int atag_render_for_each_sample(const struct atag_report *r, long limit,
 				void *ctx) __hidden;
 
 /*
+ * The root frame of @s when @r reports more than one source (slab and page events):
+ * "[kmem]", "[page]", so that each source is a tower of its own and says which it
+ * is; NULL for one source. In @buf.
+ */
+const char *atag_render_source_root(const struct atag_report *r,
+				    const struct atag_render_sample *s, char *buf,
+				    size_t len) __hidden;
+
+/*
  * The call site as one frame: "function@file:line", "function@file",
  * "function+0xoff" or "function" as far as known, else "0x<tag>"; "[module]"
  * appended for a module's tag. Returns @buf.

@@ -87,7 +87,10 @@ static void summary_recording(const struct atag_report_file *rf, FILE *f)
 	}
 	fprintf(f, "; %u recorder %s", rf->tasks[ATAG_TASK_RECORDER],
 		rf->tasks[ATAG_TASK_RECORDER] == 1 ? "process" : "processes");
-	fprintf(f, "; ended: %s\n", rec->end_reason ? rec->end_reason : "(no end line)");
+	fprintf(f, "; ended: %s", rec->end_reason ? rec->end_reason : "(no end line)");
+	if (rec->linger_ms >= 0)
+		fprintf(f, ", recorded %d ms past the workload's end", rec->linger_ms);
+	fputc('\n', f);
 	if (rec->select_all)
 		fprintf(f, "  selected: every call site");
 	else
@@ -314,6 +317,12 @@ static void summary_source(const struct atag_report *r, const struct atag_report
 			nested == 1 ? "event" : "events");
 	fprintf(f, "live at end   %llu (%s)\n", (unsigned long long)t->live,
 		atag_format_size(a, sizeof(a), t->live_bytes));
+	if (t->live)
+		fprintf(f, "              %llu leak %s, %llu explained (the kernel frees them "
+			"without an event, later, or keeps them cached; --live says why)\n",
+			(unsigned long long)t->live_suspects,
+			t->live_suspects == 1 ? "suspect" : "suspects",
+			(unsigned long long)(t->live - t->live_suspects));
 	doubt_summary(r, src->name, f);
 	if (src->nr_selected < src->nr_tags)
 		fprintf(f, "call sites    %zu of %zu selected by the filters\n", src->nr_selected,
@@ -511,51 +520,151 @@ static void sites(const struct section *sec, const struct atag_render_opts *o, F
 /* ------------------------------------------------------------ live allocations */
 
 /* Left out, in this order, when the width is limited: AGE, BYTES and the call site stay. */
-static const char * const live_drop[] = { "PID", "COMM", "PTR", NULL };
+static const char * const live_drop[] = { "PID", "COMM", "PTR", "TASK", NULL };
 
-static void live(const struct section *sec, const struct atag_render_opts *o, FILE *f)
+/* Its task at the end of the trace: it ran, it exited, or the trace does not say. */
+static const char *task_state(const struct atag_report_live *l)
 {
-	static const char * const head[] = { "AGE", "PTR", "BYTES", "PID", "COMM", "CALL SITE" };
-	const struct atag_report_live *l;
-	size_t i, n = nr_rows(o, sec->nr_live);
-	char site[SITE_LEN], a[32], *row[6];
-	struct atag_table tb;
-	bool reused = false;
+	return l->task_exited < 0 ? "" : l->task_exited ? "exited" : "running";
+}
 
-	fprintf(f, "\nlive at the end of the trace, oldest first:\n");
-	atag_table_init(&tb, 6, 1u << 4 | 1u << 5);
+/* The leak suspects, oldest first, each with its stack. */
+static void live_suspects(const struct section *sec, const struct atag_render_opts *o,
+			  const struct atag_report_live **sus, size_t nr, FILE *f)
+{
+	const char *head[] = { "AGE", "PTR", "BYTES", "PID", "COMM", "TASK", "CALL SITE" };
+	const struct atag_report_live *l;
+	size_t i, n = nr_rows(o, nr);
+	char site[SITE_LEN], a[32], *row[7];
+	struct atag_table tb;
+	bool tasks = false;
+	int c;
+
+	(void)sec;
+	/* TASK only where the trace says how some task ended (its sched events) */
+	for (i = 0; i < n && !tasks; i++)
+		tasks = sus[i]->task_exited >= 0;
+	if (!tasks)
+		head[5] = head[6];
+	fprintf(f, "\nleak suspects: live at the end of the trace, nothing explaining it, "
+		"oldest first%s:\n", tasks ? " (TASK: the allocating task at the end)" : "");
+	atag_table_init(&tb, tasks ? 7 : 6, 1u << 4 | 1u << (tasks ? 6 : 5));
 	tb.max_width = o->columns;
 	tb.drop = live_drop;
 	atag_table_add_const(&tb, head);
 	for (i = 0; i < n; i++) {
-		l = sec->live[i];
+		l = sus[i];
 		row[0] = strdup(atag_format_duration(a, sizeof(a), l->age_ns));
 		row[1] = fmt("0x%llx", (unsigned long long)l->ptr);
 		row[2] = fmt("%llu", (unsigned long long)l->bytes);
 		row[3] = fmt("%d", l->pid);
 		row[4] = strdup(l->comm ? l->comm : "<...>");
-		atag_report_site(l->tag, site, sizeof(site));
-		/* its call site's frees are not all traced: it may be long gone */
-		row[5] = l->tag->counts.replaced ?
-			 fmt("%s" REUSED_MARK, site, (unsigned long long)l->tag->counts.replaced) :
-			 strdup(site);
-		reused |= l->tag->counts.replaced != 0;
+		c = 5;
+		if (tasks)
+			row[c++] = strdup(task_state(l));
+		row[c] = strdup(atag_report_site(l->tag, site, sizeof(site)));
 		atag_table_add(&tb, row);
 	}
 	atag_table_fit(&tb, 0);
 	for (i = 0; i < (size_t)tb.rows; i++) {
 		atag_table_print_row(&tb, i, 0, f);
-		l = i ? sec->live[i - 1] : NULL;
+		l = i ? sus[i - 1] : NULL;
 		if (l && l->stack)
 			print_frames(l->stack, f);
 	}
 	atag_table_print_hidden(&tb, f);
 	if (!n)
 		fprintf(f, "(none)\n");
-	more(f, n, sec->nr_live, "live allocations");
-	if (reused)
-		fprintf(f, "%s", REUSED_LEGEND);
+	more(f, n, nr, "leak suspects");
 	atag_table_free(&tb);
+}
+
+/* A call site's live allocations explained by one reason. */
+struct explained {
+	const struct atag_report_live	*first;
+	size_t				n;
+};
+
+/* by call site, then reason (their addresses: a grouping, no order) */
+static int by_site(const void *a, const void *b)
+{
+	const struct atag_report_live *x = *(const struct atag_report_live *const *)a;
+	const struct atag_report_live *y = *(const struct atag_report_live *const *)b;
+
+	if (x->tag != y->tag)
+		return x->tag < y->tag ? -1 : 1;
+	if (x->suspect_why != y->suspect_why)
+		return x->suspect_why < y->suspect_why ? -1 : 1;
+	return 0;
+}
+
+/* the most allocations first, then by the call site's name and the reason */
+static int by_count(const void *a, const void *b)
+{
+	const struct explained *x = a, *y = b;
+	char s[SITE_LEN], t[SITE_LEN];
+	int r;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	r = strcmp(atag_report_site(x->first->tag, s, sizeof(s)),
+		   atag_report_site(y->first->tag, t, sizeof(t)));
+	return r ? r : strcmp(x->first->suspect_why, y->first->suspect_why);
+}
+
+/* The live allocations explained, counted by call site and reason, the most first. */
+static void live_explained(const struct atag_report_live **ex, size_t nr, FILE *f)
+{
+	struct explained *g;
+	char site[SITE_LEN];
+	size_t i, j, ng = 0;
+
+	if (!nr)
+		return;
+	g = calloc(nr, sizeof(*g));
+	if (!g) {
+		fprintf(f, "\n(out of memory listing the live allocations explained)\n");
+		return;
+	}
+	qsort(ex, nr, sizeof(*ex), by_site);
+	for (i = 0; i < nr; i = j) {
+		for (j = i + 1; j < nr && !by_site(&ex[j], &ex[i]); j++)
+			;
+		g[ng].first = ex[i];
+		g[ng++].n = j - i;
+	}
+	qsort(g, ng, sizeof(*g), by_count);
+	fprintf(f, "\nexplained (live at the end, no leak suspects), by call site:\n");
+	for (i = 0; i < ng; i++)
+		fprintf(f, "  %zu  %s: %s\n", g[i].n,
+			atag_report_site(g[i].first->tag, site, sizeof(site)), g[i].first->suspect_why);
+	free(g);
+}
+
+static void live(const struct section *sec, const struct atag_render_opts *o, FILE *f)
+{
+	const struct atag_report_live **sus, **ex;
+	size_t i, ns = 0, ne = 0;
+
+	sus = calloc(sec->nr_live + 1, sizeof(*sus));
+	ex = calloc(sec->nr_live + 1, sizeof(*ex));
+	if (!sus || !ex) {
+		free(sus);
+		free(ex);
+		fprintf(f, "\n(out of memory listing the live allocations)\n");
+		return;
+	}
+	/* sec->live is oldest first: the suspects stay so */
+	for (i = 0; i < sec->nr_live; i++) {
+		if (sec->live[i]->suspect)
+			sus[ns++] = sec->live[i];
+		else
+			ex[ne++] = sec->live[i];
+	}
+	live_suspects(sec, o, sus, ns, f);
+	live_explained(ex, ne, f);
+	free(sus);
+	free(ex);
 	doubts(sec->tags, sec->nr_tags, true, f);
 }
 

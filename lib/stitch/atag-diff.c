@@ -146,6 +146,7 @@ void atag_diff_free(struct atag_diff *d)
 	for (i = 0; i < d->nr_sites; i++)
 		site_free(d->sites[i]);
 	free(d->sites);
+	free(d->sources);
 	free(d);
 }
 
@@ -163,15 +164,19 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-/* The identity of a call site across boots and builds: no address, no offset. */
+/*
+ * The identity of a call site across boots and builds: its source, no address, no
+ * offset.
+ */
 static char *site_key(const struct atag_report_tag *t)
 {
 	if (!t->function)
-		return g_strdup("\001");
+		return g_strdup_printf("%s\037\001", t->source);
 	if (t->file)
-		return g_strdup_printf("%s\037%s\037%ld\037%s", t->function, t->file, t->line,
-				       t->module ? t->module : "");
-	return g_strdup_printf("%s\037\037\037%s", t->function, t->module ? t->module : "");
+		return g_strdup_printf("%s\037%s\037%s\037%ld\037%s", t->source, t->function,
+				       t->file, t->line, t->module ? t->module : "");
+	return g_strdup_printf("%s\037%s\037\037\037%s", t->source, t->function,
+			       t->module ? t->module : "");
 }
 
 static struct atag_diff_site *site_of(struct builder *b, const struct atag_report_tag *t)
@@ -196,6 +201,7 @@ static struct atag_diff_site *site_of(struct builder *b, const struct atag_repor
 	if (!s)
 		goto nomem;
 	s->line = -1;
+	s->source = t->source;
 	if (t->function) {
 		s->function = strdup(t->function);
 		s->module = dup_or_null(t->module);
@@ -266,6 +272,33 @@ out:
 	return s;
 }
 
+/* @r's sources and their totals, as side @side. */
+static int add_sources(struct atag_diff *d, const struct atag_report *r,
+		       enum atag_diff_side side)
+{
+	struct atag_diff_source *ds, *p;
+	unsigned int i, k;
+
+	for (i = 0; i < r->nr_sources; i++) {
+		for (k = 0; k < d->nr_sources; k++)
+			if (!strcmp(d->sources[k].name, r->sources[i].name))
+				break;
+		if (k == d->nr_sources) {
+			p = realloc(d->sources, (k + 1) * sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			d->sources = p;
+			memset(&p[k], 0, sizeof(p[k]));
+			p[k].name = r->sources[i].name;
+			d->nr_sources++;
+		}
+		ds = &d->sources[k];
+		ds->totals[side] = r->sources[i].totals;
+		ds->in[side] = true;
+	}
+	return 0;
+}
+
 static int add_side(struct builder *b, const struct atag_report *r, enum atag_diff_side side)
 {
 	const struct atag_report_tag *t;
@@ -295,7 +328,7 @@ static int add_side(struct builder *b, const struct atag_report *r, enum atag_di
 		}
 	}
 	b->d->totals[side] = r->totals;
-	return 0;
+	return add_sources(b->d, r, side);
 }
 
 /* ------------------------------------------------------------ what changed */
@@ -355,8 +388,10 @@ static double key_change(const struct atag_diff *d, const struct sort_key *k,
 static int cmp_names(const struct atag_diff_site *a, const struct atag_diff_site *b)
 {
 	char x[512], y[512];
+	int r;
 
-	return strcmp(atag_diff_site_name(a, x, sizeof(x)), atag_diff_site_name(b, y, sizeof(y)));
+	r = strcmp(atag_diff_site_name(a, x, sizeof(x)), atag_diff_site_name(b, y, sizeof(y)));
+	return r ? r : strcmp(a->source, b->source);
 }
 
 struct sort_ctx {

@@ -387,6 +387,9 @@ static int add_live(struct file_fold *ff, const struct atag_live *l)
 	lv->alloc_ts = l->ts;
 	lv->age_ns = last_ts > l->ts ? last_ts - l->ts : 0;
 	lv->file = r->nr_files - 1;
+	lv->task_exited = atag_scope_exited(atag_reader_scope(ff->rd), l->pid);
+	lv->suspect = false;
+	lv->suspect_why = NULL;
 	return 0;
 }
 

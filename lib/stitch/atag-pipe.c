@@ -71,6 +71,7 @@ enum {
 #define F_KEEP		0x100	/* ... and both sides keep them as stack nr_kept */
 #define F_TASK_SHIFT	9	/* 2 bits: enum atag_task */
 #define F_STACK_MAYBE	0x800
+#define F_PROVISIONAL	0x1000
 _Static_assert(ATAG_TASK_NR <= 4, "a task class fits in two bits of msg.flags");
 
 struct msg {
@@ -298,7 +299,8 @@ _Static_assert(F_PTR == 2 * F_TAG && F_BYTES == 4 * F_TAG && F_LINE == 8 * F_TAG
 static inline uint16_t event_flags(const struct atag_event *ev)
 {
 	return (ev->stack_follows ? F_STACK_FOLLOWS : 0) | (ev->filtered ? F_FILTERED : 0) |
-	       (ev->stack_maybe ? F_STACK_MAYBE : 0) | (ev->task & 3) << F_TASK_SHIFT;
+	       (ev->stack_maybe ? F_STACK_MAYBE : 0) | (ev->tag_provisional ? F_PROVISIONAL : 0) |
+	       (ev->task & 3) << F_TASK_SHIFT;
 }
 
 /* Fill the header of event message @m, @n bytes long. */
@@ -506,6 +508,7 @@ static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_s
 			.kind = m->ev_kind, .type = m->type, .cpu = m->cpu, .pid = m->pid,
 			.ts = m->ts, .stack_follows = m->flags & F_STACK_FOLLOWS,
 			.stack_maybe = m->flags & F_STACK_MAYBE,
+			.tag_provisional = m->flags & F_PROVISIONAL,
 			.filtered = m->flags & F_FILTERED, .line = -1, .src = m->nr,
 			.task = m->flags >> F_TASK_SHIFT & 3,
 		};

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atag-report.h"
+#include "atag-suspects.h"
 #include "atag-rows.h"
 #include "atag-source.h"
 #include "atag-utils.h"
@@ -277,5 +278,6 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 	r->nr_live = n;
 	if (r->nr_live > 1)
 		qsort(r->live, r->nr_live, sizeof(*r->live), cmp_live);
+	atag_suspects_classify(r);
 	return 0;
 }

@@ -432,14 +432,15 @@ static int commit(struct atag_stitcher *st, struct atag_live *l, uint64_t site)
 	int ret;
 
 	l->pending = 0;
-	if (site && !atag_aggr_tag(s->aggr, l->tag_idx)->tag) {
+	if (site && (l->provisional || !atag_aggr_tag(s->aggr, l->tag_idx)->tag)) {
 		idx = atag_aggr_tag_index(s->aggr, site);
 		if (idx < 0)
 			return idx;
-		/* the event was counted under tag 0 until its stack named the call site */
+		/* the event was counted under its first tag until its stack named the call site */
 		atag_aggr_move_event(s->aggr, l->tag_idx, idx);
 		l->tag_idx = idx;
 	}
+	l->provisional = 0;
 	if (!l->counted) {
 		atag_counters_alloc(&s->excluded[l->task], l->bytes);
 		return 0;
@@ -600,7 +601,7 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 		*l = (struct atag_live){
 			.ptr = ev->ptr, .ts = ev->ts, .bytes = ev->bytes, .seq = ++st->seq,
 			.tag_idx = idx, .pid = ev->pid, .counted = !ev->filtered, .src = ev->src,
-			.task = ev->task, .observed = t->observed,
+			.task = ev->task, .observed = t->observed, .provisional = ev->tag_provisional,
 		};
 	}
 	t->last_alloc = 1;

@@ -70,9 +70,60 @@
 
 	// ------------------------------------------------------------ summary and notes
 
+	/* One row a source: its own figures, never added to another source's. */
+	function glance() {
+		var rows = d3.select('#glance tbody').selectAll('tr').data(report.sources)
+			.enter().append('tr')
+			.attr('id', function (s) { return 'glance-' + s.source; })
+			.attr('data-source', function (s) { return s.source; });
+
+		function cell(text, attrs) {
+			rows.append('td').each(function (s) {
+				var td = d3.select(this), a = attrs(s);
+
+				td.text(text(s));
+				Object.keys(a).forEach(function (k) { td.attr('data-' + k, a[k]); });
+			});
+		}
+		function top(s) {
+			return report.tags.filter(function (t) { return t.source === s.source; })[0];
+		}
+		function peak(s) {
+			return timelines.filter(function (t) { return t.source === s.source; })[0];
+		}
+		cell(function (s) { return s.source; }, function () { return {}; });
+		cell(function (s) { return d3.format(',')(s.totals.allocs); },
+		     function (s) { return { count: s.totals.allocs }; });
+		cell(function (s) { return d3.format(',')(s.totals.frees); },
+		     function (s) { return { count: s.totals.frees }; });
+		cell(function (s) {
+			return bytes(s.totals.live_bytes) + ' in ' + d3.format(',')(s.totals.live);
+		}, function (s) { return { bytes: s.totals.live_bytes, count: s.totals.live }; });
+		cell(function (s) { return d3.format(',')(s.totals.live_suspects); },
+		     function (s) { return { count: s.totals.live_suspects }; });
+		cell(function (s) {
+			var tl = peak(s);
+
+			return tl ? bytes(tl.peak.live_bytes) + ' at ' + seconds(tl.peak.ts) + ' s' :
+				    'no timeline';
+		}, function (s) {
+			var tl = peak(s);
+
+			return tl ? { bytes: tl.peak.live_bytes, ts: tl.peak.ts } : {};
+		});
+		cell(function (s) {
+			var t = top(s);
+
+			return t ? siteName(t) + ' (' + bytes(t.live_bytes) + ')' : 'no call site';
+		}, function (s) {
+			var t = top(s);
+
+			return t ? { 'function': t.function || '', bytes: t.live_bytes } : {};
+		});
+	}
+
 	function summary() {
 		var files = report.files.map(function (f) { return f.path; });
-		var top = report.tags[0], tl = timelines[0];
 
 		d3.select('#title-files').text(files.join(', '));
 		d3.select('#completeness')
@@ -81,29 +132,7 @@
 			.attr('data-complete', report.complete)
 			.text(report.complete ? 'data complete' :
 			      'data incomplete: see the notes below');
-		if (tl) {
-			setFigure('peak-total', bytes(tl.peak.live_bytes), { bytes: tl.peak.live_bytes });
-			setFigure('peak-time', seconds(tl.peak.ts) + ' s', { ts: tl.peak.ts });
-		} else {
-			setFigure('peak-total', 'no timeline', { bytes: '' });
-		}
-		if (top) {
-			setFigure('top-site', siteName(top), { 'function': top.function || '',
-				source: top.source });
-			setFigure('top-site-live', bytes(top.live_bytes), { bytes: top.live_bytes });
-			setFigure('top-site-peak', bytes(top.peak_live_bytes),
-				  { bytes: top.peak_live_bytes });
-		} else {
-			setFigure('top-site', 'no call site', {});
-		}
-		setFigure('total-allocs', d3.format(',')(report.totals.allocs),
-			  { count: report.totals.allocs });
-		setFigure('total-frees', d3.format(',')(report.totals.frees),
-			  { count: report.totals.frees });
-		setFigure('total-live-bytes', bytes(report.totals.live_bytes),
-			  { bytes: report.totals.live_bytes });
-		setFigure('total-live', d3.format(',')(report.totals.live),
-			  { count: report.totals.live });
+		glance();
 	}
 
 	function list(parent, cls, items) {
@@ -247,8 +276,14 @@
 
 	// ------------------------------------------------------------ flame graphs
 
+	/*
+	 * A report of more than one source (slab and page events, whose bytes overlap):
+	 * each source a tower of its own under the root, named for it.
+	 */
 	function stackTree(key) {
-		var root = { name: 'all', children: [], index: {} };
+		var mixed = report.sources.length > 1;
+		var root = { name: mixed ? 'all sources (each apart: slab and page bytes overlap)' :
+				 'all', children: [], index: {} };
 
 		function child(node, name) {
 			var c = node.index[name];
@@ -284,6 +319,8 @@
 
 				if (!v)
 					return;
+				if (mixed)
+					node = child(node, '[' + t.source + ']');
 				for (k = s.frames.length - 1; k >= 0; k--)
 					node = child(node, s.frames[k]);
 				node = child(node, site);
@@ -417,7 +454,15 @@
 	}
 
 	function liveTable() {
+		/* the suspects first, oldest first; the explained after them */
+		var live = report.live.filter(function (l) { return l.suspect; })
+			.concat(report.live.filter(function (l) { return !l.suspect; }));
+
 		sortable(d3.select('#live-table'), [
+			{ key: 'suspect', title: 'leak suspect', text: true,
+			  value: function (d) { return d.suspect ? 'suspect' : d.suspect_why; } },
+			{ key: 'source', title: 'source', text: true,
+			  value: function (d) { return d.source; } },
 			{ key: 'site', title: 'call site', text: true,
 			  value: function (d) { return d.function || d.tag; } },
 			num('bytes', 'bytes', bytes),
@@ -426,11 +471,15 @@
 			num('pid', 'pid', String),
 			{ key: 'comm', title: 'comm', text: true,
 			  value: function (d) { return d.comm || ''; } },
+			{ key: 'task', title: 'task', text: true,
+			  value: function (d) {
+				return d.task_running === null ? '' : d.task_running ? 'running' : 'exited';
+			  } },
 			{ key: 'ptr', title: 'address', text: true,
 			  value: function (d) { return d.ptr; } },
 			{ key: 'frames', title: 'stack', text: true,
 			  value: function (d) { return d.frames.slice(0, 4).join(' < '); } }
-		], report.live);
+		], live);
 		if (!report.live.length)
 			d3.select('#leaks').append('p').text('nothing was live at the end');
 	}
@@ -455,9 +504,11 @@
 			y = d3.scaleLinear().domain([0, d3.max(h, function (d) { return d[1]; })])
 				.nice().range([ht - m.t - m.b, 0]);
 			svg = d3.select('#hist-charts').append('svg').attr('class', 'hist')
-				.attr('width', w).attr('height', ht).attr('data-site', siteName(t));
+				.attr('width', w).attr('height', ht).attr('data-site', siteName(t))
+				.attr('data-source', t.source);
 			svg.append('text').attr('class', 'title').attr('x', 2).attr('y', 12)
-				.text(siteName(t).slice(0, 44));
+				.text((report.sources.length > 1 ? t.source + ': ' : '') +
+				      siteName(t).slice(0, 44));
 			g = svg.append('g').attr('transform', 'translate(' + m.l + ',' + m.t + ')');
 			g.selectAll('rect').data(h).enter().append('rect').attr('class', 'bar')
 				.attr('x', function (d) { return x(d[0]); })

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Leak suspects (include/atag-report.h, struct atag_report_live): an allocation live
+ * at the end of its trace is a suspect unless the trace or the kernel explains why it
+ * looks live. The explanations, in order:
+ *
+ *  1. Its call site's objects were allocated again while live here ("reused while
+ *     live"): some of its frees are not traced, this one's may be among them.
+ *  2. Its call site frees through a path that emits no event (kmem source): the maple
+ *     tree's nodes go back with kmem_cache_free_bulk() (mt_free_bulk(),
+ *     lib/maple_tree.c), and mm/slub.c's bulk free calls no trace_kmem_cache_free().
+ *     (The alloc_tag source sees bulk frees: its free event comes from the per-object
+ *     free hook.)
+ *  3. The kernel frees it after an RCU grace period once its task exited, and its task
+ *     exited: credentials and their LSM blob (put_cred() -> put_cred_rcu(),
+ *     kernel/cred.c; security_cred_free()), page tables (tlb_remove_table() with
+ *     RCU-freed tables, mm/mmu_gather.c). record lingers past the workload's end for
+ *     them (--linger); a grace period can still fall after the stop.
+ *  4. An anonymous page of a task that exited (page source): folio_add_lru() takes a
+ *     reference for the per-CPU LRU batch the folio waits in (mm/swap.c), and
+ *     exit_mmap() drains only the exiting CPU's batch, so a page faulted on another
+ *     CPU is freed when that batch drains, later. Call sites: the anonymous and
+ *     copy-on-write fault paths (do_anonymous_page(), do_wp_page(), wp_page_copy(),
+ *     do_cow_fault(), which do_fault() inlines, alloc_anon_folio(), the huge-page
+ *     ones, do_swap_page()).
+ *  5. Slab memory: a page the slab allocator took for a new slab (its stack runs
+ *     through allocate_slab(), mm/slub.c) stays while an object in it lives and
+ *     cached when empty, until the cache is shrunk; a slab's object extension vector
+ *     (alloc_slab_obj_exts(): memcg and allocation profiling) goes with its slab.
+ *     The objects themselves are the kmem source's.
+ *  6. The kernel keeps it in a cache that reclaim frees: dentries (__d_alloc(),
+ *     fs/dcache.c), inodes (alloc_inode() and the file systems' *_alloc_inode()),
+ *     buffer heads (alloc_buffer_head()), the page cache (__filemap_get_folio(),
+ *     filemap_alloc_folio(), readahead).
+ *  7. Its call site (page) has unmatched or partial frees: its pages may have been
+ *     split or migrated, and freed under another address (see SPLIT AND MIGRATED
+ *     PAGES in the report's manual).
+ *  8. A page allocation without a stack (recorded with --no-stack) whose migrate
+ *     type is movable: user memory, anonymous or page cache (the GFP flags of both
+ *     carry __GFP_MOVABLE, include/linux/gfp_types.h), which reclaim, truncation,
+ *     munmap or its owner's exit frees; without the stack nothing tells a leak.
+ *
+ * Every other live allocation is a suspect, as memleak's outstanding allocations are;
+ * one whose task still ran at the end is said to be held by that task. The tables
+ * name functions as the report names call sites (kallsyms); inferred for kernels
+ * other than those read here (6.12 and 6.18), where functions may have moved.
+ */
+#include <fnmatch.h>
+#include <string.h>
+
+#include "atag-report.h"
+#include "atag-suspects.h"
+
+struct known {
+	const char	*source;	/* NULL: every source */
+	const char	*function;	/* glob */
+	bool		after_exit;	/* only once the allocating task exited */
+	const char	*why;
+};
+
+static const char maple[] = "maple tree node: freed in bulk (mt_free_bulk() -> "
+			    "kmem_cache_free_bulk()), which emits no event";
+static const char creds[] = "credentials: freed after an RCU grace period once their task "
+			    "exited (put_cred_rcu())";
+static const char ptables[] = "page table: freed after an RCU grace period once its mm was "
+			      "torn down (tlb_remove_table())";
+static const char anon[] = "anonymous page of a task that exited: a per-CPU LRU batch holds it "
+			   "until it drains (folio_add_lru(), mm/swap.c)";
+static const char slabpage[] = "a slab page: the slab allocator keeps it while an object in it "
+			       "lives, and cached when empty (shrinking the cache frees it)";
+static const char objexts[] = "object extensions of a slab page (memcg, allocation profiling): "
+			      "freed with its slab";
+static const char dcache[] = "held by the dentry cache (reclaim frees it)";
+static const char icache[] = "held by the inode cache (reclaim frees it)";
+static const char bh[] = "buffer head of a cached page (reclaim frees it)";
+static const char pcache[] = "held by the page cache (reclaim or truncation frees it)";
+
+static const struct known known[] = {
+	{ "kmem", "mas_*", false, maple },
+	{ "kmem", "mt_*", false, maple },
+	{ "kmem", "mtree_*", false, maple },
+	{ NULL, "prepare_creds", true, creds },
+	{ NULL, "prepare_kernel_cred", true, creds },
+	{ NULL, "prepare_exec_creds", true, creds },
+	{ NULL, "lsm_blob_alloc", true, creds },
+	{ NULL, "security_prepare_creds", true, creds },
+	{ NULL, "pte_alloc_one", true, ptables },
+	{ NULL, "__pte_alloc*", true, ptables },
+	{ NULL, "__pmd_alloc", true, ptables },
+	{ NULL, "__pud_alloc", true, ptables },
+	{ NULL, "__p4d_alloc", true, ptables },
+	{ NULL, "pgd_alloc", true, ptables },
+	{ NULL, "tlb_remove_table", true, ptables },
+	{ "page", "do_anonymous_page", true, anon },
+	{ "page", "alloc_anon_folio", true, anon },
+	{ "page", "do_wp_page", true, anon },
+	{ "page", "wp_page_copy", true, anon },
+	{ "page", "do_cow_fault", true, anon },
+	{ "page", "do_fault", true, anon },
+	{ "page", "*do_huge_pmd_anonymous_page", true, anon },
+	{ "page", "do_huge_pmd_wp_page", true, anon },
+	{ "page", "do_swap_page", true, anon },
+	{ "kmem", "alloc_slab_obj_exts", false, objexts },
+	{ NULL, "__d_alloc", false, dcache },
+	{ NULL, "d_alloc*", false, dcache },
+	{ NULL, "alloc_inode", false, icache },
+	{ NULL, "*_alloc_inode", false, icache },
+	{ NULL, "alloc_buffer_head", false, bh },
+	{ NULL, "__filemap_get_folio", false, pcache },
+	{ NULL, "filemap_alloc_folio*", false, pcache },
+	{ NULL, "page_cache_ra_*", false, pcache },
+	{ NULL, "__page_cache_alloc*", false, pcache },
+};
+
+static const char reused[] = "its call site's objects were allocated again while live: some "
+			     "of its frees are not traced";
+static const char movable[] = "movable page without a stack: anonymous or page cache memory, "
+			      "freed by reclaim, truncation, munmap or exit (stacks tell more)";
+static const char split[] = "its call site has unmatched or partial frees: split or migrated "
+			    "pages, freed under another address";
+
+/* Whether a frame of @s is one of the slab allocator's that take a new slab's page. */
+static bool new_slab_frame(const struct atag_report_stack *s)
+{
+	static const char *const slab[] = {
+		"allocate_slab+", "new_slab+", "alloc_slab_page+", "___slab_alloc+",
+	};
+	unsigned int i, k;
+
+	for (i = 0; s && i < s->nr_frames; i++)
+		for (k = 0; k < sizeof(slab) / sizeof(slab[0]); k++)
+			if (!strncmp(s->frames[i], slab[k], strlen(slab[k])))
+				return true;
+	return false;
+}
+
+/* Why @l is live although no leak, or NULL: a suspect. */
+static const char *explain(const struct atag_report_live *l)
+{
+	const struct atag_report_tag *t = l->tag;
+	size_t i;
+
+	if (t->counts.replaced)
+		return reused;
+	if (!strcmp(t->source, "page") && new_slab_frame(l->stack))
+		return slabpage;
+	for (i = 0; t->function && i < sizeof(known) / sizeof(known[0]); i++) {
+		if (known[i].source && strcmp(known[i].source, t->source))
+			continue;
+		if (fnmatch(known[i].function, t->function, 0))
+			continue;
+		if (known[i].after_exit && l->task_exited != 1)
+			continue;
+		return known[i].why;
+	}
+	if (strcmp(t->source, "page"))
+		return NULL;
+	if (t->counts.unmatched_frees || t->counts.partial_frees)
+		return split;
+	/* the page source's names of allocations without a stack (atag-source-page.c) */
+	if (t->function && !fnmatch("pages of order *, movable: no stack", t->function, 0))
+		return movable;
+	return NULL;
+}
+
+void atag_suspects_classify(struct atag_report *r)
+{
+	struct atag_report_live *l;
+	unsigned int k;
+	size_t i;
+
+	r->totals.live_suspects = 0;
+	for (k = 0; k < r->nr_sources; k++)
+		r->sources[k].totals.live_suspects = 0;
+	for (i = 0; i < r->nr_live; i++) {
+		l = &r->live[i];
+		l->suspect_why = explain(l);
+		l->suspect = !l->suspect_why;
+		if (!l->suspect)
+			continue;
+		r->totals.live_suspects++;
+		for (k = 0; k < r->nr_sources; k++)
+			if (!strcmp(r->sources[k].name, l->tag->source))
+				r->sources[k].totals.live_suspects++;
+	}
+}
