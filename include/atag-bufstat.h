@@ -32,7 +32,11 @@
  *  - a buffer of S KiB per CPU holds N = max(ceil(S * 1024 / (sub-buffer - header)), 2)
  *    sub-buffers, plus one reader sub-buffer: (N + 1) * sub-buffer bytes per CPU;
  *  - a persistent (range-backed, boot-mapped) buffer lives in reserved memory: its
- *    buffer_meta gives nr_subbufs (reader included) and subbuf_size in bytes;
+ *    buffer_meta gives nr_subbufs (reader included) and subbuf_size in bytes. v5 2/4
+ *    counts it as it counts every buffer, with ring_buffer_memory_size(): these
+ *    sub-buffers, not the reserved range around them (the helper itself is defined
+ *    in v5 1/4, which the seeds lack: that it counts the data and reader sub-buffers
+ *    is inferred);
  *  - an allocated snapshot buffer has the size of its main buffer; a freed one keeps
  *    the minimum, 2 sub-buffers and a reader per CPU, of one page each whatever the
  *    main buffer's sub-buffer size (free_snapshot() sets the order back to 0);
@@ -335,7 +339,7 @@ enum atag_bufdiff_reason {
 	ATAG_BUFDIFF_UNEXPANDED		= 1 << 3,	/* a buffer is not yet expanded */
 	ATAG_BUFDIFF_ROUNDING		= 1 << 4,	/* KiB truncation, subbuf changes */
 	ATAG_BUFDIFF_REMOTES_ZERO	= 1 << 5,	/* the kernel counts remotes as 0 */
-	ATAG_BUFDIFF_RANGE		= 1 << 6,	/* persistent: the reserved range */
+	ATAG_BUFDIFF_HELPER		= 1 << 6,	/* ring_buffer_memory_size() inferred */
 	ATAG_BUFDIFF_PERSISTENT_OLD	= 1 << 7,	/* earlier postings: range buffers 0 */
 	ATAG_BUFDIFF_SPARE		= 1 << 8,	/* spare buffers not visible here */
 	ATAG_BUFDIFF_RACE		= 1 << 9,	/* buffers changed between the reads */

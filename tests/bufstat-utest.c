@@ -467,26 +467,47 @@ static void test_diff_reasons(void)
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT), 0);
 	s.bs.kernel.kb[ATAG_ROW_GLOBAL] = 52;		/* a read page more */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_GLOBAL),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_READ_PAGE |
-			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA | ATAG_BUFDIFF_UNEXPANDED);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_READ_PAGE | ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA |
+			ATAG_BUFDIFF_UNEXPANDED);
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_REMOTES),
 			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_REMOTES_ZERO);
 	/* remotes are page-allocator memory: total_system, not the carve-out */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_SYSTEM),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_UNEXPANDED |
-			ATAG_BUFDIFF_REMOTES_ZERO);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_UNEXPANDED | ATAG_BUFDIFF_REMOTES_ZERO);
+	/*
+	 * persistent buffers: the same ring_buffer_memory_size() as the others (v5 2/4),
+	 * so the same extras; never the reserved range, never an expansion
+	 */
 	s.bs.kernel.kb[ATAG_ROW_TOTAL_CARVEOUT] = 2060;
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_RANGE);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_READ_PAGE |
+			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA);
+	/* kernel lower, one CPU without buffer_meta: estimated, so rounding too */
+	s.bs.kernel.kb[ATAG_ROW_TOTAL_CARVEOUT] = 2000;
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT),
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER);
+	s.cpus[3][1].has_meta = false;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT),
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING);
+	s.cpus[3][1].has_meta = true;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_PTR_NULL(strstr(atag_bufstat_reason_str(ATAG_BUFDIFF_HELPER), "counts the whole"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(atag_bufstat_reason_str(ATAG_BUFDIFF_HELPER),
+				      "ring_buffer_memory_size()"));
 	/* the earlier postings' buffers: v3 and v4 count the temp_buffer there */
 	s.bs.kernel.kb[ATAG_ROW_BUFFERS] = 8288 + 24;
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_BUFFERS),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_READ_PAGE |
-			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA | ATAG_BUFDIFF_TEMP_BUFFER |
-			ATAG_BUFDIFF_UNEXPANDED | ATAG_BUFDIFF_PERSISTENT_OLD);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_READ_PAGE | ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA |
+			ATAG_BUFDIFF_TEMP_BUFFER | ATAG_BUFDIFF_UNEXPANDED |
+			ATAG_BUFDIFF_PERSISTENT_OLD);
 	/* kernel lower: no "kernel also counts" reasons; the top is in this row */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_SNAPSHOTS),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_UNEXPANDED);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_UNEXPANDED);
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_PERSISTENTS), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(atag_bufstat_reason_str(ATAG_BUFDIFF_REMOTES_ZERO),
 				      "reports remotes as zero"));

@@ -233,6 +233,30 @@ check_nogrep "text: earlier-posting rows hidden with the split format" \
 	"$T_TMP/v5.txt"
 check_nogrep "text: no note about absent files" 'not on this kernel|absent' "$T_TMP/v5.txt"
 
+# ---------------------------------------------------------------- persistent buffers, kernel higher
+# v5 2/4 adds a persistent buffer's ring_buffer_memory_size() to persistents like any
+# buffer's to its row: a difference there is that helper's (a read page per CPU
+# here, 8 KiB), never the reserved range, and never an expansion
+T=$T_TMP/v5p
+make_tree "$T"
+mk "$T" trace_stats/memory_usage_kb "global: 48" "instances: 4128" "snapshots: 4152" \
+	"persistents: 2064" "remotes: 0" "total_system: 8328" "total_carveout: 2064"
+stat_cmd --tracefs "$T" --format json > "$T_TMP/v5p.json"
+jq_eq "persistent, kernel 8 KiB higher: the rows that differ" \
+	'[.aggregate.differences[] | [.row, .computed_kb, .kernel_kb, .difference_kb]]' \
+	'[["persistents",2056,2064,8],["total_carveout",2056,2064,8]]' "$T_TMP/v5p.json"
+jq_eq "persistent: the helper's extras, as for any buffer" \
+	'[.aggregate.differences[0].reasons[] | select(test("read page|meta page|metadata"))]
+		| length' 3 "$T_TMP/v5p.json"
+jq_eq "persistent: the helper is inferred, not the reserved range" \
+	'[.aggregate.differences[0].reasons[]
+		| select(test("ring_buffer_memory_size\\(\\), defined in a patch the seeds lack.*not the reserved range"))]
+		| length' 1 "$T_TMP/v5p.json"
+jq_eq "persistent: no reason says the kernel counts the range, nor an expansion, nor rounding" \
+	'[.aggregate.differences[].reasons[]
+		| select(test("counts the whole|reserved range \\(|not yet expanded|page rounding"))]
+		| length' 0 "$T_TMP/v5p.json"
+
 # ---------------------------------------------------------------- earlier posting
 T=$T_TMP/v4
 make_tree "$T"
