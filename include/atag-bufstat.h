@@ -23,6 +23,7 @@
  *   tracing_on, snapshot (CONFIG_TRACER_SNAPSHOT), last_boot_info (persistent buffers)
  *   per_cpu/cpuN/{buffer_size_kb,stats,buffer_meta}
  * and once: events/header_page (the sub-buffer header size), available_tracers,
+ * the kernel command line (the backup instance, below),
  * remotes/<name>/{buffer_size_kb,tracing_on,per_cpu/cpuN} (trace remotes, Linux 7.1),
  * trace_stats/memory_usage_kb and trace_stats/per_cpu/cpuN/memory_usage_kb (the kernel's
  * own aggregate, from the series "tracing: add aggregate buffer memory usage statistics").
@@ -37,6 +38,13 @@
  *    sub-buffers, not the reserved range around them (the helper itself is defined
  *    in v5 1/4, which the seeds lack: that it counts the data and reader sub-buffers
  *    is inferred);
+ *  - the backup instance, which later kernels than the seeds' make at boot when the
+ *    command line has trace_instance=NAME=ORIGIN, is a copy of the persistent
+ *    instance ORIGIN in vmalloc'd memory: range-backed like it (last_boot_info,
+ *    buffer_meta), and marked by no tracefs file, so it is recognised by that
+ *    command line (inferred from those kernels' boot parameter; the seeds do not
+ *    describe the instance). v5 2/4 skips it in every row ("already accounted in
+ *    VmallocUsed"): it is shown apart, its sub-buffers as vmalloc memory;
  *  - an allocated snapshot buffer has the size of its main buffer; a freed one keeps
  *    the minimum, 2 sub-buffers and a reader per CPU, of one page each whatever the
  *    main buffer's sub-buffer size (free_snapshot() sets the order back to 0);
@@ -112,6 +120,9 @@ struct atag_bufstat_instance {
 	enum atag_snapshot_state snapshot;
 	bool			persistent;	/* last_boot_info exists */
 	char			*last_boot;	/* its first line (persistent only) */
+	char			*backup_of;	/* a backup instance: the persistent instance
+						 * it copies (trace_instance=NAME=ORIGIN on the
+						 * kernel command line); NULL otherwise */
 	int			nr_cpus;
 	struct atag_bufstat_cpu	*cpus;
 	/* computed by atag_bufstat_compute(); UNKNOWN when an input is unknown */
@@ -145,6 +156,10 @@ enum atag_bufstat_row {
 	ATAG_ROW_MAX
 };
 
+/* Why a backup instance is in no row (seed 000's words). */
+#define ATAG_BUFSTAT_BACKUP_REASON \
+	"v5 skips the backup instance: its vmalloc'd copy is already accounted in VmallocUsed"
+
 /* The key of @row in memory_usage_kb ("global", ..., "snapshot_buffers"). */
 const char *atag_bufstat_row_key(enum atag_bufstat_row row);
 
@@ -173,6 +188,9 @@ struct atag_bufstat_opts {
 	const char * const	*names;		/* instances to read; NULL: all */
 	size_t			nr_names;
 	bool			top;		/* with @names: read the top buffer too */
+	const char		*cmdline;	/* the kernel command line's file, for the
+						 * backup instance (/proc/cmdline); NULL:
+						 * none, a missing file is no error */
 };
 
 struct atag_bufstat {
@@ -194,6 +212,8 @@ struct atag_bufstat {
 	/* computed by atag_bufstat_compute(): bytes per row, UNKNOWN if not computable */
 	unsigned long long		computed[ATAG_ROW_MAX];
 	unsigned long long		temp_buffer_bytes;	/* in computed global */
+	unsigned long long		backup_bytes;	/* the backup instances': in no row */
+	const char			*cmdline_unread; /* opts->cmdline, when unreadable */
 	/* total_system without the remotes (known when a loaded remote's CPUs are not) */
 	unsigned long long		system_without_remotes;
 };
@@ -260,6 +280,22 @@ int atag_bufstat_parse_header_page(const char *text, unsigned int *hdr);
 enum atag_snapshot_state atag_bufstat_parse_snapshot(const char *text);
 
 /**
+ * atag_bufstat_parse_backup - whether the kernel command line makes @name a backup
+ * @cmdline: the command line (/proc/cmdline's text)
+ * @name: an instance name
+ * @origin: set to the persistent instance @name copies
+ * @len: the size of @origin
+ *
+ * A parameter trace_instance=NAME=ORIGIN (the first comma-separated field of its
+ * value holds the '=', before any '@'; NAME may carry ^flags) makes NAME a copy of
+ * ORIGIN at boot. Quoted values are read as the kernel reads them; parsing stops at
+ * "--". The syntax is that of later kernels' boot-time backup, which the seeds do not
+ * contain: inferred.
+ * Return: true when @name is a backup (and @origin set), false otherwise.
+ */
+bool atag_bufstat_parse_backup(const char *cmdline, const char *name, char *origin, size_t len);
+
+/**
  * atag_bufstat_parse_flag - parse a "0"/"1" file such as tracing_on
  * @text: the file's content
  *
@@ -316,7 +352,7 @@ int atag_bufstat_fill(const struct atag_bufstat_cpu *cpu, double *percent);
  * Per CPU and per buffer bytes, remote bytes, the temp_buffer and the rows of
  * bs->computed, as trace_stats v5 counts them: global = the top buffer and the
  * temp_buffer, total_system = global + instances + snapshots + remotes,
- * total_carveout = persistents.
+ * total_carveout = persistents; a backup instance in no row (bs->backup_bytes).
  */
 void atag_bufstat_compute(struct atag_bufstat *bs);
 

@@ -212,6 +212,36 @@ static void test_parse_snapshot(void)
 	CU_ASSERT_EQUAL(atag_bufstat_parse_snapshot(NULL), ATAG_SNAPSHOT_UNKNOWN);
 }
 
+/*
+ * trace_instance=NAME=ORIGIN makes NAME a backup of ORIGIN (the syntax of later
+ * kernels' boot-time backup); NAME@MEMORY a persistent instance.
+ */
+static void test_parse_backup(void)
+{
+	static const char cmdline[] =
+		"BOOT_IMAGE=/vmlinuz trace_instance=boot^traceoff@trace,sched:*\t"
+		"\"trace_instance=bk=boot,irq:*\" trace_instance=bk2^traceoff=boot "
+		"trace_instance=mm@0x1000:12M trace_instance=empty= trace_instance=wrong@x=boot "
+		"-- trace_instance=init=boot\n";
+	char origin[64];
+
+	CU_ASSERT_TRUE(atag_bufstat_parse_backup(cmdline, "bk", origin, sizeof(origin)));
+	CU_ASSERT_STRING_EQUAL(origin, "boot");
+	CU_ASSERT_TRUE(atag_bufstat_parse_backup(cmdline, "bk2", origin, sizeof(origin)));
+	CU_ASSERT_STRING_EQUAL(origin, "boot");
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "boot", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "mm", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "empty", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "wrong", origin, sizeof(origin)));
+	/* after "--" the parameters are init's */
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "init", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup("", "bk", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(NULL, "bk", origin, sizeof(origin)));
+	/* a name is compared whole */
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup("trace_instance=bkx=boot", "bk", origin,
+						  sizeof(origin)));
+}
+
 static void test_pages(void)
 {
 	/* echo 2048 > buffer_size_kb reads back 2051: 515 sub-buffers of 4080 data bytes */
@@ -388,6 +418,17 @@ static void test_compute_rows(void)
 	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_SYSTEM),
 			12288 + 12288 + 12288 + 2 * 2113536 + 1064960);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_REMOTES], 0);
+	/* "boot" a backup instance: v5 2/4 skips it in every row, per CPU too */
+	s.in[3].backup_of = (char *)"orig";
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(s.in[3].buffer_bytes, 2105344);
+	CU_ASSERT_EQUAL(s.bs.backup_bytes, 2105344);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_PERSISTENTS], 0);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_CARVEOUT], 0);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_BUFFERS], 24576 + 6356992);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_SYSTEM], 49152 + 6356992 + 4251648);
+	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_CARVEOUT), 0);
+	s.in[3].backup_of = NULL;
 }
 
 /* A remote as read: loaded, its CPUs unknown. Its rows are unknown, never a guess. */
@@ -666,6 +707,7 @@ static void add_tests(void)
 	CU_add_test(s, "parse buffer_meta", test_parse_meta);
 	CU_add_test(s, "parse remote size, header_page, flags", test_parse_small);
 	CU_add_test(s, "parse snapshot", test_parse_snapshot);
+	CU_add_test(s, "parse the backup instance of a command line", test_parse_backup);
 	CU_add_test(s, "sub-buffers and bytes", test_pages);
 	CU_add_test(s, "fill rate", test_fill);
 	CU_add_test(s, "compute per buffer", test_compute_instances);

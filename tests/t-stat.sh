@@ -313,6 +313,76 @@ jq_eq "remotes unloaded: computed = kernel on every row, no difference" \
 		.aggregate.differences, .aggregate.computed.total_system]' \
 	'[true,[],8328]' "$T_TMP/unl.json"
 
+# ---------------------------------------------------------------- the backup instance
+# A later kernel than the seeds' copies the persistent instance boot into a vmalloc'd
+# instance backup at boot (trace_instance=backup=boot): range-backed like it, so with
+# last_boot_info and buffer_meta, and no tracefs file says it is a copy; the command
+# line does. v5 2/4 skips it in every row ("already accounted in VmallocUsed"): the
+# kernel figures below are the seed's sums without it, by hand.
+T=$T_TMP/bk
+make_tree "$T"
+mk "$T" remotes/hypervisor/buffer_size_kb "7 (unloaded)"
+mk "$T" remotes/hypervisor/tracing_on 0
+# the copy: boot's files, buffer_meta and last_boot_info included
+bk=$T/instances/backup
+cp -R "$T/instances/boot" "$bk"
+mk "$bk" tracing_on 0
+mk "$T" trace_stats/memory_usage_kb "global: 48" "instances: 4128" "snapshots: 4152" \
+	"persistents: 2056" "remotes: 0" "total_system: 8328" "total_carveout: 2056"
+mk "$T_TMP" cmdline.bk 'BOOT_IMAGE=/vmlinuz "trace_instance=boot^traceoff@trace,sched:*" quiet' \
+	'trace_instance=backup=boot reserve_mem=12M:4M:trace -- trace_instance=x=y'
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.bk" --format json > "$T_TMP/bk.json"; rc=$?
+check_eq "backup: exits 0" "$rc" 0
+jq_eq "backup: its instance, a copy of boot in vmalloc'd memory, its sub-buffers" \
+	'.instances[] | select(.name == "backup") | [.persistent, .backup_of, .memory_kind,
+		.memory_kb, .snapshot.state]' \
+	'[true,"boot","vmalloc",2056,"none"]' "$T_TMP/bk.json"
+jq_eq "backup: the persistent instance it copies stays carve-out" \
+	'.instances[] | select(.name == "boot") | [.backup_of, .memory_kind, .memory_kb]' \
+	'[null,"carveout",2056]' "$T_TMP/bk.json"
+jq_eq "backup: skipped in every row as v5 does: computed = the kernel's, no difference" \
+	'[(.aggregate.computed | del(.buffers, .snapshot_buffers)) == .aggregate.kernel,
+		.aggregate.differences, .aggregate.computed.persistents,
+		.aggregate.computed.total_carveout]' \
+	'[true,[],2056,2056]' "$T_TMP/bk.json"
+jq_eq "backup: on a line of its own, with the reason" '.aggregate.in_no_row' \
+	'[{"name":"backup","backup_of":"boot","memory_kind":"vmalloc","memory_kb":2056,
+	"reason":"v5 skips the backup instance: its vmalloc'"'"'d copy is already accounted in VmallocUsed"}]' \
+	"$T_TMP/bk.json"
+jq_eq "backup: a note says how it was told apart, and that it is inferred" \
+	'[.notes[] | select(test("^backup: the backup instance of boot, as the kernel command line says \\(trace_instance=backup=boot\\); no tracefs file marks a backup.*inferred"))]
+		| length' 1 "$T_TMP/bk.json"
+jq_eq "backup: per CPU it is in no row either" \
+	'.aggregate.kernel_per_cpu' '[]' "$T_TMP/bk.json"
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.bk" > "$T_TMP/bk.txt"
+check_grep "backup text: what it is" \
+	"^  persistent +backup of boot: its copy, made at boot in vmalloc'd memory; holds the previous boot's trace$" \
+	"$T_TMP/bk.txt"
+check_grep "backup text: its memory is vmalloc, in no total" \
+	'^  memory +2\.00 MiB vmalloc \(in no total, see below\)$' "$T_TMP/bk.txt"
+check_grep "backup text: its line under the totals, with the reason" \
+	"^  in no row: backup backup \(of boot\), 2\.00 MiB vmalloc: v5 skips the backup instance: its vmalloc'd copy is already accounted in VmallocUsed$" \
+	"$T_TMP/bk.txt"
+check_grep "backup text: the persistents are boot's alone" \
+	'^  persistents +2\.00 MiB +2\.00 MiB +same$' "$T_TMP/bk.txt"
+# without the command line's word it is one more persistent instance: the
+# computed persistents are then twice the kernel's, which skips it
+mk "$T_TMP" cmdline.none 'BOOT_IMAGE=/vmlinuz trace_instance=boot@trace quiet'
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.none" --format json > "$T_TMP/bk0.json"
+jq_eq "backup not named on the command line: counted as persistent" \
+	'[(.instances[] | select(.name == "backup") | [.backup_of, .memory_kind]),
+		.aggregate.in_no_row, .aggregate.computed.persistents]' \
+	'[[null,"carveout"],[],4112]' "$T_TMP/bk0.json"
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/nosuch" --format json > "$T_TMP/bk1.json"; rc=$?
+jq_eq "command line unreadable: exit 0, a note says what that means" \
+	'[.notes[] | select(test("nosuch: not readable, so no backup instance is recognised"))]
+		| length' 1 "$T_TMP/bk1.json"
+check_eq "command line unreadable: exit 0" "$rc" 0
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.bk" -B backup --format json \
+	> "$T_TMP/bk2.json"
+jq_eq "-B backup: recognised too" '[.instances[] | [.name, .backup_of, .memory_kind]]' \
+	'[["backup","boot","vmalloc"]]' "$T_TMP/bk2.json"
+
 # ---------------------------------------------------------------- an older kernel: files missing
 T=$T_TMP/old
 mk "$T" buffer_size_kb 1408
@@ -499,7 +569,7 @@ check_eq "--watch: Ctrl-C ends it at once, status 0, after one report" \
 # ---------------------------------------------------------------- help
 "$ATAG_CMD" stat --help > "$T_TMP/help" 2>&1; rc=$?
 check_eq "--help exits 0" "$rc" 0
-for o in -B -t "-f, --format" "-o, --output" --watch --count --tracefs; do
+for o in -B -t "-f, --format" "-o, --output" --watch --count --tracefs --cmdline; do
 	check_grep "--help lists $o" "^  ( {4})?$o " "$T_TMP/help"
 done
 

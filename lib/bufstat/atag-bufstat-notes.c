@@ -99,8 +99,16 @@ static void instance_notes(const struct atag_bufstat_instance *in, struct atag_b
 		     "per_cpu/cpuN/buffer_size_kb");
 	for (i = 0; in->persistent && i < in->nr_cpus; i++)
 		if (!in->cpus[i].has_meta)
-			note(n, "%s: per_cpu/cpuN/buffer_meta missing; its carve-out is "
-			     "estimated from buffer_size_kb", name_of(in));
+			note(n, "%s: per_cpu/cpuN/buffer_meta missing; its %s is "
+			     "estimated from buffer_size_kb", name_of(in),
+			     in->backup_of ? "memory" : "carve-out");
+	if (in->backup_of)
+		note(n, "%s: the backup instance of %s, as the kernel command line says "
+		     "(trace_instance=%s=%s); no tracefs file marks a backup. Its buffer is a "
+		     "copy of %s's reserved range in vmalloc'd memory, of which the sub-buffers "
+		     "are shown (inferred from the boot-time backup of kernels later than the "
+		     "seeds, which do not describe it)", in->name, in->backup_of, in->name,
+		     in->backup_of, in->backup_of);
 	stats_notes(in, n);
 }
 
@@ -145,6 +153,11 @@ void atag_bufstat_notes_collect(const struct atag_bufstat *bs, struct atag_bufst
 		remote_notes(bs, &bs->remotes[i], n);
 	if (bs->filtered)
 		return;
+	for (i = 0; bs->cmdline_unread && i < bs->nr_instances; i++)
+		if (bs->instances[i].persistent && bs->instances[i].name)
+			note(n, "%s: not readable, so no backup instance is recognised: a backup "
+			     "(trace_instance=NAME=ORIGIN) shows as persistent and in the totals",
+			     bs->cmdline_unread);
 	if (!bs->has_remotes_dir)
 		note(n, "remotes/: absent; trace remotes (Linux 7.1) create it when one "
 		     "registers, such as pKVM's hypervisor");

@@ -125,13 +125,18 @@ static void compute_instance(const struct atag_bufstat *bs, struct atag_bufstat_
 	}
 }
 
-/* The part of one buffer's @main and @snap bytes that counts in @row. */
+/*
+ * The part of one buffer's @main and @snap bytes that counts in @row. A backup
+ * instance counts in none: v5 2/4 skips it, "already accounted in VmallocUsed".
+ */
 static unsigned long long instance_part(const struct atag_bufstat_instance *in,
 					enum atag_bufstat_row row,
 					unsigned long long main, unsigned long long snap)
 {
 	bool top = !in->name;
 
+	if (in->backup_of)
+		return 0;
 	switch (row) {
 	case ATAG_ROW_GLOBAL:
 		return top ? main : 0;
@@ -222,6 +227,10 @@ void atag_bufstat_compute(struct atag_bufstat *bs)
 	for (i = 0; i < bs->nr_remotes; i++)
 		compute_remote(bs, &bs->remotes[i]);
 	bs->temp_buffer_bytes = bs->filtered ? UNKNOWN : temp_buffer_bytes(bs);
+	bs->backup_bytes = 0;
+	for (i = 0; i < bs->nr_instances; i++)
+		if (bs->instances[i].backup_of)
+			add(&bs->backup_bytes, bs->instances[i].buffer_bytes);
 	for (i = 0; i < ATAG_ROW_MAX; i++)
 		bs->computed[i] = bs->filtered ? UNKNOWN : row_total(bs, i, true);
 	bs->system_without_remotes = bs->filtered ? UNKNOWN :
