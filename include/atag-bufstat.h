@@ -24,7 +24,9 @@
  *   per_cpu/cpuN/{buffer_size_kb,stats,buffer_meta}
  * and once: events/header_page (the sub-buffer header size), available_tracers,
  * the kernel command line (the backup instance, below),
- * remotes/<name>/{buffer_size_kb,tracing_on,per_cpu/cpuN} (trace remotes, Linux 7.1),
+ * remotes/<name>/{buffer_size_kb,tracing_on} (trace remotes: the two control files
+ * that v10 05/30 of the series defines; per_cpu/, trace, trace_pipe and events/ come
+ * with later parts of the series, which the seeds lack, and are not read),
  * trace_stats/memory_usage_kb and trace_stats/per_cpu/cpuN/memory_usage_kb (the kernel's
  * own aggregate, from the series "tracing: add aggregate buffer memory usage statistics").
  *
@@ -52,13 +54,15 @@
  *    triggers while tracing is off, is a buffer of one page per CPU that nothing
  *    resizes: 2 data pages and the reader on each tracing CPU (the top buffer's
  *    per_cpu/cpuN); trace_stats v5 counts it in "global";
- *  - a loaded remote holds max(ceil(S * 1024 / page), 2) + 1 data pages and one meta
- *    page per CPU of its buffer, from the page allocator (v5 puts remotes in
- *    total_system); an unloaded remote holds nothing. Which CPUs its buffer covers is
- *    the remote's choice (trace_remote_alloc_buffer()'s cpumask) and no file says it:
- *    remotes/<name>/per_cpu/cpuN, where present, lists every possible CPU. So a
- *    loaded remote's memory is known per CPU only, and the rows that count it are
- *    unknown.
+ *  - a remote holds memory only while loaded (buffer_size_kb says "(loaded)"), S KiB
+ *    per CPU of its buffer, on the CPUs of the cpumask it gives
+ *    trace_remote_alloc_buffer(), from the page allocator (v5 puts remotes in
+ *    total_system): all of that is v10 05/30's. How many pages cover S is not: v10
+ *    says "enough to cover", and max(ceil(S * 1024 / page), 2) + 1 data pages and one
+ *    meta page per CPU is inferred from the merged series. Which CPUs the cpumask
+ *    holds no file says (per_cpu/cpuN, where a later part of the series adds it, lists
+ *    every possible CPU), so a loaded remote's memory is known per CPU only, and the
+ *    rows that count it are unknown.
  *
  * Unknown figures are ATAG_BUFSTAT_UNKNOWN, never 0.
  */

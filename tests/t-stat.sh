@@ -204,8 +204,15 @@ check_grep "text: persistent has no snapshot" \
 check_grep "text: per-CPU row with stats and fill" \
 	'^ +0 +2\.00 MiB +2\.01 MiB +3 +0 +1\.00 MiB +1 +2 +723\.330290 +723\.332085 +50\.0%$' \
 	"$T_TMP/v5.txt"
-check_grep "text: remote loaded: per CPU, page allocator, CPUs unknown" \
-	'^  hypervisor +7\.00 KiB loaded +on +\? 16\.0 KiB per CPU of its buffer, page allocator$' \
+check_grep "text: remote loaded: per CPU, pages inferred, page allocator, CPUs unknown" \
+	'^  hypervisor +7\.00 KiB loaded +on +\? 16\.0 KiB per CPU of its buffer \(pages inferred\), page allocator$' \
+	"$T_TMP/v5.txt"
+# what v10 05/30 (the seed) defines of a remote, and what is inferred beyond it
+check_grep "text: the remote files read are the seed's, the later ones named" \
+	'^  - remotes: read are each remote.s tracing_on and buffer_size_kb \("N \(loaded\)" or "N \(unloaded\)", N KiB per CPU\), the files v10 05/30 of the series "tracing: Introduce trace remotes" defines; its per_cpu/, trace, trace_pipe and events/ come with later parts of the series and are not read$' \
+	"$T_TMP/v5.txt"
+check_grep "text: a loaded remote's pages are inferred, the seed's words beside" \
+	'^  - remotes: the pages of a loaded buffer are inferred: max\(ceil\(buffer_size_kb \* 1024 / page\), 2\) \+ 1 data pages and a meta page per CPU, as the merged series allocates them; v10 05/30 says only that they are enough to cover buffer_size_kb on each CPU of the remote.s cpumask$' \
 	"$T_TMP/v5.txt"
 check_grep "text: remote unloaded" \
 	'^  test +7\.00 KiB unloaded +off +\? 0 B \(nothing until loaded\)$' \
@@ -223,7 +230,7 @@ check_grep "text: the temp_buffer in global" \
 	'^  global includes the temp_buffer: 24\.0 KiB \(boot-time, 3 pages per CPU\)$' \
 	"$T_TMP/v5.txt"
 check_grep "text: why the remote's memory is unknown" \
-	"^  - remotes/hypervisor: loaded, 16 KiB per CPU of its buffer, on 1 to 2 CPUs \(16 to 32 KiB\): no file says which CPUs a remote's buffer covers, so remotes and total_system are unknown$" \
+	"^  - remotes/hypervisor: loaded, 16 KiB per CPU of its buffer, on 1 to 2 CPUs \(16 to 32 KiB\): no file says which CPUs a remote's buffer covers \(the cpumask the remote gives, v10 05/30\), so remotes and total_system are unknown$" \
 	"$T_TMP/v5.txt"
 check_grep "text: why global differs: expansion" \
 	"^  - global: a buffer not yet expanded counts at its current size" \
@@ -250,7 +257,7 @@ jq_eq "persistent: the helper's extras, as for any buffer" \
 		| length' 3 "$T_TMP/v5p.json"
 jq_eq "persistent: the helper is inferred, not the reserved range" \
 	'[.aggregate.differences[0].reasons[]
-		| select(test("ring_buffer_memory_size\\(\\), defined in a patch the seeds lack.*not the reserved range"))]
+		| select(test("ring_buffer_memory_size\\(\\), which its patch 1/4 defines and this tool has not seen.*not the reserved range"))]
 		| length' 1 "$T_TMP/v5p.json"
 jq_eq "persistent: no reason says the kernel counts the range, nor an expansion, nor rounding" \
 	'[.aggregate.differences[].reasons[]
@@ -408,7 +415,10 @@ check_grep "old kernel: names the missing stats line" \
 check_grep "old kernel: header_page assumed" 'events/header_page: not readable; assumed a 16-byte' \
 	"$T_TMP/old.txt"
 check_grep "old kernel: tracing state unknown" '^  tracing +unknown$' "$T_TMP/old.txt"
-check_grep "old kernel: no remotes/ explained" 'remotes/: absent; trace remotes \(Linux 7\.1\)' \
+check_grep "old kernel: no remotes/ explained, the release inferred" \
+	'remotes/: absent; trace_remote_register\(\) creates it when a remote registers \(v10 05/30 of "tracing: Introduce trace remotes", merged for Linux 7\.1 by its date: inferred\)' \
+	"$T_TMP/old.txt"
+check_nogrep "old kernel: no remote, no note about remote files" '^  - remotes: ' \
 	"$T_TMP/old.txt"
 check_grep "old kernel: no snapshot file explained" \
 	'^  snapshot +not available \(needs CONFIG_TRACER_SNAPSHOT\)$' \

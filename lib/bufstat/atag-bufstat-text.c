@@ -163,9 +163,10 @@ static const char *remote_memory(char *buf, size_t len, const struct atag_bufsta
 	if (r->loaded == 0)
 		snprintf(buf, len, "0 B (nothing until loaded)");
 	else if (r->bytes != UNKNOWN)
-		snprintf(buf, len, "%s page allocator", size_str(a, sizeof(a), r->bytes));
+		snprintf(buf, len, "%s page allocator (pages inferred)",
+			 size_str(a, sizeof(a), r->bytes));
 	else if (r->bytes_per_cpu != UNKNOWN)
-		snprintf(buf, len, "%s per CPU of its buffer, page allocator",
+		snprintf(buf, len, "%s per CPU of its buffer (pages inferred), page allocator",
 			 size_str(a, sizeof(a), r->bytes_per_cpu));
 	else
 		snprintf(buf, len, "unknown");

@@ -393,9 +393,10 @@ const char *atag_bufstat_reason_str(enum atag_bufdiff_reason reason)
 		       "figure counts loaded remotes";
 	case ATAG_BUFDIFF_HELPER:
 		return "v5 counts every buffer, a persistent one too, with "
-		       "ring_buffer_memory_size(), defined in a patch the seeds lack: the computed "
-		       "figure infers it counts each CPU's data and reader sub-buffers (a persistent "
-		       "buffer's from buffer_meta), not the reserved range around them";
+		       "ring_buffer_memory_size(), which its patch 1/4 defines and this tool has not "
+		       "seen: the computed figure infers it counts each CPU's data and reader "
+		       "sub-buffers (a persistent buffer's from buffer_meta), not the reserved range "
+		       "around them";
 	case ATAG_BUFDIFF_PERSISTENT_OLD:
 		return "the earlier postings count persistent buffers differently (v1 and v2 as "
 		       "zero)";
