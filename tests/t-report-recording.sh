@@ -397,6 +397,16 @@ report "$T_TMP/poff.dat" > "$T_TMP/poff.text" 2>&1
 check_grep "profiling off: the text says why" \
 	'^  - .*poff\.dat: no alloc_tag event, although tags were selected: memory allocation profiling was off' \
 	"$T_TMP/poff.text"
+# as record writes it: its instance's buffer holds the description, the top buffer
+# nothing; with no alloc_tag event in either, report reads the described one
+{ echo "buffer trace-cmd-alloc-tag-50"; sed 's/^ev 0 /ev trace-cmd-alloc-tag-50:0 /' "$T_TMP/poff.txt"; } |
+	awk '/^buffer/ { b = $0; next } { print } /^cpus/ { print b }' > "$T_TMP/pinst.txt"
+mkfixture -o "$T_TMP/pinst.dat" "$T_TMP/pinst.txt" || fail "pinst fixture"
+json "$T_TMP/pinst.dat" > "$T_TMP/pinst.json"
+jq_eq "no alloc_tag event in any buffer: the buffer that holds the description is read" \
+	'[.files[0].buffer, .files[0].recording.select_all, ([.remarks[] | select(test("memory allocation profiling was off"))] | length),
+	  ([.remarks[] | select(test("holds no records"))] | length)]' \
+	'["trace-cmd-alloc-tag-50",false,1,0]' "$T_TMP/pinst.json"
 prof_report pend on off yes "128 2"
 jq_eq "profiling switched off while recording: what it missed, not that the trace is empty" \
 	'[.totals.allocs, ([.remarks[] | select(test("pend.dat: memory allocation profiling was off \\(vm.mem_profiling = 0\\) when recording ended: what was allocated while it was off has no event$"))] | length),
