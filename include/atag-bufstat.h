@@ -23,7 +23,10 @@
  *   tracing_on, snapshot (CONFIG_TRACER_SNAPSHOT), last_boot_info (persistent buffers)
  *   per_cpu/cpuN/{buffer_size_kb,stats,buffer_meta}
  * and once: events/header_page (the sub-buffer header size), available_tracers,
- * remotes/<name>/{buffer_size_kb,tracing_on,per_cpu/cpuN} (trace remotes, Linux 7.1),
+ * the kernel command line (the backup instance, below),
+ * remotes/<name>/{buffer_size_kb,tracing_on} (trace remotes: the two control files
+ * that v10 05/30 of the series defines; per_cpu/, trace, trace_pipe and events/ come
+ * with later parts of the series, which the seeds lack, and are not read),
  * trace_stats/memory_usage_kb and trace_stats/per_cpu/cpuN/memory_usage_kb (the kernel's
  * own aggregate, from the series "tracing: add aggregate buffer memory usage statistics").
  *
@@ -32,7 +35,18 @@
  *  - a buffer of S KiB per CPU holds N = max(ceil(S * 1024 / (sub-buffer - header)), 2)
  *    sub-buffers, plus one reader sub-buffer: (N + 1) * sub-buffer bytes per CPU;
  *  - a persistent (range-backed, boot-mapped) buffer lives in reserved memory: its
- *    buffer_meta gives nr_subbufs (reader included) and subbuf_size in bytes;
+ *    buffer_meta gives nr_subbufs (reader included) and subbuf_size in bytes. v5 2/4
+ *    counts it as it counts every buffer, with ring_buffer_memory_size(): these
+ *    sub-buffers, not the reserved range around them (the helper itself is defined
+ *    in v5 1/4, which the seeds lack: that it counts the data and reader sub-buffers
+ *    is inferred);
+ *  - the backup instance, which later kernels than the seeds' make at boot when the
+ *    command line has trace_instance=NAME=ORIGIN, is a copy of the persistent
+ *    instance ORIGIN in vmalloc'd memory: range-backed like it (last_boot_info,
+ *    buffer_meta), and marked by no tracefs file, so it is recognised by that
+ *    command line (inferred from those kernels' boot parameter; the seeds do not
+ *    describe the instance). v5 2/4 skips it in every row ("already accounted in
+ *    VmallocUsed"): it is shown apart, its sub-buffers as vmalloc memory;
  *  - an allocated snapshot buffer has the size of its main buffer; a freed one keeps
  *    the minimum, 2 sub-buffers and a reader per CPU, of one page each whatever the
  *    main buffer's sub-buffer size (free_snapshot() sets the order back to 0);
@@ -40,13 +54,15 @@
  *    triggers while tracing is off, is a buffer of one page per CPU that nothing
  *    resizes: 2 data pages and the reader on each tracing CPU (the top buffer's
  *    per_cpu/cpuN); trace_stats v5 counts it in "global";
- *  - a loaded remote holds max(ceil(S * 1024 / page), 2) + 1 data pages and one meta
- *    page per CPU of its buffer, from the page allocator (v5 puts remotes in
- *    total_system); an unloaded remote holds nothing. Which CPUs its buffer covers is
- *    the remote's choice (trace_remote_alloc_buffer()'s cpumask) and no file says it:
- *    remotes/<name>/per_cpu/cpuN, where present, lists every possible CPU. So a
- *    loaded remote's memory is known per CPU only, and the rows that count it are
- *    unknown.
+ *  - a remote holds memory only while loaded (buffer_size_kb says "(loaded)"), S KiB
+ *    per CPU of its buffer, on the CPUs of the cpumask it gives
+ *    trace_remote_alloc_buffer(), from the page allocator (v5 puts remotes in
+ *    total_system): all of that is v10 05/30's. How many pages cover S is not: v10
+ *    says "enough to cover", and max(ceil(S * 1024 / page), 2) + 1 data pages and one
+ *    meta page per CPU is inferred from the merged series. Which CPUs the cpumask
+ *    holds no file says (per_cpu/cpuN, where a later part of the series adds it, lists
+ *    every possible CPU), so a loaded remote's memory is known per CPU only, and the
+ *    rows that count it are unknown.
  *
  * Unknown figures are ATAG_BUFSTAT_UNKNOWN, never 0.
  */
@@ -108,6 +124,9 @@ struct atag_bufstat_instance {
 	enum atag_snapshot_state snapshot;
 	bool			persistent;	/* last_boot_info exists */
 	char			*last_boot;	/* its first line (persistent only) */
+	char			*backup_of;	/* a backup instance: the persistent instance
+						 * it copies (trace_instance=NAME=ORIGIN on the
+						 * kernel command line); NULL otherwise */
 	int			nr_cpus;
 	struct atag_bufstat_cpu	*cpus;
 	/* computed by atag_bufstat_compute(); UNKNOWN when an input is unknown */
@@ -141,6 +160,10 @@ enum atag_bufstat_row {
 	ATAG_ROW_MAX
 };
 
+/* Why a backup instance is in no row (seed 000's words). */
+#define ATAG_BUFSTAT_BACKUP_REASON \
+	"v5 skips the backup instance: its vmalloc'd copy is already accounted in VmallocUsed"
+
 /* The key of @row in memory_usage_kb ("global", ..., "snapshot_buffers"). */
 const char *atag_bufstat_row_key(enum atag_bufstat_row row);
 
@@ -169,6 +192,9 @@ struct atag_bufstat_opts {
 	const char * const	*names;		/* instances to read; NULL: all */
 	size_t			nr_names;
 	bool			top;		/* with @names: read the top buffer too */
+	const char		*cmdline;	/* the kernel command line's file, for the
+						 * backup instance (/proc/cmdline); NULL:
+						 * none, a missing file is no error */
 };
 
 struct atag_bufstat {
@@ -190,6 +216,8 @@ struct atag_bufstat {
 	/* computed by atag_bufstat_compute(): bytes per row, UNKNOWN if not computable */
 	unsigned long long		computed[ATAG_ROW_MAX];
 	unsigned long long		temp_buffer_bytes;	/* in computed global */
+	unsigned long long		backup_bytes;	/* the backup instances': in no row */
+	const char			*cmdline_unread; /* opts->cmdline, when unreadable */
 	/* total_system without the remotes (known when a loaded remote's CPUs are not) */
 	unsigned long long		system_without_remotes;
 };
@@ -256,6 +284,22 @@ int atag_bufstat_parse_header_page(const char *text, unsigned int *hdr);
 enum atag_snapshot_state atag_bufstat_parse_snapshot(const char *text);
 
 /**
+ * atag_bufstat_parse_backup - whether the kernel command line makes @name a backup
+ * @cmdline: the command line (/proc/cmdline's text)
+ * @name: an instance name
+ * @origin: set to the persistent instance @name copies
+ * @len: the size of @origin
+ *
+ * A parameter trace_instance=NAME=ORIGIN (the first comma-separated field of its
+ * value holds the '=', before any '@'; NAME may carry ^flags) makes NAME a copy of
+ * ORIGIN at boot. Quoted values are read as the kernel reads them; parsing stops at
+ * "--". The syntax is that of later kernels' boot-time backup, which the seeds do not
+ * contain: inferred.
+ * Return: true when @name is a backup (and @origin set), false otherwise.
+ */
+bool atag_bufstat_parse_backup(const char *cmdline, const char *name, char *origin, size_t len);
+
+/**
  * atag_bufstat_parse_flag - parse a "0"/"1" file such as tracing_on
  * @text: the file's content
  *
@@ -312,7 +356,7 @@ int atag_bufstat_fill(const struct atag_bufstat_cpu *cpu, double *percent);
  * Per CPU and per buffer bytes, remote bytes, the temp_buffer and the rows of
  * bs->computed, as trace_stats v5 counts them: global = the top buffer and the
  * temp_buffer, total_system = global + instances + snapshots + remotes,
- * total_carveout = persistents.
+ * total_carveout = persistents; a backup instance in no row (bs->backup_bytes).
  */
 void atag_bufstat_compute(struct atag_bufstat *bs);
 
@@ -335,7 +379,7 @@ enum atag_bufdiff_reason {
 	ATAG_BUFDIFF_UNEXPANDED		= 1 << 3,	/* a buffer is not yet expanded */
 	ATAG_BUFDIFF_ROUNDING		= 1 << 4,	/* KiB truncation, subbuf changes */
 	ATAG_BUFDIFF_REMOTES_ZERO	= 1 << 5,	/* the kernel counts remotes as 0 */
-	ATAG_BUFDIFF_RANGE		= 1 << 6,	/* persistent: the reserved range */
+	ATAG_BUFDIFF_HELPER		= 1 << 6,	/* ring_buffer_memory_size() inferred */
 	ATAG_BUFDIFF_PERSISTENT_OLD	= 1 << 7,	/* earlier postings: range buffers 0 */
 	ATAG_BUFDIFF_SPARE		= 1 << 8,	/* spare buffers not visible here */
 	ATAG_BUFDIFF_RACE		= 1 << 9,	/* buffers changed between the reads */

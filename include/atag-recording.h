@@ -10,7 +10,8 @@
  *
  * and say which process recorded, which processes are the recording machinery
  * (the recorder) and which the workload, which tags the recording selected, the
- * counters of /proc/allocinfo at the start and at the end, and why it ended. With
+ * counters of /proc/allocinfo at the start and at the end, whether memory
+ * allocation profiling was on then, and why it ended. With
  * the sched_process_fork/exec/exit events of the instance they tell every task
  * of the trace apart.
  *
@@ -58,6 +59,14 @@ struct atag_marker_sampled {
 	char		*how;		/* the rule, in words */
 };
 
+/* What a "profiling" line said of vm.mem_profiling (include/atag-profiling.h). */
+enum atag_marker_profiling {
+	ATAG_MARKER_PROFILING_NONE,	/* no line (record before it wrote them) */
+	ATAG_MARKER_PROFILING_ON,
+	ATAG_MARKER_PROFILING_OFF,
+	ATAG_MARKER_PROFILING_UNKNOWN,	/* record could not tell */
+};
+
 /* A process named by a line. */
 struct atag_marker_task {
 	int		pid;
@@ -84,6 +93,8 @@ struct atag_recording {
 	unsigned int			nr_counters_start;
 	struct atag_marker_counters	*counters_end;
 	unsigned int			nr_counters_end;
+	enum atag_marker_profiling	profiling_start;	/* "profiling start" */
+	enum atag_marker_profiling	profiling_end;		/* "profiling end" */
 	char				*end_reason;	/* NULL: no "end" line */
 	struct atag_marker_sampled	*sampled;
 	unsigned int			nr_sampled;
@@ -105,6 +116,7 @@ enum atag_marker {
 	ATAG_MARKER_COUNTERS_END,
 	ATAG_MARKER_COUNTERS_READING_START,
 	ATAG_MARKER_COUNTERS_READING_END,
+	ATAG_MARKER_PROFILING,
 	ATAG_MARKER_DESCRIBED,		/* the description is complete: read-ahead may stop */
 	ATAG_MARKER_SAMPLED,		/* "stack-sample", "stack-sample-moves" */
 	ATAG_MARKER_LINGER,		/* record goes on past the workload's end */

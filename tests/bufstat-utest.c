@@ -212,6 +212,36 @@ static void test_parse_snapshot(void)
 	CU_ASSERT_EQUAL(atag_bufstat_parse_snapshot(NULL), ATAG_SNAPSHOT_UNKNOWN);
 }
 
+/*
+ * trace_instance=NAME=ORIGIN makes NAME a backup of ORIGIN (the syntax of later
+ * kernels' boot-time backup); NAME@MEMORY a persistent instance.
+ */
+static void test_parse_backup(void)
+{
+	static const char cmdline[] =
+		"BOOT_IMAGE=/vmlinuz trace_instance=boot^traceoff@trace,sched:*\t"
+		"\"trace_instance=bk=boot,irq:*\" trace_instance=bk2^traceoff=boot "
+		"trace_instance=mm@0x1000:12M trace_instance=empty= trace_instance=wrong@x=boot "
+		"-- trace_instance=init=boot\n";
+	char origin[64];
+
+	CU_ASSERT_TRUE(atag_bufstat_parse_backup(cmdline, "bk", origin, sizeof(origin)));
+	CU_ASSERT_STRING_EQUAL(origin, "boot");
+	CU_ASSERT_TRUE(atag_bufstat_parse_backup(cmdline, "bk2", origin, sizeof(origin)));
+	CU_ASSERT_STRING_EQUAL(origin, "boot");
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "boot", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "mm", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "empty", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "wrong", origin, sizeof(origin)));
+	/* after "--" the parameters are init's */
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(cmdline, "init", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup("", "bk", origin, sizeof(origin)));
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup(NULL, "bk", origin, sizeof(origin)));
+	/* a name is compared whole */
+	CU_ASSERT_FALSE(atag_bufstat_parse_backup("trace_instance=bkx=boot", "bk", origin,
+						  sizeof(origin)));
+}
+
 static void test_pages(void)
 {
 	/* echo 2048 > buffer_size_kb reads back 2051: 515 sub-buffers of 4080 data bytes */
@@ -388,6 +418,17 @@ static void test_compute_rows(void)
 	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_SYSTEM),
 			12288 + 12288 + 12288 + 2 * 2113536 + 1064960);
 	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_REMOTES], 0);
+	/* "boot" a backup instance: v5 2/4 skips it in every row, per CPU too */
+	s.in[3].backup_of = (char *)"orig";
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(s.in[3].buffer_bytes, 2105344);
+	CU_ASSERT_EQUAL(s.bs.backup_bytes, 2105344);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_PERSISTENTS], 0);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_CARVEOUT], 0);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_BUFFERS], 24576 + 6356992);
+	CU_ASSERT_EQUAL(s.bs.computed[ATAG_ROW_TOTAL_SYSTEM], 49152 + 6356992 + 4251648);
+	CU_ASSERT_EQUAL(atag_bufstat_cpu_row(&s.bs, 0, ATAG_ROW_TOTAL_CARVEOUT), 0);
+	s.in[3].backup_of = NULL;
 }
 
 /* A remote as read: loaded, its CPUs unknown. Its rows are unknown, never a guess. */
@@ -467,26 +508,47 @@ static void test_diff_reasons(void)
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT), 0);
 	s.bs.kernel.kb[ATAG_ROW_GLOBAL] = 52;		/* a read page more */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_GLOBAL),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_READ_PAGE |
-			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA | ATAG_BUFDIFF_UNEXPANDED);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_READ_PAGE | ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA |
+			ATAG_BUFDIFF_UNEXPANDED);
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_REMOTES),
 			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_REMOTES_ZERO);
 	/* remotes are page-allocator memory: total_system, not the carve-out */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_SYSTEM),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_UNEXPANDED |
-			ATAG_BUFDIFF_REMOTES_ZERO);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_UNEXPANDED | ATAG_BUFDIFF_REMOTES_ZERO);
+	/*
+	 * persistent buffers: the same ring_buffer_memory_size() as the others (v5 2/4),
+	 * so the same extras; never the reserved range, never an expansion
+	 */
 	s.bs.kernel.kb[ATAG_ROW_TOTAL_CARVEOUT] = 2060;
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_RANGE);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_READ_PAGE |
+			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA);
+	/* kernel lower, one CPU without buffer_meta: estimated, so rounding too */
+	s.bs.kernel.kb[ATAG_ROW_TOTAL_CARVEOUT] = 2000;
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT),
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER);
+	s.cpus[3][1].has_meta = false;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_TOTAL_CARVEOUT),
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING);
+	s.cpus[3][1].has_meta = true;
+	atag_bufstat_compute(&s.bs);
+	CU_ASSERT_PTR_NULL(strstr(atag_bufstat_reason_str(ATAG_BUFDIFF_HELPER), "counts the whole"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(atag_bufstat_reason_str(ATAG_BUFDIFF_HELPER),
+				      "ring_buffer_memory_size()"));
 	/* the earlier postings' buffers: v3 and v4 count the temp_buffer there */
 	s.bs.kernel.kb[ATAG_ROW_BUFFERS] = 8288 + 24;
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_BUFFERS),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_READ_PAGE |
-			ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA | ATAG_BUFDIFF_TEMP_BUFFER |
-			ATAG_BUFDIFF_UNEXPANDED | ATAG_BUFDIFF_PERSISTENT_OLD);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_READ_PAGE | ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA |
+			ATAG_BUFDIFF_TEMP_BUFFER | ATAG_BUFDIFF_UNEXPANDED |
+			ATAG_BUFDIFF_PERSISTENT_OLD);
 	/* kernel lower: no "kernel also counts" reasons; the top is in this row */
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_SNAPSHOTS),
-			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_ROUNDING | ATAG_BUFDIFF_UNEXPANDED);
+			ATAG_BUFDIFF_RACE | ATAG_BUFDIFF_HELPER | ATAG_BUFDIFF_ROUNDING |
+			ATAG_BUFDIFF_UNEXPANDED);
 	CU_ASSERT_EQUAL(atag_bufstat_diff_reasons(&s.bs, ATAG_ROW_PERSISTENTS), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(atag_bufstat_reason_str(ATAG_BUFDIFF_REMOTES_ZERO),
 				      "reports remotes as zero"));
@@ -645,6 +707,7 @@ static void add_tests(void)
 	CU_add_test(s, "parse buffer_meta", test_parse_meta);
 	CU_add_test(s, "parse remote size, header_page, flags", test_parse_small);
 	CU_add_test(s, "parse snapshot", test_parse_snapshot);
+	CU_add_test(s, "parse the backup instance of a command line", test_parse_backup);
 	CU_add_test(s, "sub-buffers and bytes", test_pages);
 	CU_add_test(s, "fill rate", test_fill);
 	CU_add_test(s, "compute per buffer", test_compute_instances);

@@ -474,6 +474,7 @@ static void test_bufstat_json(void)
 		"      \"tracing_on\": null,\n"
 		"      \"persistent\": false,\n"
 		"      \"last_boot_info\": null,\n"
+		"      \"backup_of\": null,\n"
 		"      \"memory_kind\": \"system\",\n"
 		"      \"memory_kb\": 12,\n"
 		"      \"snapshot\": {\n"

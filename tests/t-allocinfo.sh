@@ -73,6 +73,28 @@ check_eq "odd bytes: escaped, bad bytes replaced" \
 ATAG_ALLOCINFO=/nonexistent "$C" list --allocinfo "$T_TMP/v2.txt" > /dev/null 2>&1
 check_eq "--allocinfo overrides \$ATAG_ALLOCINFO" "$?" 0
 
+# memory allocation profiling switched off (vm.mem_profiling; $ATAG_MEM_PROFILING
+# names the file here): the counters stand still, said on stderr, the listing as ever
+OFF="memory allocation profiling is off (vm.mem_profiling = 0)"
+printf '0\n' > "$T_TMP/mp0"; chmod 644 "$T_TMP/mp0"
+printf '1\n' > "$T_TMP/mp1"
+ATAG_MEM_PROFILING=$T_TMP/mp0 "$C" list --allocinfo "$T_TMP/v2.txt" > "$T_TMP/out" 2> "$T_TMP/err"
+check_eq "profiling off: list says so in one line, lists as ever" \
+	"$?:$(cat "$T_TMP/err"):$(wc -l < "$T_TMP/out")" \
+	"0:trace-cmd-alloc-tag list: $OFF: these counters do not move and traced tags emit no events while it is off:6"
+cp "$T_TMP/mp0" "$T_TMP/mp0ro"; chmod 444 "$T_TMP/mp0ro"
+ATAG_MEM_PROFILING=$T_TMP/mp0ro "$C" list --allocinfo "$T_TMP/v2.txt" 2>&1 > /dev/null |
+	grep -c "$OFF, and the sysctl is read-only: it stays off until the next boot: these counters" \
+	> "$T_TMP/n"
+check_eq "profiling off for good (a read-only sysctl, \"never\" at boot): said" "$(cat "$T_TMP/n")" 1
+for f in mp1 nosuch; do
+	ATAG_MEM_PROFILING=$T_TMP/$f "$C" list --allocinfo "$T_TMP/v2.txt" > /dev/null 2> "$T_TMP/err"
+	check_eq "profiling switch $f: nothing said" "$?:$(cat "$T_TMP/err")" "0:"
+done
+printf 'on\n' > "$T_TMP/mpx"
+ATAG_MEM_PROFILING=$T_TMP/mpx "$C" list --allocinfo "$T_TMP/v2.txt" > /dev/null 2> "$T_TMP/err"
+check_eq "profiling switch neither 0 nor 1: unknown, nothing said" "$?:$(cat "$T_TMP/err")" "0:"
+
 # filters applied in userspace on the text
 lst() { "$C" list --allocinfo "$T_TMP/v2.txt" "$@" | awk 'NR > 1 { print $6 }' | sort | tr '\n' ' '; }
 check_eq "text: --module ''" "$(lst --module '')" "__its_alloc kmalloc_trace "
@@ -221,6 +243,14 @@ check_eq "enable: the state" "$(fakeinfo_traced "$M")" \
 "$C" enable --module foo > "$T_TMP/out" 2>&1; rc=$?
 check_eq "enable again: nothing changes, no ioctl" "$rc:$(cat "$T_TMP/out"):$(fakeinfo_field "$M" toggles)" \
 	"0:0 tags changed state (tracing on), 2 already on:3"
+
+# profiling switched off: enable traces, and says the tags emit nothing meanwhile
+ATAG_MEM_PROFILING=$T_TMP/mp0 "$C" enable --module foo > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+check_eq "profiling off: enable works and says what it means" \
+	"$rc:$(cat "$T_TMP/out"):$(cat "$T_TMP/err"):$(fakeinfo_field "$M" toggles)" \
+	"0:0 tags changed state (tracing on), 2 already on:trace-cmd-alloc-tag enable: $OFF: the traced tags emit no events while it is off (sysctl vm.mem_profiling=1 turns it on):3"
+ATAG_MEM_PROFILING=$T_TMP/mp0 "$C" disable --dry-run --module foo > /dev/null 2> "$T_TMP/err"
+check_eq "profiling off: disable has nothing to say about it" "$(cat "$T_TMP/err")" ""
 
 "$C" disable --dry-run --untraced > "$T_TMP/out" 2>&1; rc=$?
 check_eq "disable --dry-run --untraced" "$rc:$(cat "$T_TMP/out")" \

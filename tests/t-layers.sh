@@ -37,7 +37,7 @@ header_part() {
 	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
 	include/atag-record.h|include/atag-state.h|include/atag-session.h|\
-	include/atag-tracefs.h) echo kernel ;;
+	include/atag-tracefs.h|include/atag-profiling.h) echo kernel ;;
 	include/atag-bufstat.h) echo bufstat ;;
 	include/atag-live.h) echo live ;;
 	*) echo unknown ;;

@@ -1091,4 +1091,27 @@ check_grep "a counted allocation without event: the text says so" \
 	"$L.text"
 check_eq "completeness: nothing left behind" "$(leftovers)" ""
 
+# ------------------------------------------------------------------ profiling switched off (issue 29)
+# vm.mem_profiling = 0 ($ATAG_MEM_PROFILING names the switch here): record says so
+# when it starts and when it ends, notes it in the description, and report says what
+# that means. (The simulator emits its events whatever the switch says; a kernel
+# emits none while profiling is off: the VM tier's cmd-profiling-off.)
+P=$T_TMP/poff
+printf '0\n' > "$P.switch"
+ATAG_MEM_PROFILING=$P.switch "$C" record --function foo_bar -o "$P.dat" -- "$SIM" run -r 1 \
+	--expect "$P.exp" > /dev/null 2> "$P.err"; rc=$?
+check_eq "profiling off: record says so when it starts and when it ends" \
+	"$rc:$(grep 'profiling' "$P.err")" \
+	"0:trace-cmd-alloc-tag record: memory allocation profiling is off (vm.mem_profiling = 0): no alloc_tag event is recorded while it is off
+trace-cmd-alloc-tag record: memory allocation profiling is off (vm.mem_profiling = 0): what was allocated while it was off has no event in the trace"
+check_eq "profiling off: the description's lines" "$(markers "$P.dat" | grep '^profiling')" \
+	"profiling|start|off
+profiling|end|off"
+"$C" report --format json -i "$P.dat" > "$P.json" 2> /dev/null
+check_eq "profiling off: report says what it means" \
+	"$(jq '[.remarks[] | select(test("memory allocation profiling was off \\(vm.mem_profiling = 0\\) when recording started and when it ended"))] | length' "$P.json" 2>&1)" 1
+check_eq "profiling off: nothing left behind" "$(leftovers)" ""
+check_eq "no switch to read (a double, no \$ATAG_MEM_PROFILING): no profiling line" \
+	"$(markers "$A.dat" | grep -c '^profiling')" 0
+
 done_testing

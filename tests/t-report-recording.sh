@@ -365,6 +365,88 @@ jq_eq "reshaped pages: calls and bytes both differ: a loss" \
 	'[.complete, (.completeness.tags[] | [.complete, .reshaped, .missing_calls, .missing_bytes])]' \
 	'[false,[false,false,1,4096]]' "$T_TMP/shp2.json"
 
+# --------------------------------------------------------------- profiling switched off
+# The kernel emits the alloc_tag events only while memory allocation profiling is on
+# (the series' 2/4: "while profiling is enabled"); record notes vm.mem_profiling in
+# "profiling start|end" lines. A recording of a selected tag: $1 and $2 the states
+# at its start and end, $3 "yes" for one allocation in between, $4 the counters at
+# the end (64 B and 1 call at the start).
+prof() {
+	cat <<DESC
+cpus 1
+format alloc_tag/alloc_tag_hit
+format alloc_tag/alloc_tag_mem_alloced
+format alloc_tag/alloc_tag_mem_freed
+comm 50 trace-cmd-alloc
+comm 100 work
+ev 0 1000 50 marker record 50 alloc_tag no
+ev 0 1001 50 marker select - mm/foo.c 10 foo_create
+ev 0 1002 50 marker counters start 64 1 - mm/foo.c 10 foo_create
+DESC
+	[ "$1" ] && echo "ev 0 1003 50 marker profiling start $1"
+	echo "ev 0 1004 50 marker workload 100 work"
+	echo "ev 0 1005 50 marker described"
+	[ "$3" = yes ] && printf '%s\n' "ev 0 2000 100 hit 0xa0 NONE mm/foo.c foo_create 10" \
+		"ev 0 2001 100 alloced 0x10 0xa0 64"
+	echo "ev 0 3000 50 marker counters end $4 - mm/foo.c 10 foo_create"
+	[ "$2" ] && echo "ev 0 3001 50 marker profiling end $2"
+	echo "ev 0 3100 50 marker end command-exited"
+}
+prof_report() {	# NAME START END EVENTS COUNTERS: the report of such a recording
+	prof "$2" "$3" "$4" "$5" > "$T_TMP/$1.txt"
+	mkfixture -o "$T_TMP/$1.dat" "$T_TMP/$1.txt" || fail "$1 fixture"
+	json "$T_TMP/$1.dat" > "$T_TMP/$1.json"
+}
+prof_report poff off off no "64 1"
+jq_eq "profiling off: the description says so" \
+	'[.files[0].recording.select_all, .totals.allocs, .complete,
+	  ([.remarks[] | select(test("malformed"))] | length)]' '[false,0,true,0]' "$T_TMP/poff.json"
+jq_eq "profiling off: why the trace holds no alloc_tag event" \
+	'[.remarks[] | select(test("^'"$T_TMP"'/poff.dat: no alloc_tag event, although tags were selected: memory allocation profiling was off \\(vm.mem_profiling = 0\\) when recording started and when it ended, and the kernel emits the events only while it is on$"))]
+	  | length' 1 "$T_TMP/poff.json"
+report "$T_TMP/poff.dat" > "$T_TMP/poff.text" 2>&1
+check_grep "profiling off: the text says why" \
+	'^  - .*poff\.dat: no alloc_tag event, although tags were selected: memory allocation profiling was off' \
+	"$T_TMP/poff.text"
+# as record writes it: its instance's buffer holds the description, the top buffer
+# nothing; with no alloc_tag event in either, report reads the described one
+{ echo "buffer trace-cmd-alloc-tag-50"; sed 's/^ev 0 /ev trace-cmd-alloc-tag-50:0 /' "$T_TMP/poff.txt"; } |
+	awk '/^buffer/ { b = $0; next } { print } /^cpus/ { print b }' > "$T_TMP/pinst.txt"
+mkfixture -o "$T_TMP/pinst.dat" "$T_TMP/pinst.txt" || fail "pinst fixture"
+json "$T_TMP/pinst.dat" > "$T_TMP/pinst.json"
+jq_eq "no alloc_tag event in any buffer: the buffer that holds the description is read" \
+	'[.files[0].buffer, .files[0].recording.select_all, ([.remarks[] | select(test("memory allocation profiling was off"))] | length),
+	  ([.remarks[] | select(test("holds no records"))] | length)]' \
+	'["trace-cmd-alloc-tag-50",false,1,0]' "$T_TMP/pinst.json"
+prof_report pend on off yes "128 2"
+jq_eq "profiling switched off while recording: what it missed, not that the trace is empty" \
+	'[.totals.allocs, ([.remarks[] | select(test("pend.dat: memory allocation profiling was off \\(vm.mem_profiling = 0\\) when recording ended: what was allocated while it was off has no event$"))] | length),
+	  ([.remarks[] | select(test("no alloc_tag event"))] | length)]' '[1,1,0]' "$T_TMP/pend.json"
+prof_report pon on on no "64 1"
+jq_eq "profiling on, counters still: nothing allocated at the selected tags" \
+	'[.remarks[] | select(test("pon.dat: no alloc_tag event, although tags were selected, and the counters of the selected tags did not move: nothing was allocated or freed at them while recording$"))]
+	  | length' 1 "$T_TMP/pon.json"
+prof_report pold "" "" no "64 1"
+jq_eq "no profiling line (an earlier record): the counters say what they can" \
+	'[.remarks[] | select(test("pold.dat: .*did not move: nothing was allocated or freed at them while recording, or memory allocation profiling was off \\(the recording does not say\\)$"))]
+	  | length' 1 "$T_TMP/pold.json"
+prof_report pmoved "" "" no "128 2"
+jq_eq "counters moved without an event: the completeness notice, no profiling remark" \
+	'[([.remarks[] | select(test("profiling|did not move"))] | length),
+	  ([.notices[] | select(test("the trace misses 1 allocations"))] | length)]' '[0,1]' \
+	"$T_TMP/pmoved.json"
+prof on maybe no "64 1" > "$T_TMP/pbad.txt"
+mkfixture -o "$T_TMP/pbad.dat" "$T_TMP/pbad.txt"
+json "$T_TMP/pbad.dat" > "$T_TMP/pbad.json"
+jq_eq "a profiling line of another state: malformed, ignored" \
+	'[.remarks[] | select(test("1 marker lines malformed"))] | length' 1 "$T_TMP/pbad.json"
+sed 's/marker record 50 alloc_tag no/marker record 50 kmem no/; s#^format alloc_tag/.*#format kmem/kmalloc#' \
+	"$T_TMP/poff.txt" > "$T_TMP/pkmem.txt"
+mkfixture -o "$T_TMP/pkmem.dat" "$T_TMP/pkmem.txt"
+json "$T_TMP/pkmem.dat" > "$T_TMP/pkmem.json"
+jq_eq "a kmem recording: profiling is none of its business" \
+	'[.remarks[] | select(test("profiling"))] | length' 0 "$T_TMP/pkmem.json"
+
 # --------------------------------------------------------------- several sources at once
 cat > "$T_TMP/two.txt" <<'DESC'
 cpus 1

@@ -204,8 +204,15 @@ check_grep "text: persistent has no snapshot" \
 check_grep "text: per-CPU row with stats and fill" \
 	'^ +0 +2\.00 MiB +2\.01 MiB +3 +0 +1\.00 MiB +1 +2 +723\.330290 +723\.332085 +50\.0%$' \
 	"$T_TMP/v5.txt"
-check_grep "text: remote loaded: per CPU, page allocator, CPUs unknown" \
-	'^  hypervisor +7\.00 KiB loaded +on +\? 16\.0 KiB per CPU of its buffer, page allocator$' \
+check_grep "text: remote loaded: per CPU, pages inferred, page allocator, CPUs unknown" \
+	'^  hypervisor +7\.00 KiB loaded +on +\? 16\.0 KiB per CPU of its buffer \(pages inferred\), page allocator$' \
+	"$T_TMP/v5.txt"
+# what v10 05/30 (the seed) defines of a remote, and what is inferred beyond it
+check_grep "text: the remote files read are the seed's, the later ones named" \
+	'^  - remotes: read are each remote.s tracing_on and buffer_size_kb \("N \(loaded\)" or "N \(unloaded\)", N KiB per CPU\), the files v10 05/30 of the series "tracing: Introduce trace remotes" defines; its per_cpu/, trace, trace_pipe and events/ come with later parts of the series and are not read$' \
+	"$T_TMP/v5.txt"
+check_grep "text: a loaded remote's pages are inferred, the seed's words beside" \
+	'^  - remotes: the pages of a loaded buffer are inferred: max\(ceil\(buffer_size_kb \* 1024 / page\), 2\) \+ 1 data pages and a meta page per CPU, as the merged series allocates them; v10 05/30 says only that they are enough to cover buffer_size_kb on each CPU of the remote.s cpumask$' \
 	"$T_TMP/v5.txt"
 check_grep "text: remote unloaded" \
 	'^  test +7\.00 KiB unloaded +off +\? 0 B \(nothing until loaded\)$' \
@@ -223,7 +230,7 @@ check_grep "text: the temp_buffer in global" \
 	'^  global includes the temp_buffer: 24\.0 KiB \(boot-time, 3 pages per CPU\)$' \
 	"$T_TMP/v5.txt"
 check_grep "text: why the remote's memory is unknown" \
-	"^  - remotes/hypervisor: loaded, 16 KiB per CPU of its buffer, on 1 to 2 CPUs \(16 to 32 KiB\): no file says which CPUs a remote's buffer covers, so remotes and total_system are unknown$" \
+	"^  - remotes/hypervisor: loaded, 16 KiB per CPU of its buffer, on 1 to 2 CPUs \(16 to 32 KiB\): no file says which CPUs a remote's buffer covers \(the cpumask the remote gives, v10 05/30\), so remotes and total_system are unknown$" \
 	"$T_TMP/v5.txt"
 check_grep "text: why global differs: expansion" \
 	"^  - global: a buffer not yet expanded counts at its current size" \
@@ -232,6 +239,30 @@ check_nogrep "text: earlier-posting rows hidden with the split format" \
 	'^  (buffers|snapshot_buffers) ' \
 	"$T_TMP/v5.txt"
 check_nogrep "text: no note about absent files" 'not on this kernel|absent' "$T_TMP/v5.txt"
+
+# ---------------------------------------------------------------- persistent buffers, kernel higher
+# v5 2/4 adds a persistent buffer's ring_buffer_memory_size() to persistents like any
+# buffer's to its row: a difference there is that helper's (a read page per CPU
+# here, 8 KiB), never the reserved range, and never an expansion
+T=$T_TMP/v5p
+make_tree "$T"
+mk "$T" trace_stats/memory_usage_kb "global: 48" "instances: 4128" "snapshots: 4152" \
+	"persistents: 2064" "remotes: 0" "total_system: 8328" "total_carveout: 2064"
+stat_cmd --tracefs "$T" --format json > "$T_TMP/v5p.json"
+jq_eq "persistent, kernel 8 KiB higher: the rows that differ" \
+	'[.aggregate.differences[] | [.row, .computed_kb, .kernel_kb, .difference_kb]]' \
+	'[["persistents",2056,2064,8],["total_carveout",2056,2064,8]]' "$T_TMP/v5p.json"
+jq_eq "persistent: the helper's extras, as for any buffer" \
+	'[.aggregate.differences[0].reasons[] | select(test("read page|meta page|metadata"))]
+		| length' 3 "$T_TMP/v5p.json"
+jq_eq "persistent: the helper is inferred, not the reserved range" \
+	'[.aggregate.differences[0].reasons[]
+		| select(test("ring_buffer_memory_size\\(\\), which its patch 1/4 defines and this tool has not seen.*not the reserved range"))]
+		| length' 1 "$T_TMP/v5p.json"
+jq_eq "persistent: no reason says the kernel counts the range, nor an expansion, nor rounding" \
+	'[.aggregate.differences[].reasons[]
+		| select(test("counts the whole|reserved range \\(|not yet expanded|page rounding"))]
+		| length' 0 "$T_TMP/v5p.json"
 
 # ---------------------------------------------------------------- earlier posting
 T=$T_TMP/v4
@@ -289,6 +320,76 @@ jq_eq "remotes unloaded: computed = kernel on every row, no difference" \
 		.aggregate.differences, .aggregate.computed.total_system]' \
 	'[true,[],8328]' "$T_TMP/unl.json"
 
+# ---------------------------------------------------------------- the backup instance
+# A later kernel than the seeds' copies the persistent instance boot into a vmalloc'd
+# instance backup at boot (trace_instance=backup=boot): range-backed like it, so with
+# last_boot_info and buffer_meta, and no tracefs file says it is a copy; the command
+# line does. v5 2/4 skips it in every row ("already accounted in VmallocUsed"): the
+# kernel figures below are the seed's sums without it, by hand.
+T=$T_TMP/bk
+make_tree "$T"
+mk "$T" remotes/hypervisor/buffer_size_kb "7 (unloaded)"
+mk "$T" remotes/hypervisor/tracing_on 0
+# the copy: boot's files, buffer_meta and last_boot_info included
+bk=$T/instances/backup
+cp -R "$T/instances/boot" "$bk"
+mk "$bk" tracing_on 0
+mk "$T" trace_stats/memory_usage_kb "global: 48" "instances: 4128" "snapshots: 4152" \
+	"persistents: 2056" "remotes: 0" "total_system: 8328" "total_carveout: 2056"
+mk "$T_TMP" cmdline.bk 'BOOT_IMAGE=/vmlinuz "trace_instance=boot^traceoff@trace,sched:*" quiet' \
+	'trace_instance=backup=boot reserve_mem=12M:4M:trace -- trace_instance=x=y'
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.bk" --format json > "$T_TMP/bk.json"; rc=$?
+check_eq "backup: exits 0" "$rc" 0
+jq_eq "backup: its instance, a copy of boot in vmalloc'd memory, its sub-buffers" \
+	'.instances[] | select(.name == "backup") | [.persistent, .backup_of, .memory_kind,
+		.memory_kb, .snapshot.state]' \
+	'[true,"boot","vmalloc",2056,"none"]' "$T_TMP/bk.json"
+jq_eq "backup: the persistent instance it copies stays carve-out" \
+	'.instances[] | select(.name == "boot") | [.backup_of, .memory_kind, .memory_kb]' \
+	'[null,"carveout",2056]' "$T_TMP/bk.json"
+jq_eq "backup: skipped in every row as v5 does: computed = the kernel's, no difference" \
+	'[(.aggregate.computed | del(.buffers, .snapshot_buffers)) == .aggregate.kernel,
+		.aggregate.differences, .aggregate.computed.persistents,
+		.aggregate.computed.total_carveout]' \
+	'[true,[],2056,2056]' "$T_TMP/bk.json"
+jq_eq "backup: on a line of its own, with the reason" '.aggregate.in_no_row' \
+	'[{"name":"backup","backup_of":"boot","memory_kind":"vmalloc","memory_kb":2056,
+	"reason":"v5 skips the backup instance: its vmalloc'"'"'d copy is already accounted in VmallocUsed"}]' \
+	"$T_TMP/bk.json"
+jq_eq "backup: a note says how it was told apart, and that it is inferred" \
+	'[.notes[] | select(test("^backup: the backup instance of boot, as the kernel command line says \\(trace_instance=backup=boot\\); no tracefs file marks a backup.*inferred"))]
+		| length' 1 "$T_TMP/bk.json"
+jq_eq "backup: per CPU it is in no row either" \
+	'.aggregate.kernel_per_cpu' '[]' "$T_TMP/bk.json"
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.bk" > "$T_TMP/bk.txt"
+check_grep "backup text: what it is" \
+	"^  persistent +backup of boot: its copy, made at boot in vmalloc'd memory; holds the previous boot's trace$" \
+	"$T_TMP/bk.txt"
+check_grep "backup text: its memory is vmalloc, in no total" \
+	'^  memory +2\.00 MiB vmalloc \(in no total, see below\)$' "$T_TMP/bk.txt"
+check_grep "backup text: its line under the totals, with the reason" \
+	"^  in no row: backup backup \(of boot\), 2\.00 MiB vmalloc: v5 skips the backup instance: its vmalloc'd copy is already accounted in VmallocUsed$" \
+	"$T_TMP/bk.txt"
+check_grep "backup text: the persistents are boot's alone" \
+	'^  persistents +2\.00 MiB +2\.00 MiB +same$' "$T_TMP/bk.txt"
+# without the command line's word it is one more persistent instance: the
+# computed persistents are then twice the kernel's, which skips it
+mk "$T_TMP" cmdline.none 'BOOT_IMAGE=/vmlinuz trace_instance=boot@trace quiet'
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.none" --format json > "$T_TMP/bk0.json"
+jq_eq "backup not named on the command line: counted as persistent" \
+	'[(.instances[] | select(.name == "backup") | [.backup_of, .memory_kind]),
+		.aggregate.in_no_row, .aggregate.computed.persistents]' \
+	'[[null,"carveout"],[],4112]' "$T_TMP/bk0.json"
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/nosuch" --format json > "$T_TMP/bk1.json"; rc=$?
+jq_eq "command line unreadable: exit 0, a note says what that means" \
+	'[.notes[] | select(test("nosuch: not readable, so no backup instance is recognised"))]
+		| length' 1 "$T_TMP/bk1.json"
+check_eq "command line unreadable: exit 0" "$rc" 0
+stat_cmd --tracefs "$T" --cmdline "$T_TMP/cmdline.bk" -B backup --format json \
+	> "$T_TMP/bk2.json"
+jq_eq "-B backup: recognised too" '[.instances[] | [.name, .backup_of, .memory_kind]]' \
+	'[["backup","boot","vmalloc"]]' "$T_TMP/bk2.json"
+
 # ---------------------------------------------------------------- an older kernel: files missing
 T=$T_TMP/old
 mk "$T" buffer_size_kb 1408
@@ -314,7 +415,10 @@ check_grep "old kernel: names the missing stats line" \
 check_grep "old kernel: header_page assumed" 'events/header_page: not readable; assumed a 16-byte' \
 	"$T_TMP/old.txt"
 check_grep "old kernel: tracing state unknown" '^  tracing +unknown$' "$T_TMP/old.txt"
-check_grep "old kernel: no remotes/ explained" 'remotes/: absent; trace remotes \(Linux 7\.1\)' \
+check_grep "old kernel: no remotes/ explained, the release inferred" \
+	'remotes/: absent; trace_remote_register\(\) creates it when a remote registers \(v10 05/30 of "tracing: Introduce trace remotes", merged for Linux 7\.1 by its date: inferred\)' \
+	"$T_TMP/old.txt"
+check_nogrep "old kernel: no remote, no note about remote files" '^  - remotes: ' \
 	"$T_TMP/old.txt"
 check_grep "old kernel: no snapshot file explained" \
 	'^  snapshot +not available \(needs CONFIG_TRACER_SNAPSHOT\)$' \
@@ -475,7 +579,7 @@ check_eq "--watch: Ctrl-C ends it at once, status 0, after one report" \
 # ---------------------------------------------------------------- help
 "$ATAG_CMD" stat --help > "$T_TMP/help" 2>&1; rc=$?
 check_eq "--help exits 0" "$rc" 0
-for o in -B -t "-f, --format" "-o, --output" --watch --count --tracefs; do
+for o in -B -t "-f, --format" "-o, --output" --watch --count --tracefs --cmdline; do
 	check_grep "--help lists $o" "^  ( {4})?$o " "$T_TMP/help"
 done
 

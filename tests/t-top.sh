@@ -206,6 +206,19 @@ check_eq "top: the call site as the hits name it; lifetimes of the freed" \
 check_eq "top -- COMMAND: the tags restored, nothing left behind" \
 	"$(leftovers):$(fakeinfo_traced "$M"):$(fakeinfo_field "$M" toggles)" ":$INITIAL:2"
 
+# vm.mem_profiling = 0 ($ATAG_MEM_PROFILING names the switch here): top says so before
+# it watches and after, on stderr; the screens as ever (the simulator emits its events
+# whatever the switch says: the VM tier's cmd-profiling-off has a kernel that does not)
+printf '0\n' > "$T_TMP/mp0"
+ATAG_MEM_PROFILING=$T_TMP/mp0 "$C" top --function foo_bar --json -d 100ms -- "$SIM" run -r 1 \
+	> "$T_TMP/p.json" 2> "$T_TMP/p.err"; rc=$?
+check_eq "profiling off: top says so before and after, one line each" "$rc:$(cat "$T_TMP/p.err")" \
+	"0:trace-cmd-alloc-tag top: memory allocation profiling is off (vm.mem_profiling = 0): no allocation shows while it is off (sysctl vm.mem_profiling=1 turns it on)
+trace-cmd-alloc-tag top: memory allocation profiling is off (vm.mem_profiling = 0): what was allocated while it was off is in no screen"
+check_eq "profiling off: the screens as ever, nothing left behind" \
+	"$(tail -n 1 "$T_TMP/p.json" | jq -c '[.sites[] | select(.function == "foo_bar") | .function]'):$(leftovers):$(fakeinfo_traced "$M")" \
+	"[\"foo_bar\"]::$INITIAL"
+
 if vg_ok; then
 	$VG "$C" top --function foo_bar --json -d 100ms -- "$SIM" run -r 3 > /dev/null \
 		2> "$T_TMP/vg.err"; rc=$?

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "atag-cmd.h"
+#include "atag-profiling.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
 
@@ -130,6 +131,19 @@ static long toggle_each(struct atag_allocinfo *ai, const struct atag_taglist *li
 	return changed;
 }
 
+/* Profiling switched off: traced tags emit nothing (include/atag-profiling.h). */
+static void warn_profiling_off(struct atag_allocinfo *ai, bool enable)
+{
+	struct atag_profiling_state st;
+	char off[256];
+
+	if (!enable || atag_profiling_read(atag_allocinfo_name(ai), &st) != ATAG_PROFILING_OFF)
+		return;
+	fprintf(stderr, "%s enable: %s: the traced tags emit no events while it is off%s\n",
+		ATAG_PROG, atag_profiling_off(&st, off, sizeof(off)),
+		st.read_only ? "" : " (sysctl vm.mem_profiling=1 turns it on)");
+}
+
 static int run_toggle(struct toggle_params *p)
 {
 	struct atag_filter *f = &p->tagopts.filter;
@@ -164,6 +178,7 @@ static int run_toggle(struct toggle_params *p)
 	       atag_plural(changed, "tag", "tags"), p->enable ? "on" : "off",
 	       list->nr - count_changes(list, p->enable), p->enable ? "on" : "off");
 out:
+	warn_profiling_off(ai, p->enable);
 	atag_taglist_free(list);
 	atag_allocinfo_close(ai);
 	return ATAG_EXIT_OK;

@@ -9,6 +9,7 @@
 
 #include "atag-cmd.h"
 #include "atag-json.h"
+#include "atag-profiling.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
 
@@ -210,6 +211,18 @@ static void print_csv(const struct atag_taglist *list, size_t rows)
 	}
 }
 
+/* Profiling switched off: the counters stand still (include/atag-profiling.h). */
+static void warn_profiling_off(struct atag_allocinfo *ai)
+{
+	struct atag_profiling_state st;
+	char off[256];
+
+	if (atag_profiling_read(atag_allocinfo_name(ai), &st) == ATAG_PROFILING_OFF)
+		fprintf(stderr, "%s list: %s: these counters do not move and traced tags emit no "
+			"events while it is off\n", ATAG_PROG,
+			atag_profiling_off(&st, off, sizeof(off)));
+}
+
 static int run_list(struct list_params *p)
 {
 	struct atag_allocinfo *ai = atag_tagopts_open(&p->tagopts);
@@ -232,6 +245,7 @@ static int run_list(struct list_params *p)
 	else
 		print_text(list, rows);
 	atag_taglist_free(list);
+	warn_profiling_off(ai);
 	atag_allocinfo_close(ai);
 	return ATAG_EXIT_OK;
 }

@@ -31,6 +31,7 @@
 #include "atag-allocinfo-uapi.h"
 #include "atag-cmd.h"
 #include "atag-command.h"
+#include "atag-profiling.h"
 #include "atag-readback.h"
 #include "atag-session.h"
 #include "atag-stop.h"
@@ -586,6 +587,26 @@ static void mark_result(struct recording *r, int ret)
 		ATAG_PROG, atag_session_instance_name(r->sess), strerror(-ret));
 }
 
+/*
+ * Memory allocation profiling switched off: the kernel emits no alloc_tag event
+ * (include/atag-profiling.h). A line of the description for report, and said when
+ * recording starts and when it ends.
+ */
+static void check_profiling(struct recording *r, const char *when)
+{
+	struct atag_profiling_state st;
+	char off[256];
+
+	if (r->p->kmem)
+		return;
+	mark_result(r, atag_profiling_mark(r->sess, atag_allocinfo_name(r->ai), when, &st));
+	if (st.state == ATAG_PROFILING_OFF)
+		fprintf(stderr, "%s record: %s: %s\n", ATAG_PROG,
+			atag_profiling_off(&st, off, sizeof(off)), strcmp(when, "end") ?
+			"no alloc_tag event is recorded while it is off" :
+			"what was allocated while it was off has no event in the trace");
+}
+
 /* "workload" or "recorder", PID and its command name ("?" when it cannot be read) */
 static void mark_task(struct recording *r, const char *keyword, pid_t pid, const char *comm)
 {
@@ -764,6 +785,7 @@ static void describe_start(struct recording *r)
 		fprintf(stderr, "%s record: %zu %s outside the selection %s traced already: %s events are in the trace.dat too (report shows only the selection)\n",
 			ATAG_PROG, r->nr_also, atag_plural(r->nr_also, "tag", "tags"),
 			r->nr_also == 1 ? "was" : "were", r->nr_also == 1 ? "its" : "their");
+	check_profiling(r, "start");
 }
 
 /* The description is complete: COMMAND runs (or -p attaches) right after this line. */
@@ -820,6 +842,7 @@ static void describe_end(struct recording *r)
 			r->nr_tags_off++;
 	}
 	atag_taglist_free(now);
+	check_profiling(r, "end");
 	if (!r->error && r->end_reason[0])
 		mark_result(r, atag_session_mark(r->sess, "end", r->end_reason, NULL));
 }

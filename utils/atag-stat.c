@@ -42,12 +42,15 @@ static const char stat_usage[] =
 	"  --count N          with --watch: stop after N reports\n"
 	"  --tracefs DIR      read the tracefs tree at DIR (default: $ATAG_TRACEFS, else the\n"
 	"                     tracefs mount in /proc/mounts)\n"
+	"  --cmdline FILE     the kernel command line, which names a backup instance\n"
+	"                     (trace_instance=NAME=ORIGIN; default /proc/cmdline)\n"
 	"  -h, --help         this help\n";
 
 enum {
 	OPT_watch = 256,
 	OPT_count,
 	OPT_tracefs,
+	OPT_cmdline,
 };
 
 struct stat_params {
@@ -58,6 +61,7 @@ struct stat_params {
 	unsigned long long	watch_ns;	/* 0: once */
 	unsigned long long	count;		/* 0: until interrupted */
 	const char		*tracefs;
+	const char		*cmdline;
 };
 
 static volatile sig_atomic_t stop;
@@ -93,6 +97,7 @@ static char *report(const struct stat_params *p, const char *root, size_t *len)
 {
 	struct atag_bufstat_opts opts = {
 		.names = p->names, .nr_names = p->nr_names, .top = p->top,
+		.cmdline = p->cmdline,
 	};
 	struct atag_bufstat_error err;
 	struct atag_bufstat *bs;
@@ -169,6 +174,7 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 		{ "watch", required_argument, NULL, OPT_watch },
 		{ "count", required_argument, NULL, OPT_count },
 		{ "tracefs", required_argument, NULL, OPT_tracefs },
+		{ "cmdline", required_argument, NULL, OPT_cmdline },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -204,6 +210,9 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 		case OPT_tracefs:
 			p->tracefs = optarg;
 			break;
+		case OPT_cmdline:
+			p->cmdline = optarg;
+			break;
 		case 'h':
 			atag_usage_exit(stat_usage);
 		default:
@@ -221,7 +230,7 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 void trace_alloc_tag_stat(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", NULL };
-	struct stat_params p = { .out.formats = formats };
+	struct stat_params p = { .out.formats = formats, .cmdline = "/proc/cmdline" };
 
 	parse_args(argc, argv, &p);
 	run(&p);

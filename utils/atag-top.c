@@ -26,6 +26,7 @@
 #include "atag-live.h"
 #include "atag-session.h"
 #include "atag-command.h"
+#include "atag-profiling.h"
 #include "atag-stop.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
@@ -262,6 +263,23 @@ static void preflight(struct top *t)
 		atag_tagopts_die(&t->p->tagopts, t->ai, ATAG_TAGOP_LIST, errno);
 	if (!t->tags->nr)
 		atag_tagopts_die(&t->p->tagopts, t->ai, ATAG_TAGOP_TOGGLE, ENOENT);
+}
+
+/*
+ * Profiling switched off: the kernel emits no alloc_tag event, so top has nothing to
+ * show (include/atag-profiling.h). Said before watching and after.
+ */
+static void warn_profiling_off(struct top *t, bool after)
+{
+	struct atag_profiling_state st;
+	char off[256];
+
+	if (t->p->kmem || atag_profiling_read(atag_allocinfo_name(t->ai), &st) !=
+			  ATAG_PROFILING_OFF)
+		return;
+	fprintf(stderr, "%s top: %s: %s\n", ATAG_PROG, atag_profiling_off(&st, off, sizeof(off)),
+		after ? "what was allocated while it was off is in no screen" :
+		"no allocation shows while it is off (sysctl vm.mem_profiling=1 turns it on)");
 }
 
 static void __attribute__((format(printf, 3, 4)))
@@ -528,6 +546,7 @@ static int run_top(struct top_params *p)
 	int ret = ATAG_EXIT_OK;
 
 	preflight(&t);
+	warn_profiling_off(&t, false);
 	atag_output_redirect(&p->out);
 	t.tty = isatty(STDOUT_FILENO);
 	atag_stop_install();
@@ -546,6 +565,7 @@ static int run_top(struct top_params *p)
 			show(&t);
 	}
 	restore_failed = teardown(&t);
+	warn_profiling_off(&t, true);
 	if (t.error) {
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, t.errmsg);
 		ret = ATAG_EXIT_FAIL;

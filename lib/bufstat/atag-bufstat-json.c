@@ -4,7 +4,8 @@
  *
  *   { "tracefs", "page_size_kb", "subbuf_header_bytes", "instances": [ {...,
  *     "snapshot": {...}, "cpus": [...]} ], "remotes": [...], "aggregate": { "computed",
- *     "temp_buffer_kb", "total_system_without_remotes_kb", "kernel_format", "kernel",
+ *     "temp_buffer_kb", "total_system_without_remotes_kb", "in_no_row" (backup
+ *     instances), "kernel_format", "kernel",
  *     "differences": [...], "kernel_per_cpu": [...] }, "notes": [...] }
  *
  * Sizes in exact KiB (bytes rounded up); unknown figures are null, never 0. Indented,
@@ -93,7 +94,9 @@ static void json_instance(struct atag_json *w, const struct atag_bufstat_instanc
 	flag(w, "tracing_on", in->tracing_on);
 	atag_json_bool(w, "persistent", in->persistent);
 	atag_json_str(w, "last_boot_info", in->last_boot);
-	atag_json_str(w, "memory_kind", in->persistent ? "carveout" : "system");
+	atag_json_str(w, "backup_of", in->backup_of);
+	atag_json_str(w, "memory_kind", in->backup_of ? "vmalloc" :
+		      in->persistent ? "carveout" : "system");
 	num(w, "memory_kb", atag_bufstat_kb(in->buffer_bytes));
 	atag_json_open_object(w, "snapshot");
 	atag_json_str(w, "state", snapshot_word(in->snapshot));
@@ -179,6 +182,28 @@ static void json_kernel_cpus(struct atag_json *w, const struct atag_bufstat *bs)
 	atag_json_close(w);
 }
 
+/* The backup instances, in no row, and why. */
+static void json_backups(struct atag_json *w, const struct atag_bufstat *bs)
+{
+	const struct atag_bufstat_instance *in;
+	int i;
+
+	atag_json_open_array(w, "in_no_row");
+	for (i = 0; i < bs->nr_instances; i++) {
+		in = &bs->instances[i];
+		if (!in->backup_of)
+			continue;
+		atag_json_open_object(w, NULL);
+		atag_json_str(w, "name", in->name);
+		atag_json_str(w, "backup_of", in->backup_of);
+		atag_json_str(w, "memory_kind", "vmalloc");
+		num(w, "memory_kb", atag_bufstat_kb(in->buffer_bytes));
+		atag_json_str(w, "reason", ATAG_BUFSTAT_BACKUP_REASON);
+		atag_json_close(w);
+	}
+	atag_json_close(w);
+}
+
 static void json_aggregate(struct atag_json *w, const struct atag_bufstat *bs)
 {
 	static const char * const formats[] = {
@@ -192,6 +217,7 @@ static void json_aggregate(struct atag_json *w, const struct atag_bufstat *bs)
 	json_rows(w, "computed", bs->computed, true, true);
 	num(w, "temp_buffer_kb", atag_bufstat_kb(bs->temp_buffer_bytes));
 	num(w, "total_system_without_remotes_kb", atag_bufstat_kb(bs->system_without_remotes));
+	json_backups(w, bs);
 	atag_json_str(w, "kernel_format", formats[bs->kernel.format]);
 	if (bs->kernel.format == ATAG_MEMUSAGE_NONE)
 		atag_json_null(w, "kernel");

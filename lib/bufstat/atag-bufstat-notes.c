@@ -99,8 +99,16 @@ static void instance_notes(const struct atag_bufstat_instance *in, struct atag_b
 		     "per_cpu/cpuN/buffer_size_kb");
 	for (i = 0; in->persistent && i < in->nr_cpus; i++)
 		if (!in->cpus[i].has_meta)
-			note(n, "%s: per_cpu/cpuN/buffer_meta missing; its carve-out is "
-			     "estimated from buffer_size_kb", name_of(in));
+			note(n, "%s: per_cpu/cpuN/buffer_meta missing; its %s is "
+			     "estimated from buffer_size_kb", name_of(in),
+			     in->backup_of ? "memory" : "carve-out");
+	if (in->backup_of)
+		note(n, "%s: the backup instance of %s, as the kernel command line says "
+		     "(trace_instance=%s=%s); no tracefs file marks a backup. Its buffer is a "
+		     "copy of %s's reserved range in vmalloc'd memory, of which the sub-buffers "
+		     "are shown (inferred from the boot-time backup of kernels later than the "
+		     "series' posting, which does not describe it)", in->name, in->backup_of, in->name,
+		     in->backup_of, in->backup_of);
 	stats_notes(in, n);
 }
 
@@ -120,15 +128,30 @@ static void remote_notes(const struct atag_bufstat *bs, const struct atag_bufsta
 		return;
 	if (max > 1)
 		note(n, "remotes/%s: loaded, %llu KiB per CPU of its buffer, on 1 to %d CPUs "
-		     "(%llu to %llu KiB): no file says which CPUs a remote's buffer covers, so "
-		     "remotes and total_system are unknown", r->name, per, max, per,
-		     per * max);
+		     "(%llu to %llu KiB): no file says which CPUs a remote's buffer covers (the "
+		     "cpumask the remote gives, v10 05/30), so remotes and total_system are unknown",
+		     r->name, per, max, per, per * max);
 	else
 		note(n, "remotes/%s: loaded, %llu KiB per CPU of its buffer: no file says which "
-		     "CPUs a remote's buffer covers, so remotes and total_system are unknown",
-		     r->name, per);
+		     "CPUs a remote's buffer covers (the cpumask the remote gives, v10 05/30), so "
+		     "remotes and total_system are unknown", r->name, per);
+	note(n, "remotes: the pages of a loaded buffer are inferred: max(ceil(buffer_size_kb * "
+	     "1024 / page), 2) + 1 data pages and a meta page per CPU, as the merged series "
+	     "allocates them; v10 05/30 says only that they are enough to cover buffer_size_kb "
+	     "on each CPU of the remote's cpumask");
 	if (wo != UNKNOWN)
 		note(n, "total_system without the loaded remotes: %llu KiB", wo);
+}
+
+/* What of a remote is the series' v10 05/30 (the seed), and what comes later. */
+static void remotes_note(const struct atag_bufstat *bs, struct atag_bufstat_notes *n)
+{
+	if (!bs->nr_remotes)
+		return;
+	note(n, "remotes: read are each remote's tracing_on and buffer_size_kb (\"N (loaded)\" "
+	     "or \"N (unloaded)\", N KiB per CPU), the files v10 05/30 of the series "
+	     "\"tracing: Introduce trace remotes\" defines; its per_cpu/, trace, trace_pipe and "
+	     "events/ come with later parts of the series and are not read");
 }
 
 void atag_bufstat_notes_collect(const struct atag_bufstat *bs, struct atag_bufstat_notes *n)
@@ -141,13 +164,21 @@ void atag_bufstat_notes_collect(const struct atag_bufstat *bs, struct atag_bufst
 		     "(64-bit kernel)", bs->page_hdr);
 	for (i = 0; i < bs->nr_instances; i++)
 		instance_notes(&bs->instances[i], n);
+	remotes_note(bs, n);
 	for (i = 0; i < bs->nr_remotes; i++)
 		remote_notes(bs, &bs->remotes[i], n);
 	if (bs->filtered)
 		return;
+	for (i = 0; bs->cmdline_unread && i < bs->nr_instances; i++)
+		if (bs->instances[i].persistent && bs->instances[i].name)
+			note(n, "%s: not readable, so no backup instance is recognised: a backup "
+			     "(trace_instance=NAME=ORIGIN) shows as persistent and in the totals",
+			     bs->cmdline_unread);
 	if (!bs->has_remotes_dir)
-		note(n, "remotes/: absent; trace remotes (Linux 7.1) create it when one "
-		     "registers, such as pKVM's hypervisor");
+		note(n, "remotes/: absent; trace_remote_register() creates it when a remote "
+		     "registers (v10 05/30 of \"tracing: Introduce trace remotes\", merged for "
+		     "Linux 7.1 by its date: inferred), such as pKVM's hypervisor (a later part "
+		     "of the series)");
 	if (bs->kernel.format == ATAG_MEMUSAGE_NONE)
 		note(n, "trace_stats/memory_usage_kb: not on this kernel; the totals are "
 		     "computed from the per-buffer files (the kernel's aggregate comes with "

@@ -171,3 +171,57 @@ int atag_bufstat_parse_flag(const char *text)
 		return -1;
 	return text[0] - '0';
 }
+
+/*
+ * The next parameter of a kernel command line, as the kernel's next_arg() reads it:
+ * whitespace ends it outside double quotes, and the quotes themselves are dropped.
+ * Copied into @buf (cut at @len - 1); returns where the rest starts, NULL at the end.
+ */
+static const char *next_param(const char *p, char *buf, size_t len)
+{
+	bool quoted = false;
+	size_t n = 0;
+
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	for (; *p && (quoted || !isspace((unsigned char)*p)); p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (n + 1 < len)
+			buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return p;
+}
+
+bool atag_bufstat_parse_backup(const char *cmdline, const char *name, char *origin, size_t len)
+{
+	static const char key[] = "trace_instance=";
+	char param[4096], *field, *eq, *at;
+	const char *p = cmdline;
+
+	if (!cmdline || !name)
+		return false;
+	while ((p = next_param(p, param, sizeof(param)))) {
+		if (!strcmp(param, "--"))
+			break;		/* the rest is init's */
+		if (strncmp(param, key, sizeof(key) - 1))
+			continue;
+		field = param + sizeof(key) - 1;
+		field[strcspn(field, ",")] = '\0';
+		eq = strchr(field, '=');
+		at = strchr(field, '@');
+		if (!eq || (at && at < eq))
+			continue;	/* NAME[^flags]@MEMORY: a persistent instance */
+		*eq = '\0';
+		field[strcspn(field, "^")] = '\0';
+		if (strcmp(field, name) || !eq[1])
+			continue;
+		eq[1 + strcspn(eq + 1, "^")] = '\0';
+		snprintf(origin, len, "%s", eq + 1);
+		return true;
+	}
+	return false;
+}

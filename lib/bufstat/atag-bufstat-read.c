@@ -400,6 +400,7 @@ static void free_instance(struct atag_bufstat_instance *in)
 {
 	free(in->name);
 	free(in->last_boot);
+	free(in->backup_of);
 	free(in->cpus);
 }
 
@@ -612,6 +613,39 @@ static int read_kernel(struct reader *rd)
 	return ret;
 }
 
+/*
+ * Which persistent instances are backups: the kernel command line says so
+ * (trace_instance=NAME=ORIGIN), no tracefs file does. A file that cannot be read
+ * leaves every instance what its files say it is.
+ */
+static int read_backups(struct reader *rd, const char *cmdline)
+{
+	struct atag_bufstat_instance *in;
+	char origin[256], *text;
+	int i;
+
+	if (!cmdline)
+		return 0;
+	text = atag_read_file(cmdline, READ_MAX, NULL);
+	if (!text) {
+		rd->bs->cmdline_unread = cmdline;
+		return 0;
+	}
+	for (i = 0; i < rd->bs->nr_instances; i++) {
+		in = &rd->bs->instances[i];
+		if (!in->persistent || !in->name ||
+		    !atag_bufstat_parse_backup(text, in->name, origin, sizeof(origin)))
+			continue;
+		in->backup_of = strdup(origin);
+		if (!in->backup_of) {
+			free(text);
+			return fail(rd, cmdline, ENOMEM, 0, "out of memory");
+		}
+	}
+	free(text);
+	return 0;
+}
+
 static int read_page_header(struct reader *rd)
 {
 	struct atag_bufstat *bs = rd->bs;
@@ -665,6 +699,8 @@ static int read_all(struct reader *rd, const struct atag_bufstat_opts *opts)
 		ret = read_top(rd);
 	if (!ret)
 		ret = read_instances(rd, opts);
+	if (!ret && opts)
+		ret = read_backups(rd, opts->cmdline);
 	if (!ret && !filtered)
 		ret = read_remotes(rd);
 	if (!ret && !filtered)

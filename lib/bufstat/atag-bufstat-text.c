@@ -87,6 +87,11 @@ static void text_persistent_line(FILE *f, const struct atag_bufstat_instance *in
 	fprintf(f, "  persistent      ");
 	if (!in->persistent)
 		fprintf(f, "no\n");
+	else if (in->backup_of)
+		fprintf(f, "backup of %s: its copy, made at boot in vmalloc'd memory; holds %s "
+			"trace\n  last boot       %s\n", in->backup_of,
+			!strncmp(in->last_boot, "# Current", 9) ? "this boot's" :
+			"the previous boot's", in->last_boot);
 	else if (!strncmp(in->last_boot, "# Current", 9))
 		fprintf(f, "yes: boot-mapped, reserved memory; holds this boot's trace\n");
 	else
@@ -138,6 +143,7 @@ static void text_instance(FILE *f, const struct atag_bufstat_instance *in)
 	text_persistent_line(f, in);
 	text_snapshot_line(f, in);
 	fprintf(f, "  memory          %s %s", size_str(a, sizeof(a), in->buffer_bytes),
+		in->backup_of ? "vmalloc (in no total, see below)" :
 		in->persistent ? "carve-out (reserved memory)" : "page allocator");
 	if (in->snapshot_bytes != UNKNOWN && in->snapshot_bytes)
 		fprintf(f, ", + %s snapshot", size_str(b, sizeof(b), in->snapshot_bytes));
@@ -157,9 +163,10 @@ static const char *remote_memory(char *buf, size_t len, const struct atag_bufsta
 	if (r->loaded == 0)
 		snprintf(buf, len, "0 B (nothing until loaded)");
 	else if (r->bytes != UNKNOWN)
-		snprintf(buf, len, "%s page allocator", size_str(a, sizeof(a), r->bytes));
+		snprintf(buf, len, "%s page allocator (pages inferred)",
+			 size_str(a, sizeof(a), r->bytes));
 	else if (r->bytes_per_cpu != UNKNOWN)
-		snprintf(buf, len, "%s per CPU of its buffer, page allocator",
+		snprintf(buf, len, "%s per CPU of its buffer (pages inferred), page allocator",
 			 size_str(a, sizeof(a), r->bytes_per_cpu));
 	else
 		snprintf(buf, len, "unknown");
@@ -245,7 +252,7 @@ static void text_totals(FILE *f, const struct atag_bufstat *bs)
 {
 	bool kernel = bs->kernel.format != ATAG_MEMUSAGE_NONE;
 	char a[32], b[32], d[40];
-	int row;
+	int row, i;
 
 	if (kernel)
 		fprintf(f, "Totals            %12s %12s %12s\n", "computed", "kernel",
@@ -270,6 +277,12 @@ static void text_totals(FILE *f, const struct atag_bufstat *bs)
 	if (bs->temp_buffer_bytes != UNKNOWN)
 		fprintf(f, "  global includes the temp_buffer: %s (boot-time, 3 pages per CPU)\n",
 			size_str(a, sizeof(a), bs->temp_buffer_bytes));
+	for (i = 0; i < bs->nr_instances; i++)
+		if (bs->instances[i].backup_of)
+			fprintf(f, "  in no row: backup %s (of %s), %s vmalloc: %s\n",
+				bs->instances[i].name, bs->instances[i].backup_of,
+				size_str(a, sizeof(a), bs->instances[i].buffer_bytes),
+				ATAG_BUFSTAT_BACKUP_REASON);
 	text_reasons(f, bs);
 	fputc('\n', f);
 }

@@ -125,13 +125,18 @@ static void compute_instance(const struct atag_bufstat *bs, struct atag_bufstat_
 	}
 }
 
-/* The part of one buffer's @main and @snap bytes that counts in @row. */
+/*
+ * The part of one buffer's @main and @snap bytes that counts in @row. A backup
+ * instance counts in none: v5 2/4 skips it, "already accounted in VmallocUsed".
+ */
 static unsigned long long instance_part(const struct atag_bufstat_instance *in,
 					enum atag_bufstat_row row,
 					unsigned long long main, unsigned long long snap)
 {
 	bool top = !in->name;
 
+	if (in->backup_of)
+		return 0;
 	switch (row) {
 	case ATAG_ROW_GLOBAL:
 		return top ? main : 0;
@@ -222,6 +227,10 @@ void atag_bufstat_compute(struct atag_bufstat *bs)
 	for (i = 0; i < bs->nr_remotes; i++)
 		compute_remote(bs, &bs->remotes[i]);
 	bs->temp_buffer_bytes = bs->filtered ? UNKNOWN : temp_buffer_bytes(bs);
+	bs->backup_bytes = 0;
+	for (i = 0; i < bs->nr_instances; i++)
+		if (bs->instances[i].backup_of)
+			add(&bs->backup_bytes, bs->instances[i].buffer_bytes);
 	for (i = 0; i < ATAG_ROW_MAX; i++)
 		bs->computed[i] = bs->filtered ? UNKNOWN : row_total(bs, i, true);
 	bs->system_without_remotes = bs->filtered ? UNKNOWN :
@@ -279,6 +288,23 @@ static bool some_snapshot_unsupported(const struct atag_bufstat *bs)
 	return false;
 }
 
+/* Is a persistent buffer counted in @row estimated from buffer_size_kb (no buffer_meta)? */
+static bool row_estimated(const struct atag_bufstat *bs, enum atag_bufstat_row row)
+{
+	const struct atag_bufstat_instance *in;
+	int i, j;
+
+	for (i = 0; i < bs->nr_instances; i++) {
+		in = &bs->instances[i];
+		if (!in->persistent || !instance_part(in, row, 1, 1))
+			continue;
+		for (j = 0; j < in->nr_cpus; j++)
+			if (!in->cpus[j].has_meta)
+				return true;
+	}
+	return false;
+}
+
 static unsigned int system_reasons(const struct atag_bufstat *bs, enum atag_bufstat_row row,
 				   bool kernel_more)
 {
@@ -302,10 +328,28 @@ static unsigned int system_reasons(const struct atag_bufstat *bs, enum atag_bufs
 	return r;
 }
 
+/*
+ * Persistent buffers: v5 2/4 counts them with the same ring_buffer_memory_size() as
+ * the others (seed 000, trace_array_buffer_memory()), so the same helper's extras may
+ * explain a difference; a reserved range is never a reason. They never expand.
+ */
+static unsigned int carveout_reasons(const struct atag_bufstat *bs, enum atag_bufstat_row row,
+				     bool kernel_more)
+{
+	unsigned int r = 0;
+
+	if (kernel_more)
+		r |= ATAG_BUFDIFF_READ_PAGE | ATAG_BUFDIFF_META_PAGE | ATAG_BUFDIFF_METADATA;
+	if (row_estimated(bs, row))
+		r |= ATAG_BUFDIFF_ROUNDING;
+	return r;
+}
+
 unsigned int atag_bufstat_diff_reasons(const struct atag_bufstat *bs, enum atag_bufstat_row row)
 {
 	unsigned long long kernel_kb, bytes;
 	unsigned int r = ATAG_BUFDIFF_RACE;
+	bool kernel_more;
 
 	if (row >= ATAG_ROW_MAX)
 		return 0;
@@ -314,16 +358,17 @@ unsigned int atag_bufstat_diff_reasons(const struct atag_bufstat *bs, enum atag_
 	if (bs->kernel.format == ATAG_MEMUSAGE_NONE || kernel_kb == UNKNOWN || bytes == UNKNOWN ||
 	    kernel_kb == (bytes + 1023) / 1024)
 		return 0;
-	if (row == ATAG_ROW_PERSISTENTS || row == ATAG_ROW_TOTAL_CARVEOUT)
-		r |= ATAG_BUFDIFF_RANGE;
+	kernel_more = kernel_kb * 1024 > bytes;
 	if ((row == ATAG_ROW_REMOTES || row == ATAG_ROW_TOTAL_SYSTEM) &&
 	    bs->kernel.kb[ATAG_ROW_REMOTES] == 0 && bs->computed[ATAG_ROW_REMOTES] != UNKNOWN &&
 	    bs->computed[ATAG_ROW_REMOTES] > 0)
 		r |= ATAG_BUFDIFF_REMOTES_ZERO;
-	if (row != ATAG_ROW_PERSISTENTS && row != ATAG_ROW_REMOTES &&
-	    row != ATAG_ROW_TOTAL_CARVEOUT)
-		r |= system_reasons(bs, row, kernel_kb * 1024 > bytes);
-	return r;
+	if (row == ATAG_ROW_REMOTES)
+		return r;
+	r |= ATAG_BUFDIFF_HELPER;
+	if (row == ATAG_ROW_PERSISTENTS || row == ATAG_ROW_TOTAL_CARVEOUT)
+		return r | carveout_reasons(bs, row, kernel_more);
+	return r | system_reasons(bs, row, kernel_more);
 }
 
 const char *atag_bufstat_reason_str(enum atag_bufdiff_reason reason)
@@ -346,9 +391,12 @@ const char *atag_bufstat_reason_str(enum atag_bufdiff_reason reason)
 	case ATAG_BUFDIFF_REMOTES_ZERO:
 		return "the kernel's aggregate reports remotes as zero for now; the computed "
 		       "figure counts loaded remotes";
-	case ATAG_BUFDIFF_RANGE:
-		return "the kernel counts the whole reserved range (meta data, alignment); the "
-		       "computed figure counts buffer_meta's sub-buffers";
+	case ATAG_BUFDIFF_HELPER:
+		return "v5 counts every buffer, a persistent one too, with "
+		       "ring_buffer_memory_size(), which its patch 1/4 defines and this tool has not "
+		       "seen: the computed figure infers it counts each CPU's data and reader "
+		       "sub-buffers (a persistent buffer's from buffer_meta), not the reserved range "
+		       "around them";
 	case ATAG_BUFDIFF_PERSISTENT_OLD:
 		return "the earlier postings count persistent buffers differently (v1 and v2 as "
 		       "zero)";

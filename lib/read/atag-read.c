@@ -92,6 +92,24 @@ static int event_ids(const struct atag_reader *rd, struct tep_handle *tep, int *
 	return n;
 }
 
+/*
+ * No buffer holds the sources' events: the first holding the recording's description
+ * (its ftrace:print lines, in record's instance), so that a recording that caught
+ * no event (memory allocation profiling switched off, tags that never allocated)
+ * still says what it was and why. -1 when there is none.
+ */
+static int described_buffer(const struct atag_reader *rd)
+{
+	struct tep_event *ev = tep_find_event_by_name(atag_trace_tep(rd->trace), "ftrace",
+						      "print");
+	int i;
+
+	for (i = 0; ev && i < atag_trace_nr_buffers(rd->trace); i++)
+		if (atag_trace_buffer_has(rd->trace, i, &ev->id, 1, PROBE_RECORDS))
+			return i;
+	return -1;
+}
+
 static int pick_buffer(struct atag_reader *rd, char *err, size_t errlen)
 {
 	int ids[64], n, i, chosen = -1, *also;
@@ -117,6 +135,8 @@ static int pick_buffer(struct atag_reader *rd, char *err, size_t errlen)
 		rd->also = also;
 		also[rd->nr_also++] = i;
 	}
+	if (chosen < 0)
+		chosen = described_buffer(rd);
 	rd->buffer = chosen < 0 ? 0 : chosen;
 	return 0;
 }

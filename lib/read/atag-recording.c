@@ -212,6 +212,29 @@ static enum atag_marker add_sampled(struct atag_recording *r, char **f, int nf)
 	return ATAG_MARKER_SAMPLED;
 }
 
+/* "profiling start|end on|off|unknown" */
+static enum atag_marker add_profiling(struct atag_recording *r, char **f, int nf)
+{
+	static const char * const words[] = {
+		[ATAG_MARKER_PROFILING_ON] = "on", [ATAG_MARKER_PROFILING_OFF] = "off",
+		[ATAG_MARKER_PROFILING_UNKNOWN] = "unknown",
+	};
+	enum atag_marker_profiling p;
+
+	if (nf != 2 || (strcmp(f[0], "start") && strcmp(f[0], "end")))
+		return ATAG_MARKER_UNKNOWN;
+	for (p = ATAG_MARKER_PROFILING_ON; p <= ATAG_MARKER_PROFILING_UNKNOWN; p++)
+		if (!strcmp(f[1], words[p]))
+			break;
+	if (p > ATAG_MARKER_PROFILING_UNKNOWN)
+		return ATAG_MARKER_UNKNOWN;
+	if (!strcmp(f[0], "start"))
+		r->profiling_start = p;
+	else
+		r->profiling_end = p;
+	return ATAG_MARKER_PROFILING;
+}
+
 static enum atag_marker keyword(struct atag_recording *r, const char *kw, char **f, int nf,
 				uint64_t ts)
 {
@@ -252,6 +275,8 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 		return strcmp(f[0], "start") ? ATAG_MARKER_COUNTERS_READING_END :
 					       ATAG_MARKER_COUNTERS_READING_START;
 	}
+	if (!strcmp(kw, "profiling"))
+		return add_profiling(r, f, nf);
 	if (!strcmp(kw, "described")) {
 		if (nf)
 			return ATAG_MARKER_UNKNOWN;

@@ -327,6 +327,81 @@ static const char *task_name(enum atag_task t)
 	return names[t];
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static bool same_tag(const struct atag_marker_tag *a, const struct atag_marker_tag *b)
+{
+	return a->line == b->line && same_str(a->function, b->function) &&
+	       same_str(a->file, b->file) && same_str(a->module, b->module);
+}
+
+/* The alloc_tag events a file holds (hits, allocations, frees). */
+static uint64_t alloc_tag_events(const struct atag_report_file *f)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_counts; i++)
+		if (f->counts[i].event && !strncmp(f->counts[i].event, "alloc_tag:", 10))
+			n += f->counts[i].count;
+	return n;
+}
+
+/* Whether the counters lines show some selected tag's counters changing. */
+static bool counters_moved(const struct atag_recording *rec)
+{
+	const struct atag_marker_counters *b, *e;
+	unsigned int i, j;
+
+	for (i = 0; i < rec->nr_counters_end; i++) {
+		e = &rec->counters_end[i];
+		for (j = 0; j < rec->nr_counters_start; j++) {
+			b = &rec->counters_start[j];
+			if (same_tag(&b->tag, &e->tag) && (b->bytes != e->bytes || b->calls != e->calls))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A recording of tags that holds no alloc_tag event, or was made while memory
+ * allocation profiling was off: the kernel emits the events only while profiling
+ * is on (the series' 2/4, include/atag-profiling.h), and says so in the description's
+ * "profiling" lines; the counters lines tell the rest.
+ */
+static void note_profiling(struct atag_report *r, const struct atag_report_file *f,
+			   const struct atag_recording *rec)
+{
+	bool off_start = rec->profiling_start == ATAG_MARKER_PROFILING_OFF;
+	bool off_end = rec->profiling_end == ATAG_MARKER_PROFILING_OFF;
+	bool on = rec->profiling_start == ATAG_MARKER_PROFILING_ON &&
+		  rec->profiling_end == ATAG_MARKER_PROFILING_ON;
+	uint64_t n = alloc_tag_events(f);
+	const char *when;
+
+	if (!rec->source || strcmp(rec->source, "alloc_tag") ||
+	    (!rec->select_all && !rec->nr_selected))
+		return;
+	when = off_start && off_end ? "when recording started and when it ended" :
+	       off_start ? "when recording started" : "when recording ended";
+	if ((off_start || off_end) && !n)
+		remark(r, "%s: no alloc_tag event, although tags were selected: memory allocation "
+		       "profiling was off (vm.mem_profiling = 0) %s, and the kernel emits the "
+		       "events only while it is on", f->path, when);
+	else if (off_start || off_end)
+		remark(r, "%s: memory allocation profiling was off (vm.mem_profiling = 0) %s: "
+		       "what was allocated while it was off has no event", f->path, when);
+	else if (!n && rec->nr_counters_end && !counters_moved(rec))
+		remark(r, "%s: no alloc_tag event, although tags were selected, and the counters "
+		       "of the selected tags did not move: nothing was allocated or freed at them "
+		       "while recording%s", f->path, on ? "" :
+		       ", or memory allocation profiling was off (the recording does not say)");
+}
+
 /* The recording's description, the tasks it told apart, the counters window. */
 static void note_recording(struct atag_report *r, struct atag_report_file *f,
 			   struct atag_reader *rd, const struct atag_stitcher *st)
@@ -356,6 +431,7 @@ static void note_recording(struct atag_report *r, struct atag_report_file *f,
 	if (!rec->end_reason)
 		remark(r, "%s: the recording has no end line: it was cut short (killed?)",
 		       f->path);
+	note_profiling(r, f, rec);
 	(void)task_name;
 }
 
@@ -383,17 +459,6 @@ static int note_observer(struct atag_report_file *f, const struct atag_stitcher 
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-static bool same_str(const char *a, const char *b)
-{
-	return a && b ? !strcmp(a, b) : a == b;
-}
-
-static bool same_tag(const struct atag_marker_tag *a, const struct atag_marker_tag *b)
-{
-	return a->line == b->line && same_str(a->function, b->function) &&
-	       same_str(a->file, b->file) && same_str(a->module, b->module);
 }
 
 /*

@@ -161,6 +161,8 @@ run_test cmd-record-sampled t_cmd_record_sampled
 run_test cmd-record-complete t_cmd_record_complete
 run_test cmd-record-signals t_cmd_record_signals
 run_test cmd-stat t_cmd_stat
+run_test cmd-stat-persistent t_cmd_stat_persistent
+run_test cmd-profiling-off t_cmd_profiling_off
 run_test cmd-top t_cmd_top
 run_test cmd-diff t_cmd_diff
 run_test cmd-module-unload "$PROBE" modunload
