@@ -153,7 +153,8 @@ static int list_dirs(struct reader *rd, const char *dir, char ***names, int *nr)
 		(*nr)++;
 	}
 	closedir(dp);
-	qsort(*names, *nr, sizeof(**names), cmp_names);
+	if (*nr > 1)
+		qsort(*names, *nr, sizeof(**names), cmp_names);
 	return 0;
 }
 
