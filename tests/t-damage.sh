@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Damaged and hostile trace.dat files: report and the plugin under stock trace-cmd
 # read them in bounded time and memory, never outside a page, and say what they
-# skipped. One test per defect of issue 12 (items 1-5); each failed before the fix.
+# skipped. One test per defect of issue 12 (items 1-5) and of issue 26; each failed
+# before the fix.
 . "$(dirname "$0")/lib.sh"
 
 DAMAGE=$ATAG_BUILD/tests/progs/trace-damage
@@ -181,4 +182,40 @@ check_eq "12.5 no memory file larger than the file" "$([ "$big" -le 16384 ] && e
 check_eq "12.5 read up to the cut, flagged truncated" \
 	"$(jq -c '[.complete, .files[0].truncated]' "$T_TMP/claim.json")" '[false,true]'
 
+# 26.1: a header page that lies about the page (a data field of 4000 bytes: 4016-byte
+# pages, not a power of two; of 8176: 8 KiB pages in a file of 4 KiB ones): the plugin
+# still reads no byte past the page of the record that runs past it
+at=$(grep -obUa 'size:4080' "$T_TMP/past.dat" | cut -d: -f1)
+poke_text() {	# poke_text FILE OFFSET TEXT
+	i=0
+	while [ $i -lt ${#3} ]; do
+		c=$(printf '%s' "$3" | cut -c$((i + 1)))
+		"$DAMAGE" "$1" poke $(($2 + i)) u8 "$(printf '%d' "'$c")" || fail "damage: poke"
+		i=$((i + 1))
+	done
+}
+hits_ok() {	# a hit prints its call site or [bad record], nothing else
+	grep -a 'alloc_tag_hit:' "$1" | grep -avE 'alloc_tag_hit: +(\[bad record\]|function_[0-9]+_whose_long_name_makes_a_record_of_more_than_one_hundred_and_twelve_bytes mm/foo\.c:[0-9]+ tag=0x[0-9a-f]+)$'
+}
+for size in 4000 8176; do
+	cp "$T_TMP/past.dat" "$T_TMP/hp$size.dat"
+	poke_text "$T_TMP/hp$size.dat" $((at + 5)) $size
+	set -- "$T_TMP/hp$size.dat"
+	if trace-cmd convert -i "$T_TMP/hp$size.dat" -o "$T_TMP/hp$size-7.dat" --file-version 7 \
+			--compression zstd > /dev/null 2>&1; then
+		set -- "$@" "$T_TMP/hp$size-7.dat"
+	else
+		skip "26.1 data size $size, zstd v7" "trace-cmd convert cannot write zstd v7 here"
+	fi
+	for f in "$@"; do
+		v=$(case $f in *-7.dat) echo "zstd v7" ;; *) echo v6 ;; esac)
+		tracecmd report -i "$f" > "$f.tc" 2>&1
+		check_eq "26.1 plugin, header page data size $size, $v: trace-cmd report exits 0" \
+			"$?" 0
+		check_eq "26.1 plugin, data size $size, $v: no bytes past the page printed" \
+			"$(hits_ok "$f.tc")" ""
+		check_eq "26.1 plugin, data size $size, $v: the record past its page is bad" \
+			"$(grep -ac 'alloc_tag_hit: *\[bad record\]$' "$f.tc" | awk '{ print ($1 >= 1) }')" 1
+	done
+done
 done_testing

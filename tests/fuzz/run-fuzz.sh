@@ -53,7 +53,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # Seeds made from the fixtures and the bundled trace, once per build.
 seeds() {
 	s=$B/seeds
-	[ -f "$s/.done" ] && return 0
+	# made again when fuzz-seeds changed (the binary seeds follow its layouts)
+	[ -f "$s/.done" ] && [ "$s/.done" -nt "$B/tests/fuzz/fuzz-seeds" ] && return 0
 	mk=$B/tests/atag-mkfixture
 	mkdir -p "$s/report" "$s/kallsyms"
 	for t in lifetimes kmem page; do
