@@ -124,6 +124,16 @@ char *atag_read_file(const char *path, size_t max, size_t *len);
  */
 DIR *atag_opendir_fd(int fd);
 
+/**
+ * atag_kernel_fs - the kernel file system a directory is on, if it is one
+ * @dir: the directory
+ *
+ * Returns "proc", "sysfs", "tracefs", "debugfs", "cgroup", "cgroup2", "securityfs" or
+ * "bpf" for a directory of those file systems of the kernel's, where no output file
+ * can be made, or NULL (another file system, or @dir cannot be looked at).
+ */
+const char *atag_kernel_fs(const char *dir);
+
 /*
  * atag_elide_middle - @s cut to @width bytes by a "..." in its middle, into @buf of
  * @len; @s whole when it fits (or @width is 0). The start and the end stay: for a

@@ -218,4 +218,17 @@ for size in 4000 8176; do
 			"$(grep -ac 'alloc_tag_hit: *\[bad record\]$' "$f.tc" | awk '{ print ($1 >= 1) }')" 1
 	done
 done
+# 26.9: 300 BUFFER options, past the 256 buffers a file may have: said so (it said
+# "out of memory")
+{
+	echo "cpus 1"
+	i=0
+	while [ $i -lt 300 ]; do echo "buffer b$i"; i=$((i + 1)); done
+	echo "ev 0 1000 1 alloced 0x10 0xa0 8"
+} > "$T_TMP/buf300.txt"
+mkfixture -o "$T_TMP/buf300.dat" "$T_TMP/buf300.txt" || fail "fixture buf300"
+report "$T_TMP/buf300.dat" > /dev/null 2> "$T_TMP/buf300.err"
+check_eq "26.9 300 instance buffers: exit 1, the cap named" "$?:$(cat "$T_TMP/buf300.err")" \
+	"1:trace-cmd-alloc-tag: $T_TMP/buf300.dat: corrupt header: more than 256 buffers (instances)"
+
 done_testing

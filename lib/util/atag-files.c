@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "atag-utils.h"
 
@@ -165,6 +168,28 @@ DIR *atag_opendir_fd(int fd)
 	/* a dup shares the position of @fd: start from the top */
 	rewinddir(dp);
 	return dp;
+}
+
+const char *atag_kernel_fs(const char *dir)
+{
+	static const struct {
+		long		magic;
+		const char	*name;
+	} fs[] = {
+		{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" },
+		{ TRACEFS_MAGIC, "tracefs" }, { DEBUGFS_MAGIC, "debugfs" },
+		{ CGROUP_SUPER_MAGIC, "cgroup" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { BPF_FS_MAGIC, "bpf" },
+	};
+	struct statfs sf;
+	size_t i;
+
+	if (statfs(dir, &sf))
+		return NULL;
+	for (i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if ((long)sf.f_type == fs[i].magic)
+			return fs[i].name;
+	return NULL;
 }
 
 static char *trim(char *s)
