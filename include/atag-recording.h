@@ -80,6 +80,7 @@ struct atag_recording {
 	char				*end_reason;	/* NULL: no "end" line */
 	unsigned int			unknown;	/* lines of unknown keywords (ignored) */
 	unsigned int			malformed;	/* known keywords with wrong fields */
+	void				*selected_keys;	/* the selected tags by key (private) */
 };
 
 /* What a line was, as atag_recording_line() returns it. */
@@ -118,7 +119,16 @@ static inline bool atag_recording_labelled(const struct atag_recording *r)
 	return r && r->labelled && !r->newer;
 }
 
-/* Whether @tag is one of the tags the recording selected ("select-all": every tag). */
+/*
+ * A key that is the same for two tags exactly when their module, file, line and
+ * function are (a NULL string is not an empty one): g_free() it.
+ */
+char *atag_marker_tag_key(const struct atag_marker_tag *t);
+
+/*
+ * Whether @tag is one of the tags the recording selected ("select-all": every tag);
+ * a tag without a function or a file is never one. In constant time.
+ */
 bool atag_recording_selects(const struct atag_recording *r, const char *function,
 			    const char *file, long line, const char *module);
 

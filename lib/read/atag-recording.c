@@ -75,6 +75,8 @@ void atag_recording_free(struct atag_recording *r)
 	counters_free(r->counters_start, r->nr_counters_start);
 	counters_free(r->counters_end, r->nr_counters_end);
 	free(r->end_reason);
+	if (r->selected_keys)
+		g_hash_table_destroy(r->selected_keys);
 	free(r);
 }
 
@@ -115,15 +117,50 @@ static bool parse_tag(char **f, struct atag_marker_tag *t)
 	return true;
 }
 
-/* Room for one more element of @size bytes in *@arr of @n. */
+/*
+ * Room for one more element of @size bytes in *@arr of @n: the array doubles when
+ * @n reaches a power of two (a file may hold a million lines).
+ */
 static bool grow(void *arr, unsigned int n, size_t size)
 {
-	void **p = arr, *m = realloc(*p, (n + 1) * size);
+	void **p = arr, *m;
 
+	if (n & (n - 1))
+		return true;
+	m = realloc(*p, (n ? 2 * (size_t)n : 1) * size);
 	if (!m)
 		return false;
 	*p = m;
 	return true;
+}
+
+static void key_str(GString *k, const char *s)
+{
+	if (s)
+		g_string_append_printf(k, "%zu:%s|", strlen(s), s);
+	else
+		g_string_append(k, "-|");
+}
+
+char *atag_marker_tag_key(const struct atag_marker_tag *t)
+{
+	GString *k = g_string_sized_new(96);
+
+	g_string_append_printf(k, "%ld|", t->line);
+	key_str(k, t->function);
+	key_str(k, t->file);
+	key_str(k, t->module);
+	return g_string_free(k, FALSE);
+}
+
+/* A "select" line's tag joins the keys looked up (one that can match: function and file). */
+static void index_selected(struct atag_recording *r, const struct atag_marker_tag *t)
+{
+	if (!t->function || !t->file)
+		return;
+	if (!r->selected_keys)
+		r->selected_keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_hash_table_add(r->selected_keys, atag_marker_tag_key(t));
 }
 
 static enum atag_marker add_task(struct atag_marker_task **list, unsigned int *n, char **f,
@@ -140,8 +177,8 @@ static enum atag_marker add_task(struct atag_marker_task **list, unsigned int *n
 	return kind;
 }
 
-static enum atag_marker add_tag(struct atag_marker_tag **list, unsigned int *n, char **f,
-				int nf, enum atag_marker kind)
+static enum atag_marker add_tag(struct atag_recording *r, struct atag_marker_tag **list,
+				unsigned int *n, char **f, int nf, enum atag_marker kind)
 {
 	struct atag_marker_tag t;
 
@@ -152,6 +189,8 @@ static enum atag_marker add_tag(struct atag_marker_tag **list, unsigned int *n, 
 		return ATAG_MARKER_NONE;
 	}
 	(*list)[(*n)++] = t;
+	if (kind == ATAG_MARKER_SELECT)
+		index_selected(r, &t);
 	return kind;
 }
 
@@ -198,7 +237,7 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 	if (!strcmp(kw, "workload"))
 		return add_task(&r->workloads, &r->nr_workloads, f, nf, ATAG_MARKER_WORKLOAD);
 	if (!strcmp(kw, "select"))
-		return add_tag(&r->selected, &r->nr_selected, f, nf, ATAG_MARKER_SELECT);
+		return add_tag(r, &r->selected, &r->nr_selected, f, nf, ATAG_MARKER_SELECT);
 	if (!strcmp(kw, "select-all")) {
 		if (nf)
 			return ATAG_MARKER_UNKNOWN;
@@ -206,7 +245,7 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 		return ATAG_MARKER_SELECT;
 	}
 	if (!strcmp(kw, "also-traced"))
-		return add_tag(&r->also_traced, &r->nr_also_traced, f, nf,
+		return add_tag(r, &r->also_traced, &r->nr_also_traced, f, nf,
 			       ATAG_MARKER_ALSO_TRACED);
 	if (!strcmp(kw, "counters"))
 		return add_counters(r, f, nf, ts);
@@ -289,26 +328,22 @@ enum atag_marker atag_recording_line(struct atag_recording *r, const char *text,
 	return ret;
 }
 
-static bool same(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
-}
-
 bool atag_recording_selects(const struct atag_recording *r, const char *function,
 			    const char *file, long line, const char *module)
 {
-	const struct atag_marker_tag *t;
-	unsigned int i;
+	struct atag_marker_tag t = { .module = (char *)module, .file = (char *)file,
+				     .line = line, .function = (char *)function };
+	char *key;
+	bool found;
 
 	if (r->select_all)
 		return true;
-	for (i = 0; i < r->nr_selected; i++) {
-		t = &r->selected[i];
-		if (t->line == line && same(t->function, function) && same(t->file, file) &&
-		    (t->module ? same(t->module, module) : !module))
-			return true;
-	}
-	return false;
+	if (!function || !file || !r->selected_keys)
+		return false;
+	key = atag_marker_tag_key(&t);
+	found = g_hash_table_contains(r->selected_keys, key);
+	g_free(key);
+	return found;
 }
 
 /* ------------------------------------------------------------ the task scope */

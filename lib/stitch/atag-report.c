@@ -48,7 +48,8 @@ static void add_line(char ***list, unsigned int *nr, const char *fmt, va_list ap
 
 	if (vasprintf(&s, fmt, ap) < 0)
 		return;
-	p = realloc(*list, (*nr + 1) * sizeof(*p));
+	/* doubled when *@nr reaches a power of two: a file may make a million of them */
+	p = *nr & (*nr - 1) ? *list : realloc(*list, (*nr ? 2 * (size_t)*nr : 1) * sizeof(*p));
 	if (!p) {
 		free(s);
 		return;
@@ -376,45 +377,65 @@ static int note_observer(struct atag_report_file *f, const struct atag_stitcher 
 	return 0;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a && b ? !strcmp(a, b) : a == b;
-}
-
-static bool same_tag(const struct atag_marker_tag *a, const struct atag_marker_tag *b)
-{
-	return a->line == b->line && same_str(a->function, b->function) &&
-	       same_str(a->file, b->file) && same_str(a->module, b->module);
-}
+/* What a call site's events show inside the counters window. */
+struct traced {
+	struct atag_window	w;
+	uint64_t		odd;	/* its partial and unmatched frees (of the whole file) */
+};
 
 /*
- * The events of the trace's alloc_tag tags named @t inside the window; in *@odd
- * their partial and unmatched frees (of the whole file).
+ * The events of the trace's alloc_tag tags inside the window, summed per call site
+ * (atag_marker_tag_key() -> struct traced): tags of the same site add up.
  */
-static void traced_in_window(const struct atag_run *run, const struct atag_reader *rd,
-			     const struct atag_marker_tag *m, struct atag_window *w,
-			     uint64_t *odd)
+static GHashTable *traced_in_window(const struct atag_run *run, const struct atag_reader *rd)
 {
+	GHashTable *by_site = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	const struct atag_tag_stats *t;
 	struct atag_marker_tag as;
+	struct traced *tr;
 	unsigned int k;
+	char *key;
 	size_t i;
 
-	memset(w, 0, sizeof(*w));
-	*odd = 0;
 	for (k = 0; k < run->nr_src; k++) {
 		if (strcmp(atag_reader_source_at(rd, k)->name, "alloc_tag"))
 			continue;
 		for (i = 0; i < atag_aggr_nr_tags(run->aggr[k]); i++) {
 			t = atag_aggr_tag(run->aggr[k], i);
+			if (!t->function)
+				continue;
 			as = (struct atag_marker_tag){ .module = t->module, .file = t->file,
 						       .line = t->line, .function = t->function };
-			if (!t->function || !same_tag(&as, m))
-				continue;
-			atag_window_add(w, &t->window);
-			*odd += t->counts.partial_frees + t->counts.unmatched_frees;
+			key = atag_marker_tag_key(&as);
+			tr = g_hash_table_lookup(by_site, key);
+			if (!tr) {
+				tr = g_new0(struct traced, 1);
+				g_hash_table_insert(by_site, key, tr);
+			} else {
+				g_free(key);
+			}
+			atag_window_add(&tr->w, &t->window);
+			tr->odd += t->counts.partial_frees + t->counts.unmatched_frees;
 		}
 	}
+	return by_site;
+}
+
+/* The first "counters start" line of each call site, by atag_marker_tag_key(). */
+static GHashTable *first_starts(const struct atag_recording *rec)
+{
+	GHashTable *starts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	unsigned int j;
+	char *key;
+
+	for (j = 0; j < rec->nr_counters_start; j++) {
+		key = atag_marker_tag_key(&rec->counters_start[j].tag);
+		if (g_hash_table_contains(starts, key))
+			g_free(key);
+		else
+			g_hash_table_insert(starts, key, &rec->counters_start[j]);
+	}
+	return starts;
 }
 
 /*
@@ -441,10 +462,12 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	const struct atag_recording *rec = f->recording;
 	const struct atag_marker_counters *e, *b;
 	struct atag_report_completeness *c;
-	struct atag_window w;
-	unsigned int i, j;
-	char what[512];
-	uint64_t odd;
+	static const struct traced none;
+	GHashTable *starts, *traced;
+	const struct traced *tr;
+	unsigned int i, n;
+	char what[512], *key;
+	int ret = 0;
 
 	if (!rec || !rec->nr_counters_end)
 		return 0;
@@ -453,18 +476,31 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		       f->path);
 		return 0;
 	}
+	/* by call site, once: a file may hold a million of these lines */
+	starts = first_starts(rec);
+	traced = traced_in_window(run, rd);
+	for (i = n = 0; i < rec->nr_counters_end; i++) {
+		key = atag_marker_tag_key(&rec->counters_end[i].tag);
+		n += g_hash_table_contains(starts, key);
+		g_free(key);
+	}
+	c = n ? realloc(r->completeness, (r->nr_completeness + n) * sizeof(*c)) : r->completeness;
+	if (!c) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	r->completeness = c;
 	for (i = 0; i < rec->nr_counters_end; i++) {
 		e = &rec->counters_end[i];
-		for (j = 0, b = NULL; j < rec->nr_counters_start && !b; j++)
-			if (same_tag(&rec->counters_start[j].tag, &e->tag))
-				b = &rec->counters_start[j];
+		key = atag_marker_tag_key(&e->tag);
+		b = g_hash_table_lookup(starts, key);
+		tr = g_hash_table_lookup(traced, key);
+		g_free(key);
 		if (!b)
 			continue;
-		c = realloc(r->completeness, (r->nr_completeness + 1) * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		r->completeness = c;
-		c = &c[r->nr_completeness++];
+		if (!tr)
+			tr = &none;
+		c = &r->completeness[r->nr_completeness++];
 		memset(c, 0, sizeof(*c));
 		c->file = r->nr_files - 1;
 		c->function = e->tag.function ? strdup(e->tag.function) : NULL;
@@ -473,17 +509,16 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		c->line = e->tag.line;
 		c->counted_calls = (int64_t)(e->calls - b->calls);
 		c->counted_bytes = (int64_t)(e->bytes - b->bytes);
-		traced_in_window(run, rd, &e->tag, &w, &odd);
-		c->traced_calls = (int64_t)(w.allocs - w.frees);
-		c->traced_bytes = (int64_t)(w.bytes_alloced - w.bytes_freed);
-		c->uncertain_calls = w.uncertain_allocs + w.uncertain_frees;
-		c->uncertain_bytes = w.uncertain_bytes_alloced + w.uncertain_bytes_freed;
-		c->missing_calls = beyond(c->counted_calls - c->traced_calls, w.uncertain_allocs,
-					  w.uncertain_frees);
+		c->traced_calls = (int64_t)(tr->w.allocs - tr->w.frees);
+		c->traced_bytes = (int64_t)(tr->w.bytes_alloced - tr->w.bytes_freed);
+		c->uncertain_calls = tr->w.uncertain_allocs + tr->w.uncertain_frees;
+		c->uncertain_bytes = tr->w.uncertain_bytes_alloced + tr->w.uncertain_bytes_freed;
+		c->missing_calls = beyond(c->counted_calls - c->traced_calls, tr->w.uncertain_allocs,
+					  tr->w.uncertain_frees);
 		c->missing_bytes = beyond(c->counted_bytes - c->traced_bytes,
-					  w.uncertain_bytes_alloced, w.uncertain_bytes_freed);
+					  tr->w.uncertain_bytes_alloced, tr->w.uncertain_bytes_freed);
 		c->complete = !c->missing_calls && !c->missing_bytes;
-		c->reshaped = !c->complete && odd && (!c->missing_calls || !c->missing_bytes);
+		c->reshaped = !c->complete && tr->odd && (!c->missing_calls || !c->missing_bytes);
 		if (c->complete)
 			continue;
 		snprintf(what, sizeof(what), "%s %s:%ld%s%s%s", c->function ? c->function : "?",
@@ -509,7 +544,10 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 			       "%lld bytes", f->path, what, (long long)c->missing_calls,
 			       (long long)c->missing_bytes);
 	}
-	return 0;
+out:
+	g_hash_table_destroy(starts);
+	g_hash_table_destroy(traced);
+	return ret;
 }
 
 /* ------------------------------------------------------------ debug information */
