@@ -97,24 +97,56 @@ typedef ssize_t (*atag_read_fn)(void *ctx, char *buf, size_t len, off_t off);
  * atag_read_all - all a reader gives, as one NUL-terminated buffer
  * @read_fn: the reader, called with growing offsets until it returns 0
  * @ctx: passed to it
- * @max: read no more than this many bytes (SIZE_MAX: no limit)
+ * @max: the most it may give (SIZE_MAX: no limit)
  * @len: set to the number of bytes read (may be NULL)
  *
- * Returns the buffer (free() it), or NULL with errno set: ENOMEM, or the reader's error.
+ * Returns the buffer (free() it), or NULL with errno set: EFBIG when the reader has
+ * more than @max bytes to give (what was read is dropped), ENOMEM, or the reader's
+ * error.
  */
 char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len);
 
+/* The most an input read whole may hold: /proc/allocinfo, kallsyms, a state file. */
+#define ATAG_INPUT_MAX		(256UL << 20)
+#define ATAG_INPUT_MAX_TEXT	"256 MiB"
+
+/* errno of a file that is not a regular one: a FIFO, a device, a socket. */
+#define ATAG_ENOTREG		EMEDIUMTYPE
+
 /**
- * atag_read_file - a file's content, as one NUL-terminated buffer
+ * atag_open_input - open a file to read, which must be a regular file
+ * @dirfd: the directory @path is relative to (AT_FDCWD: the working directory)
  * @path: the file
- * @max: read no more than this many bytes (SIZE_MAX: all of it)
+ * @flags: more open() flags (O_NOFOLLOW)
+ *
+ * Opens without blocking (a FIFO without a writer, a device, cannot hold the open),
+ * then looks at what it opened (fstat(): no race between a check and the open): a
+ * regular file, else it is closed again. Kernel pseudo-files (/proc, tracefs) are
+ * regular files. Returns the descriptor (close-on-exec, blocking reads), or -errno:
+ * -EISDIR for a directory, -ATAG_ENOTREG for another file that is not regular.
+ */
+int atag_open_input(int dirfd, const char *path, int flags);
+
+/**
+ * atag_read_file - a regular file's whole content, as one NUL-terminated buffer
+ * @path: the file, opened with atag_open_input()
+ * @max: the most it may hold (ATAG_INPUT_MAX for an input of unknown size)
  * @len: set to the number of bytes read (may be NULL)
  *
  * Reads from the start with read() (kernel pseudo-files want no pread()), retrying on
- * EINTR. Returns the buffer (free() it), or NULL with errno set by open(), read() or
- * ENOMEM.
+ * EINTR. Returns the buffer (free() it), or NULL with errno set: EFBIG when the file
+ * holds more than @max bytes, EISDIR, ATAG_ENOTREG, or what open() or read() set.
  */
 char *atag_read_file(const char *path, size_t max, size_t *len);
+
+/* As atag_read_file(), the first @max bytes of a longer file (/proc/PID/stat, a head). */
+char *atag_read_head(const char *path, size_t max, size_t *len);
+
+/*
+ * strerror(), with this library's meanings: "not a regular file (a FIFO, a device or a
+ * socket)" for ATAG_ENOTREG, "larger than ATAG_INPUT_MAX_TEXT: not read" for EFBIG.
+ */
+const char *atag_strerror(int err);
 
 /**
  * atag_opendir_fd - walk the directory open at a descriptor, from its start

@@ -404,7 +404,6 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 {
 	struct atag_trace *t;
 	const char *env;
-	struct stat st;
 	int ret;
 
 	*trace = NULL;
@@ -413,15 +412,11 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 		return atag_err(-ENOMEM);
 	t->tc_fd = -1;
 	t->path = strdup(path);
-	t->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!t->path || t->fd < 0 || fstat(t->fd, &st)) {
+	/* without blocking: a FIFO or a device is refused, not waited on */
+	t->fd = atag_open_input(AT_FDCWD, path, 0);
+	if (!t->path || t->fd < 0) {
 		ret = t->path ? -errno : -ENOMEM;
-		snprintf(err, errlen, "%s", strerror(-ret));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		snprintf(err, errlen, "not a regular file");
+		snprintf(err, errlen, "%s", atag_strerror(ret));
 		goto fail;
 	}
 	ret = atag_tracedat_open(t->fd, &t->td, err, errlen);
