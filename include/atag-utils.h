@@ -205,7 +205,7 @@ int atag_find_program(const char *name, char *full, size_t len);
  * @len: the size of @old
  *
  * Only a regular file is kept, by rename (an older NAME.old is replaced); a link,
- * a device or a pipe (-o /dev/stdout) stays, to be written through as before.
+ * a device or a pipe stays (the outputs replace a link and write a device in place).
  * Returns 1 when @name was renamed, 0 when there was no regular file at @name, or
  * -errno (ENAMETOOLONG: NAME.old does not fit @len or PATH_MAX).
  */

@@ -320,10 +320,15 @@ static int run_diff(struct diff_params *p)
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, err);
 		goto out;
 	}
-	atag_output_redirect(&(struct atag_output_opts){ .path = p->output });
+	atag_output_redirect(&(struct atag_output_opts){ .path = p->output,
+						      .mode = atag_output_mode_of(p->inputs[0],
+										  p->nr_inputs[0]) &
+							      atag_output_mode_of(p->inputs[1],
+										  p->nr_inputs[1]) });
 	p->render.columns = atag_columns();
 	if (render(d, p, stdout))
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
+	atag_output_finish();
 	ret = ATAG_EXIT_OK;
 out:
 	atag_diff_free(d);
