@@ -179,11 +179,50 @@ char *atag_elide_middle(char *buf, size_t len, const char *s, size_t width);
  */
 #define ATAG_MIN_SITE_WIDTH	12
 
+/* ------------------------------------------------------------------ text to show */
+
 /*
- * atag_csv_write_string - @s as one CSV cell (RFC 4180): quoted, with its quotes
- * doubled, when it holds a comma, a quote or a line break; NULL is an empty cell.
+ * Strings from traces and kernel files (function, file, module and comm names) go to
+ * text and CSV outputs escaped: control characters (C0, DEL, the C1 controls U+0080
+ * to U+009F) and bytes of no well-formed UTF-8 sequence become \xNN, so none reaches
+ * a terminal; other UTF-8 text goes as it is. JSON has its own escapes (atag-json.h).
  */
+
+/* The length of the well-formed UTF-8 sequence at @p, or 0 when @p starts none. */
+size_t atag_utf8_len(const unsigned char *p);
+
+/* Whether @s goes out as it is (nothing in it to escape). */
+bool atag_text_clean(const char *s);
+
+/* @s escaped into @buf of @len bytes (cut to fit; NULL is empty). Returns @buf. */
+char *atag_text(char *buf, size_t len, const char *s);
+
+/* @s escaped, malloc()ed; NULL when out of memory. */
+char *atag_text_dup(const char *s);
+
+/* Write @s escaped to @f. */
+void atag_text_fputs(const char *s, FILE *f);
+
+/*
+ * A call site to show, into @buf of @len: "function file:line [module]", or
+ * "function+0xoff" (@offset >= 0), without what is NULL; the names escaped. Returns @buf.
+ */
+char *atag_site_text(char *buf, size_t len, const char *function, long long offset,
+		     const char *file, long line, const char *module);
+
+/*
+ * atag_csv_write_cell - the @n strings joined by @sep as one CSV cell (RFC 4180):
+ * each escaped as text is, quoted with its quotes doubled when it holds a comma or a
+ * quote; a cell that starts with '=', '+', '-' or '@' (a formula to spreadsheet
+ * programs) gets a leading "'", as they expect of text. n = 0 is an empty cell.
+ */
+void atag_csv_write_cell(FILE *f, char *const *strs, unsigned int n, char sep);
+
+/* One string as a CSV cell, as above; NULL is an empty cell. */
 void atag_csv_write_string(FILE *f, const char *s);
+
+/* Whether @s is a CSV cell as it is: nothing to escape, quote or neutralise. */
+bool atag_csv_plain(const char *s);
 
 /**
  * atag_find_program - where execvp() would find a program

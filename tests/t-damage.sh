@@ -231,4 +231,65 @@ report "$T_TMP/buf300.dat" > /dev/null 2> "$T_TMP/buf300.err"
 check_eq "26.9 300 instance buffers: exit 1, the cap named" "$?:$(cat "$T_TMP/buf300.err")" \
 	"1:trace-cmd-alloc-tag: $T_TMP/buf300.dat: corrupt header: more than 256 buffers (instances)"
 
+# 26.6: names in a trace that would drive a terminal or a spreadsheet: control
+# characters (ESC, BEL, the C1 CSI) shown escaped in text, CSV and lifetimes output and
+# in the notices on stderr; CSV cells that start as a formula (=, +, -, @) neutralised
+# with a leading '; JSON keeps the exact names (its own escapes)
+ESC=$(printf '\033') BEL=$(printf '\007') CSI=$(printf '\302\233')
+cat > "$T_TMP/inj.txt" <<DESC
+cpus 1
+comm 100 ${ESC}]0;pwned${BEL}
+comm 101 -bash
+ev 0 900 50 marker record 50 alloc_tag no
+ev 0 901 50 marker counters start 0 0 - mm/x${ESC}[2J.c 3 =HYPERLINK("http://x")
+ev 0 1000 100 hit 0xffffffff82000000 evil${ESC}[31m mm/x${ESC}[2J.c =HYPERLINK("http://x") 3
+ev 0 1001 100 alloced 0xffff888000000100 0xffffffff82000000 64
+ev 0 1002 101 hit 0xffffffff82000040 NONE mm/y${CSI}2J.c @SUM(A1) 4
+ev 0 1003 101 alloced 0xffff888000000200 0xffffffff82000040 32
+ev 0 2000 50 marker counters end 128 2 - mm/x${ESC}[2J.c 3 =HYPERLINK("http://x")
+ev 0 2001 50 marker end done${ESC}c
+DESC
+mkfixture -o "$T_TMP/inj.dat" "$T_TMP/inj.txt" || fail "fixture inj"
+raw() {	# raw FILE: the lines holding a control character a terminal acts on
+	LC_ALL=C grep -n "[$ESC$BEL]\|$CSI" "$1"
+}
+I="--all-tags --all-tasks $T_TMP/inj.dat"
+report --live --stacks $I > "$T_TMP/inj.text" 2> "$T_TMP/inj.err"
+check_eq "26.6 text: no control character reaches the terminal" \
+	"$(raw "$T_TMP/inj.text")$(raw "$T_TMP/inj.err")" ""
+check_grep "26.6 text: the call site, module and comm escaped" \
+	'^1\.0 us .* \\x1b\]0;pwned\\x07 +=HYPERLINK\("http://x"\) mm/x\\x1b\[2J\.c:3 \[evil\\x1b\[31m\]$' \
+	"$T_TMP/inj.text"
+check_grep "26.6 text: the recording's end line escaped" 'ended: done\\x1bc$' "$T_TMP/inj.text"
+check_grep "26.6 the notice on stderr escaped" \
+	'warning: .*inj\.dat: =HYPERLINK\("http://x"\) mm/x\\x1b\[2J\.c:3: the trace misses' \
+	"$T_TMP/inj.err"
+check_grep "26.6 text: the C1 CSI escaped" 'mm/y\\xc2\\x9b2J\.c:4' "$T_TMP/inj.text"
+report -f csv --live $I > "$T_TMP/inj.csv" 2> /dev/null
+check_eq "26.6 csv: no control character" "$(raw "$T_TMP/inj.csv")" ""
+check_eq "26.6 csv --live: formulas neutralised, names escaped" \
+	"$(grep '^0xffff888' "$T_TMP/inj.csv" | cut -d, -f3-9)" \
+	'"'"'"'=HYPERLINK(""http://x"")",mm/x\x1b[2J.c,3,evil\x1b[31m,64,100,\x1b]0;pwned\x07
+'"'"'@SUM(A1),mm/y\xc2\x9b2J.c,4,,32,101,'"'"'-bash'
+report -f lifetimes $I > "$T_TMP/inj.rows" 2> /dev/null
+check_eq "26.6 lifetimes: no control character, formulas neutralised" \
+	"$(raw "$T_TMP/inj.rows")$(tail -n +2 "$T_TMP/inj.rows" | cut -d, -f5,12 | sort)" \
+	'"'"'"'=HYPERLINK(""http://x"")",\x1b]0;pwned\x07
+'"'"'@SUM(A1),'"'"'-bash'
+report --timeline $I > "$T_TMP/inj.tl" 2> /dev/null
+"$ATAG_CMD" diff $T_TMP/inj.dat $T_TMP/inj.dat --all-tags --all-tasks --stacks \
+	> "$T_TMP/inj.diff" 2>&1
+check_eq "26.6 timeline and diff text: no control character" \
+	"$(raw "$T_TMP/inj.tl")$(raw "$T_TMP/inj.diff")" ""
+report -f json $I > "$T_TMP/inj.json" 2> /dev/null
+check_eq "26.6 json: the exact names" \
+	"$(jq -c '[.tags[] | select(.module != null) | .module, .function]' "$T_TMP/inj.json")" \
+	'["evil\u001b[31m","=HYPERLINK(\"http://x\")"]'
+printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
+	"       4096        1 mm/e${ESC}[2J.c:1 func:-ls${BEL}" > "$T_TMP/inj.ai"
+"$ATAG_CMD" list --allocinfo "$T_TMP/inj.ai" > "$T_TMP/inj.list" 2>&1
+"$ATAG_CMD" list --allocinfo "$T_TMP/inj.ai" -f csv >> "$T_TMP/inj.list" 2>&1
+check_eq "26.6 list: text and csv escaped, the csv cell neutralised" \
+	"$(raw "$T_TMP/inj.list")$(grep -c "'-ls\\\\x07,mm/e\\\\x1b\\[2J.c" "$T_TMP/inj.list")" "1"
+
 done_testing

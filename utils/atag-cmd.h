@@ -171,6 +171,12 @@ bool atag_cmd_undo(struct atag_session *s, struct atag_allocinfo *ai, size_t *he
  */
 bool atag_cmd_session_close(struct atag_session *s);
 
+/*
+ * "trace-cmd-alloc-tag: WHAT: TEXT" on stderr, both escaped (atag_text_fputs()): for
+ * what a trace file said (a notice, why it cannot be read) and its name.
+ */
+void atag_warn_text(const char *what, const char *text);
+
 /* Print "trace-cmd-alloc-tag: <message>" to stderr and exit 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);
 

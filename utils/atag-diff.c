@@ -263,7 +263,7 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 	static const char * const names[] = { "before", "after" };
 	struct atag_report *r;
 	bool shown = false;
-	char err[512];
+	char err[512], what[32];
 	unsigned int k;
 	int i;
 
@@ -278,7 +278,7 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 		if (atag_report_add_file(r, p->inputs[side][i], err, sizeof(err))) {
 			if (shown)
 				fputc('\n', stderr);
-			fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, p->inputs[side][i], err);
+			atag_warn_text(p->inputs[side][i], err);
 			atag_report_free(r);
 			return NULL;
 		}
@@ -287,8 +287,10 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 			shown = false;
 		}
 	}
-	for (k = 0; k < r->nr_notices; k++)
-		fprintf(stderr, "%s: warning: %s: %s\n", ATAG_PROG, names[side], r->notices[k]);
+	for (k = 0; k < r->nr_notices; k++) {
+		snprintf(what, sizeof(what), "warning: %s", names[side]);
+		atag_warn_text(what, r->notices[k]);
+	}
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
 	return r;

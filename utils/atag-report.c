@@ -450,7 +450,7 @@ static int run_report(struct report_params *p)
 		if (atag_report_add_file(r, p->inputs[i], err, sizeof(err))) {
 			if (shown)
 				fputc('\n', stderr);
-			fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, p->inputs[i], err);
+			atag_warn_text(p->inputs[i], err);
 			ret = ATAG_EXIT_FAIL;
 			goto out;
 		}
@@ -460,7 +460,7 @@ static int run_report(struct report_params *p)
 		}
 	}
 	for (i = 0; i < (int)r->nr_notices; i++)
-		fprintf(stderr, "%s: warning: %s\n", ATAG_PROG, r->notices[i]);
+		atag_warn_text("warning", r->notices[i]);
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
 	if (lo.rows) {

@@ -238,9 +238,6 @@ void atag_tagopts_die(const struct atag_tagopts *o, struct atag_allocinfo *ai,
 
 void atag_tag_site(const struct atag_tag *t, char *buf, size_t len)
 {
-	if (t->modname[0])
-		snprintf(buf, len, "%s %s:%llu [%s]", t->function, t->filename, t->lineno,
-			 t->modname);
-	else
-		snprintf(buf, len, "%s %s:%llu", t->function, t->filename, t->lineno);
+	atag_site_text(buf, len, t->function, -1, t->filename, t->lineno,
+		       t->modname[0] ? t->modname : NULL);
 }

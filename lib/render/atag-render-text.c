@@ -69,16 +69,18 @@ static void summary_recording(const struct atag_report_file *rf, FILE *f)
 	const struct atag_recording *rec = rf->recording;
 	unsigned int i, forked;
 
-	fprintf(f, "  recording: by pid %d (%s%s)", rec->record_pid,
-		rec->source ? rec->source : "?", rec->stacks ? ", stacks" : ", no stacks");
+	fprintf(f, "  recording: by pid %d (", rec->record_pid);
+	atag_text_fputs(rec->source ? rec->source : "?", f);
+	fprintf(f, "%s)", rec->stacks ? ", stacks" : ", no stacks");
 	if (rec->nr_workloads) {
 		forked = rf->tasks[ATAG_TASK_WORKLOAD] > rec->nr_workloads ?
 			 rf->tasks[ATAG_TASK_WORKLOAD] - rec->nr_workloads : 0;
 		fprintf(f, "; workload");
-		for (i = 0; i < rec->nr_workloads && i < 4; i++)
-			fprintf(f, "%s %s (pid %d)", i ? "," : "",
-				rec->workloads[i].comm ? rec->workloads[i].comm : "?",
-				rec->workloads[i].pid);
+		for (i = 0; i < rec->nr_workloads && i < 4; i++) {
+			fprintf(f, "%s ", i ? "," : "");
+			atag_text_fputs(rec->workloads[i].comm ? rec->workloads[i].comm : "?", f);
+			fprintf(f, " (pid %d)", rec->workloads[i].pid);
+		}
 		if (rec->nr_workloads > 4)
 			fprintf(f, " and %u more", rec->nr_workloads - 4);
 		fprintf(f, ", %u %s forked from it", forked, forked == 1 ? "task" : "tasks");
@@ -87,7 +89,9 @@ static void summary_recording(const struct atag_report_file *rf, FILE *f)
 	}
 	fprintf(f, "; %u recorder %s", rf->tasks[ATAG_TASK_RECORDER],
 		rf->tasks[ATAG_TASK_RECORDER] == 1 ? "process" : "processes");
-	fprintf(f, "; ended: %s\n", rec->end_reason ? rec->end_reason : "(no end line)");
+	fprintf(f, "; ended: ");
+	atag_text_fputs(rec->end_reason ? rec->end_reason : "(no end line)", f);
+	fputc('\n', f);
 	if (rec->select_all)
 		fprintf(f, "  selected: every call site");
 	else
@@ -124,13 +128,16 @@ static void summary_file(const struct atag_report_file *rf, FILE *f)
 	unsigned int i;
 	char a[32];
 
-	fprintf(f, "%s: ", rf->path);
+	atag_text_fputs(rf->path, f);
+	fprintf(f, ": ");
 	for (i = 0; i < rf->nr_sources; i++)
 		fprintf(f, "%s%s", i ? ", " : "", rf->sources[i]);
-	fprintf(f, " events, buffer %s", rf->buffer[0] ? rf->buffer : "top");
-	for (i = 0; i < rf->nr_also; i++)
-		fprintf(f, "%s%s", i ? ", " : " (also in buffer ",
-			rf->also[i][0] ? rf->also[i] : "top");
+	fprintf(f, " events, buffer ");
+	atag_text_fputs(rf->buffer[0] ? rf->buffer : "top", f);
+	for (i = 0; i < rf->nr_also; i++) {
+		fprintf(f, "%s", i ? ", " : " (also in buffer ");
+		atag_text_fputs(rf->also[i][0] ? rf->also[i] : "top", f);
+	}
 	fprintf(f, "%s\n", rf->nr_also ? ")" : "");
 	fprintf(f, "  read:");
 	for (i = 0; i < rf->nr_counts; i++)
@@ -355,6 +362,14 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 			uncertain == 1 ? "event" : "events");
 }
 
+/* A notice or remark: what it quotes of a file is escaped. */
+static void note_line(FILE *f, const char *mark, const char *text)
+{
+	fputs(mark, f);
+	atag_text_fputs(text, f);
+	fputc('\n', f);
+}
+
 static void summary_data(const struct atag_report *r, FILE *f)
 {
 	unsigned int i;
@@ -363,9 +378,9 @@ static void summary_data(const struct atag_report *r, FILE *f)
 	fprintf(f, "data          %s\n", r->complete ? "complete" :
 		"INCOMPLETE: the numbers undercount");
 	for (i = 0; i < r->nr_notices; i++)
-		fprintf(f, "  ! %s\n", r->notices[i]);
+		note_line(f, "  ! ", r->notices[i]);
 	for (i = 0; i < r->nr_remarks; i++)
-		fprintf(f, "  - %s\n", r->remarks[i]);
+		note_line(f, "  - ", r->remarks[i]);
 }
 
 /* ------------------------------------------------------------ call sites */
@@ -408,10 +423,13 @@ static void print_frames(const struct atag_report_stack *s, FILE *f)
 	unsigned int i;
 
 	for (i = 0; i < s->nr_frames; i++) {
-		if (s->lines && s->lines[i])
-			fprintf(f, "          %s  %s\n", s->frames[i], s->lines[i]);
-		else
-			fprintf(f, "          %s\n", s->frames[i]);
+		fprintf(f, "          ");
+		atag_text_fputs(s->frames[i], f);
+		if (s->lines && s->lines[i]) {
+			fprintf(f, "  ");
+			atag_text_fputs(s->lines[i], f);
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -502,7 +520,7 @@ static void live(const struct section *sec, const struct atag_render_opts *o, FI
 		row[1] = fmt("0x%llx", (unsigned long long)l->ptr);
 		row[2] = fmt("%llu", (unsigned long long)l->bytes);
 		row[3] = fmt("%d", l->pid);
-		row[4] = strdup(l->comm ? l->comm : "<...>");
+		row[4] = atag_text_dup(l->comm ? l->comm : "<...>");
 		atag_report_site(l->tag, site, sizeof(site));
 		/* its call site's frees are not all traced: it may be long gone */
 		row[5] = l->tag->counts.replaced ?
