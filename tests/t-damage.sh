@@ -292,4 +292,64 @@ printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
 check_eq "26.6 list: text and csv escaped, the csv cell neutralised" \
 	"$(raw "$T_TMP/inj.list")$(grep -c "'-ls\\\\x07,mm/e\\\\x1b\\[2J.c" "$T_TMP/inj.list")" "1"
 
+# 26.7: implausible data is not called complete. Pages whose timestamps run backwards
+# (the second page of CPU 0 dated 0)
+cp "$T_TMP/long.dat" "$T_TMP/back.dat"
+"$DAMAGE" "$T_TMP/back.dat" poke $((cpu0 + 4096)) u64 0 || fail "damage: poke"
+for walk in pages libtracecmd; do
+	if [ $walk = pages ]; then
+		report -f json "$T_TMP/back.dat" > "$T_TMP/back.json" 2> /dev/null
+	else
+		ATAG_PAGES=0 report -f json "$T_TMP/back.dat" > "$T_TMP/back.json" 2> /dev/null
+	fi
+	check_eq "26.7 timestamps running backwards ($walk): exit 0, flagged incomplete" \
+		"$?:$(jq -c .complete "$T_TMP/back.json")" "0:false"
+	check_grep "26.7 timestamps running backwards ($walk): said" \
+		'back\.dat: buffer top, CPU 0: its timestamps run backwards 1 time \(damaged or forged pages\)' \
+		"$T_TMP/back.json"
+done
+# sizes no machine has: 20 allocations of 2^64 - 1 bytes (their sum wrapped: "16.0 EiB")
+{
+	echo "cpus 1"
+	i=0
+	while [ $i -lt 20 ]; do
+		echo "ev 0 $((1000 + i)) 7 alloced 0x$((1000 + i)) 0xa0 18446744073709551615"
+		i=$((i + 1))
+	done
+	echo "ev 0 2000 7 alloced 0x2000 0xa0 64"
+} > "$T_TMP/huge.txt"
+mkfixture -o "$T_TMP/huge.dat" "$T_TMP/huge.txt" || fail "fixture huge"
+report -f json "$T_TMP/huge.dat" > "$T_TMP/huge.json" 2> /dev/null
+check_eq "26.7 20 allocations of 2^64 - 1 bytes: skipped, flagged incomplete, said" \
+	"$?:$(jq -c '[.complete, .totals.allocs, .totals.bytes_alloced]' "$T_TMP/huge.json"):$(jq -r '.notices[]' "$T_TMP/huge.json")" \
+	"0:[false,1,64]:$T_TMP/huge.dat: 20 allocation and free records claim more than 4 PiB each (more memory than a machine can address): skipped"
+# sizes each possible, their sum not: 5000 allocations of 4 PiB (2^64.3 bytes); with a
+# timeline (its changes added up past 2^63) and counters lines claiming 2^63 calls
+{
+	echo "cpus 1"
+	echo "ev 0 900 50 marker record 50 alloc_tag no"
+	echo "ev 0 901 50 marker select-all"
+	echo "ev 0 902 50 marker counters start 0 0 - mm/b.c 1 big"
+	echo "ev 0 999 7 hit 0xa0 NONE mm/b.c big 1"
+	i=0
+	while [ $i -lt 5000 ]; do
+		echo "ev 0 $((1000 + i)) 7 alloced 0x$((10000 + i)) 0xa0 4503599627370496"
+		i=$((i + 1))
+	done
+	echo "ev 0 9000 50 marker counters end 18446744073709551615 9223372036854775808 - mm/b.c 1 big"
+	echo "ev 0 9001 50 marker end done"
+} > "$T_TMP/sum.txt"
+mkfixture -o "$T_TMP/sum.dat" "$T_TMP/sum.txt" || fail "fixture sum"
+report -f json "$T_TMP/sum.dat" > "$T_TMP/sum.json" 2> /dev/null
+check_eq "26.7 bytes adding up past 2^64: exit 0, flagged incomplete" \
+	"$?:$(jq -c '[.complete, .totals.allocs]' "$T_TMP/sum.json")" "0:[false,5000]"
+check_grep "26.7 bytes adding up past 2^64: said" \
+	'sum\.dat: its allocations and frees add up to more than 2\^62 bytes \(implausible\)' \
+	"$T_TMP/sum.json"
+for v in "--timeline" "" "-f csv --timeline"; do
+	report $v "$T_TMP/sum.dat" > /dev/null 2> "$T_TMP/sum.err"
+	check_eq "26.7 bytes past 2^63, counters of 2^63 calls: report $v exits 0" \
+		"$?:$(grep -c 'runtime error' "$T_TMP/sum.err")" "0:0"
+done
+
 done_testing

@@ -320,11 +320,18 @@ static void summary_source(const struct atag_report *r, const struct atag_report
 	summary_lifetimes(r, src, f);
 }
 
+/* @sum + |@v|, held at UINT64_MAX (counters lines may claim any numbers). */
+static uint64_t sum_abs(uint64_t sum, int64_t v)
+{
+	uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	return __builtin_add_overflow(sum, a, &sum) ? UINT64_MAX : sum;
+}
+
 static void summary_completeness(const struct atag_report *r, FILE *f)
 {
 	unsigned int i, ok = 0, reshaped = 0;
-	int64_t calls = 0, bytes = 0;
-	uint64_t uncertain = 0;
+	uint64_t calls = 0, bytes = 0, uncertain = 0;
 	char a[32];
 
 	if (!r->nr_completeness)
@@ -339,10 +346,8 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 			reshaped++;
 			continue;
 		}
-		calls += r->completeness[i].missing_calls < 0 ? -r->completeness[i].missing_calls :
-			 r->completeness[i].missing_calls;
-		bytes += r->completeness[i].missing_bytes < 0 ? -r->completeness[i].missing_bytes :
-			 r->completeness[i].missing_bytes;
+		calls = sum_abs(calls, r->completeness[i].missing_calls);
+		bytes = sum_abs(bytes, r->completeness[i].missing_bytes);
 	}
 	if (ok == r->nr_completeness)
 		fprintf(f, "completeness  complete: %u %s as /proc/allocinfo counted\n", ok,
@@ -353,8 +358,8 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 			ok == 1 ? "tag" : "tags", reshaped);
 	else
 		fprintf(f, "completeness  %u of %u tags as /proc/allocinfo counted; the trace "
-			"misses %lld calls (%s) of the others%s\n", ok, r->nr_completeness,
-			(long long)calls, atag_format_size(a, sizeof(a), bytes),
+			"misses %llu calls (%s) of the others%s\n", ok, r->nr_completeness,
+			(unsigned long long)calls, atag_format_size(a, sizeof(a), bytes),
 			reshaped ? " (but those with split or partly freed pages)" : "");
 	if (uncertain)
 		fprintf(f, "              %llu %s while record read the counters: counted or "

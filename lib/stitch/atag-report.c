@@ -38,6 +38,7 @@ struct report_priv {
 	struct debuginfo	*di;
 	unsigned int		nr_di;
 	struct atag_rows	*rows;		/* rows streamed, or NULL */
+	uint64_t		bytes;		/* the files' atag_decoder_bytes(), added up */
 };
 
 /* ------------------------------------------------------------ notices */
@@ -267,6 +268,45 @@ static void note_counts(struct atag_report_file *f, const struct atag_reader *rd
 	f->orphan_stacks = atag_stitch_orphan_stacks(st);
 }
 
+/*
+ * What no sound trace holds: a CPU's records running backwards, sizes no machine has,
+ * byte counts too large to add up exactly (for the file, then for the report).
+ */
+static void note_implausible(struct atag_report *r, struct atag_report_file *f,
+			     const struct atag_reader *rd)
+{
+	const struct atag_decoder *dec = atag_reader_decoder(rd);
+	const char *b = f->buffer[0] ? f->buffer : "top";
+	struct report_priv *p = r->priv;
+	uint64_t n, bytes;
+	bool over;
+	int cpu;
+
+	for (cpu = 0; cpu < atag_reader_nr_cpus(rd); cpu++) {
+		n = atag_reader_backwards(rd, cpu);
+		if (n)
+			notice(r, "%s: buffer %s, CPU %d: its timestamps run backwards %llu %s "
+			       "(damaged or forged pages): the order of events and the lifetimes "
+			       "are not to be trusted", f->path, b, atag_reader_cpu_id(rd, cpu),
+			       (unsigned long long)n, n == 1 ? "time" : "times");
+	}
+	n = atag_decoder_implausible(dec);
+	if (n)
+		notice(r, "%s: %llu allocation and free records claim more than 4 PiB each "
+		       "(more memory than a machine can address): skipped", f->path,
+		       (unsigned long long)n);
+	bytes = atag_decoder_bytes(dec);
+	if (bytes > ATAG_BYTES_SUM_MAX)
+		notice(r, "%s: its allocations and frees add up to more than 2^62 bytes "
+		       "(implausible): its byte counts may be wrong", f->path);
+	over = p->bytes > ATAG_BYTES_SUM_MAX;
+	if (__builtin_add_overflow(p->bytes, bytes, &p->bytes))
+		p->bytes = UINT64_MAX;
+	if (!over && bytes <= ATAG_BYTES_SUM_MAX && p->bytes > ATAG_BYTES_SUM_MAX)
+		notice(r, "the allocations and frees of the files add up to more than 2^62 bytes "
+		       "(implausible): the report's byte counts may be wrong");
+}
+
 /* What is missing from what was read (notices), and what else is worth knowing. */
 static void note_losses(struct atag_report *r, struct atag_report_file *f,
 			const struct atag_reader *rd)
@@ -277,6 +317,7 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 	unsigned int i;
 	int cpu;
 
+	note_implausible(r, f, rd);
 	if (atag_reader_stats(rd)->fault)
 		notice(r, "%s: corrupt ring-buffer data in buffer %s: reading stopped after "
 		       "%llu records", f->path, b, (unsigned long long)f->records);
@@ -446,10 +487,23 @@ static GHashTable *first_starts(const struct atag_recording *rec)
 static int64_t beyond(int64_t d, uint64_t up, uint64_t down)
 {
 	if (d > 0)
-		return (uint64_t)d > up ? d - (int64_t)up : 0;
+		return (uint64_t)d > up ? (int64_t)((uint64_t)d - up) : 0;
 	if (d < 0)
-		return (uint64_t)-d > down ? d + (int64_t)down : 0;
+		return 0 - (uint64_t)d > down ? -(int64_t)(0 - (uint64_t)d - down) : 0;
 	return 0;
+}
+
+/*
+ * @a - @b, held within +-INT64_MAX: counters lines of a file may claim any numbers,
+ * and what comes of them is printed negated too.
+ */
+static int64_t difference(int64_t a, int64_t b)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(a, b, &d))
+		return a < 0 ? -INT64_MAX : INT64_MAX;
+	return d == INT64_MIN ? -INT64_MAX : d;
 }
 
 /*
@@ -513,9 +567,9 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		c->traced_bytes = (int64_t)(tr->w.bytes_alloced - tr->w.bytes_freed);
 		c->uncertain_calls = tr->w.uncertain_allocs + tr->w.uncertain_frees;
 		c->uncertain_bytes = tr->w.uncertain_bytes_alloced + tr->w.uncertain_bytes_freed;
-		c->missing_calls = beyond(c->counted_calls - c->traced_calls, tr->w.uncertain_allocs,
-					  tr->w.uncertain_frees);
-		c->missing_bytes = beyond(c->counted_bytes - c->traced_bytes,
+		c->missing_calls = beyond(difference(c->counted_calls, c->traced_calls),
+					  tr->w.uncertain_allocs, tr->w.uncertain_frees);
+		c->missing_bytes = beyond(difference(c->counted_bytes, c->traced_bytes),
 					  tr->w.uncertain_bytes_alloced, tr->w.uncertain_bytes_freed);
 		c->complete = !c->missing_calls && !c->missing_bytes;
 		c->reshaped = !c->complete && tr->odd && (!c->missing_calls || !c->missing_bytes);
