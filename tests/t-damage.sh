@@ -352,4 +352,34 @@ for v in "--timeline" "" "-f csv --timeline"; do
 		"$?:$(grep -c 'runtime error' "$T_TMP/sum.err")" "0:0"
 done
 
+# 26.8: the report fuzz target (its replay, built in the ASan+UBSan build) reaches what
+# report reaches: a file that needs libtracecmd (a DATE option: read through the probe
+# child, a fork) and every renderer; a trace with nothing live stopped it in lifetimes
+# (26.2) once it ran there
+R=$ATAG_BUILD/tests/fuzz/replay-report
+if [ ! -x "$R" ]; then
+	skip "26.8 the report fuzz target" "its replay is built by the ASan+UBSan build"
+elif ! command -v strace > /dev/null; then
+	skip "26.8 the report fuzz target" "strace is not installed"
+else
+	{ cat "$ATAG_SRC/tests/data/lifetimes.txt"; echo "option 1 30783130303000"; } |
+		mkfixture -o "$T_TMP/date.dat" - || fail "fixture date"
+	printf '%s\n' "cpus 1" "ev 0 1000 7 hit 0xa0 NONE mm/f.c f 1" \
+		"ev 0 1001 7 alloced 0x100 0xa0 64" "ev 0 2001 7 freed 0x100 0xa0 64" |
+		mkfixture -o "$T_TMP/freed.dat" - || fail "fixture freed"
+	# (LeakSanitizer cannot work under strace: leaks are looked for in the run after)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq \
+		-e trace=clone,fork,vfork -o "$T_TMP/date.st" "$R" "$T_TMP/date.dat" \
+		> /dev/null 2>&1
+	check_eq "26.8 fuzz-report: a DATE file read through libtracecmd (the probe's fork)" \
+		"$?:$(grep -c 'clone(' "$T_TMP/date.st" | awk '{ print ($1 >= 1) }')" "0:1"
+	FUZZ_REPORT_SAY=1 "$R" "$T_TMP/date.dat" "$T_TMP/freed.dat" > /dev/null \
+		2> "$T_TMP/date.said"
+	check_eq "26.8 fuzz-report: exit 0" "$?" 0
+	check_eq "26.8 fuzz-report: every renderer, on both files" \
+		"$(grep -v '^input' "$T_TMP/date.said" | sed 's/ $//' | sort -u)" \
+		"lifetimes json text csv folded pprof html timeline-text timeline-json timeline-csv diff-text diff-json diff-csv diff-folded
+lifetimes-json json text csv folded pprof html timeline-text timeline-json timeline-csv diff-text diff-json diff-csv diff-folded"
+fi
+
 done_testing

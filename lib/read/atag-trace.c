@@ -56,13 +56,6 @@ struct atag_trace {
 
 #define MAX_WARNINGS	8
 
-static bool allow_libtracecmd = true;
-
-void atag_trace_allow_libtracecmd(bool allow)
-{
-	allow_libtracecmd = allow;
-}
-
 /* ------------------------------------------------------------ what the walks say */
 
 /*
@@ -232,13 +225,18 @@ static int open_buffers(struct atag_trace *t, bool quiet, char *err, size_t errl
 /* The probe child: 0 if libtracecmd opens every buffer, else 1. */
 static int __attribute__((noreturn)) probe_child(struct atag_trace *t, pid_t parent)
 {
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	struct atag_trace probe = { .tc_fd = t->tc_fd, .td = t->td };
 	char err[256];
+	size_t i;
 	int null;
 
 	/* it dies with report, whatever ends report */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(1);
+	/* a fault of libtracecmd's ends it quietly: no handler of the parent's runs here */
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		signal(faults[i], SIG_DFL);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null >= 0) {
 		dup2(null, STDOUT_FILENO);
@@ -362,11 +360,6 @@ static int open_libtracecmd(struct atag_trace *t, char *err, size_t errlen)
 	const char *why = t->td->convert ? t->td->convert : "ATAG_PAGES=0 asks for it";
 	int i, ret;
 
-	if (!allow_libtracecmd) {
-		snprintf(err, errlen, "%s (needs libtracecmd, which this program does not use)",
-			 why);
-		return -EINVAL;
-	}
 	/* kbuffer trusts the pages: none may reach it unchecked */
 	for (i = 0; i < t->td->nr_buffers; i++) {
 		atag_pages_iterate(t->pages, i, count_cb, NULL);
