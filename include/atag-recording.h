@@ -80,7 +80,7 @@ struct atag_recording {
 	char				*end_reason;	/* NULL: no "end" line */
 	unsigned int			unknown;	/* lines of unknown keywords (ignored) */
 	unsigned int			malformed;	/* known keywords with wrong fields */
-	void				*selected_keys;	/* the selected tags by key (private) */
+	void				*selected_keys;	/* the selected tags, hashed (private) */
 };
 
 /* What a line was, as atag_recording_line() returns it. */
@@ -120,10 +120,12 @@ static inline bool atag_recording_labelled(const struct atag_recording *r)
 }
 
 /*
- * A key that is the same for two tags exactly when their module, file, line and
- * function are (a NULL string is not an empty one): g_free() it.
+ * A hash table (GHashTable) of tags as keys: a hash of module, file, line and
+ * function, and whether two tags have the same ones (a NULL string is not an empty
+ * one). Both take struct atag_marker_tag pointers.
  */
-char *atag_marker_tag_key(const struct atag_marker_tag *t);
+unsigned int atag_marker_tag_hash(const void *t);
+int atag_marker_tag_equal(const void *a, const void *b);
 
 /*
  * Whether @tag is one of the tags the recording selected ("select-all": every tag);

@@ -134,33 +134,45 @@ static bool grow(void *arr, unsigned int n, size_t size)
 	return true;
 }
 
-static void key_str(GString *k, const char *s)
+static unsigned int str_hash(unsigned int h, const char *s)
 {
-	if (s)
-		g_string_append_printf(k, "%zu:%s|", strlen(s), s);
-	else
-		g_string_append(k, "-|");
+	return s ? h * 31 + g_str_hash(s) : h * 31 + 0x9e3779b9;
 }
 
-char *atag_marker_tag_key(const struct atag_marker_tag *t)
+unsigned int atag_marker_tag_hash(const void *p)
 {
-	GString *k = g_string_sized_new(96);
+	const struct atag_marker_tag *t = p;
 
-	g_string_append_printf(k, "%ld|", t->line);
-	key_str(k, t->function);
-	key_str(k, t->file);
-	key_str(k, t->module);
-	return g_string_free(k, FALSE);
+	return str_hash(str_hash(str_hash((unsigned int)t->line, t->function), t->file),
+			t->module);
 }
 
-/* A "select" line's tag joins the keys looked up (one that can match: function and file). */
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+int atag_marker_tag_equal(const void *pa, const void *pb)
+{
+	const struct atag_marker_tag *a = pa, *b = pb;
+
+	return a->line == b->line && same_str(a->function, b->function) &&
+	       same_str(a->file, b->file) && same_str(a->module, b->module);
+}
+
+/*
+ * A "select" line's tag joins the tags looked up (one that can match: with function
+ * and file). The key is a copy of its pointers: the list moves as it grows, its
+ * strings do not.
+ */
 static void index_selected(struct atag_recording *r, const struct atag_marker_tag *t)
 {
 	if (!t->function || !t->file)
 		return;
 	if (!r->selected_keys)
-		r->selected_keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	g_hash_table_add(r->selected_keys, atag_marker_tag_key(t));
+		r->selected_keys = g_hash_table_new_full(atag_marker_tag_hash,
+							 atag_marker_tag_equal, g_free, NULL);
+	g_hash_table_add(r->selected_keys, g_memdup2(t, sizeof(*t)));
 }
 
 static enum atag_marker add_task(struct atag_marker_task **list, unsigned int *n, char **f,
@@ -331,19 +343,14 @@ enum atag_marker atag_recording_line(struct atag_recording *r, const char *text,
 bool atag_recording_selects(const struct atag_recording *r, const char *function,
 			    const char *file, long line, const char *module)
 {
-	struct atag_marker_tag t = { .module = (char *)module, .file = (char *)file,
-				     .line = line, .function = (char *)function };
-	char *key;
-	bool found;
+	const struct atag_marker_tag t = { .module = (char *)module, .file = (char *)file,
+					   .line = line, .function = (char *)function };
 
 	if (r->select_all)
 		return true;
 	if (!function || !file || !r->selected_keys)
 		return false;
-	key = atag_marker_tag_key(&t);
-	found = g_hash_table_contains(r->selected_keys, key);
-	g_free(key);
-	return found;
+	return g_hash_table_contains(r->selected_keys, &t);
 }
 
 /* ------------------------------------------------------------ the task scope */

@@ -420,62 +420,59 @@ static int note_observer(struct atag_report_file *f, const struct atag_stitcher 
 
 /* What a call site's events show inside the counters window. */
 struct traced {
+	struct atag_marker_tag	site;	/* the key: names of the aggregates' */
 	struct atag_window	w;
 	uint64_t		odd;	/* its partial and unmatched frees (of the whole file) */
 };
 
 /*
  * The events of the trace's alloc_tag tags inside the window, summed per call site
- * (atag_marker_tag_key() -> struct traced): tags of the same site add up.
+ * into @tr (atag_marker_tag_hash(): tags of the same site add up), hashed.
  */
-static GHashTable *traced_in_window(const struct atag_run *run, const struct atag_reader *rd)
+static GHashTable *traced_in_window(const struct atag_run *run, const struct atag_reader *rd,
+				   struct traced **tr)
 {
-	GHashTable *by_site = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	GHashTable *by_site = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
 	const struct atag_tag_stats *t;
-	struct atag_marker_tag as;
-	struct traced *tr;
+	struct traced *one;
+	size_t i, n = 0;
 	unsigned int k;
-	char *key;
-	size_t i;
 
-	for (k = 0; k < run->nr_src; k++) {
+	for (k = 0; k < run->nr_src; k++)
+		n += atag_aggr_nr_tags(run->aggr[k]);
+	*tr = calloc(n ? n : 1, sizeof(**tr));
+	for (k = 0, n = 0; *tr && k < run->nr_src; k++) {
 		if (strcmp(atag_reader_source_at(rd, k)->name, "alloc_tag"))
 			continue;
 		for (i = 0; i < atag_aggr_nr_tags(run->aggr[k]); i++) {
 			t = atag_aggr_tag(run->aggr[k], i);
 			if (!t->function)
 				continue;
-			as = (struct atag_marker_tag){ .module = t->module, .file = t->file,
-						       .line = t->line, .function = t->function };
-			key = atag_marker_tag_key(&as);
-			tr = g_hash_table_lookup(by_site, key);
-			if (!tr) {
-				tr = g_new0(struct traced, 1);
-				g_hash_table_insert(by_site, key, tr);
-			} else {
-				g_free(key);
-			}
-			atag_window_add(&tr->w, &t->window);
-			tr->odd += t->counts.partial_frees + t->counts.unmatched_frees;
+			one = &(*tr)[n];
+			one->site = (struct atag_marker_tag){ .module = t->module, .file = t->file,
+							      .line = t->line,
+							      .function = t->function };
+			if (g_hash_table_contains(by_site, &one->site))
+				one = g_hash_table_lookup(by_site, &one->site);
+			else
+				g_hash_table_insert(by_site, &(*tr)[n++].site, one);
+			atag_window_add(&one->w, &t->window);
+			one->odd += t->counts.partial_frees + t->counts.unmatched_frees;
 		}
 	}
 	return by_site;
 }
 
-/* The first "counters start" line of each call site, by atag_marker_tag_key(). */
+/* The first "counters start" line of each call site, by atag_marker_tag_hash(). */
 static GHashTable *first_starts(const struct atag_recording *rec)
 {
-	GHashTable *starts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GHashTable *starts = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
 	unsigned int j;
-	char *key;
 
-	for (j = 0; j < rec->nr_counters_start; j++) {
-		key = atag_marker_tag_key(&rec->counters_start[j].tag);
-		if (g_hash_table_contains(starts, key))
-			g_free(key);
-		else
-			g_hash_table_insert(starts, key, &rec->counters_start[j]);
-	}
+	for (j = 0; j < rec->nr_counters_start; j++)
+		if (!g_hash_table_contains(starts, &rec->counters_start[j].tag))
+			g_hash_table_insert(starts, &rec->counters_start[j].tag,
+					    &rec->counters_start[j]);
 	return starts;
 }
 
@@ -517,10 +514,11 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	const struct atag_marker_counters *e, *b;
 	struct atag_report_completeness *c;
 	static const struct traced none;
+	struct traced *traced_sites = NULL;
 	GHashTable *starts, *traced;
 	const struct traced *tr;
 	unsigned int i, n;
-	char what[512], *key;
+	char what[512];
 	int ret = 0;
 
 	if (!rec || !rec->nr_counters_end)
@@ -532,24 +530,19 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	}
 	/* by call site, once: a file may hold a million of these lines */
 	starts = first_starts(rec);
-	traced = traced_in_window(run, rd);
-	for (i = n = 0; i < rec->nr_counters_end; i++) {
-		key = atag_marker_tag_key(&rec->counters_end[i].tag);
-		n += g_hash_table_contains(starts, key);
-		g_free(key);
-	}
+	traced = traced_in_window(run, rd, &traced_sites);
+	for (i = n = 0; i < rec->nr_counters_end; i++)
+		n += g_hash_table_contains(starts, &rec->counters_end[i].tag);
 	c = n ? realloc(r->completeness, (r->nr_completeness + n) * sizeof(*c)) : r->completeness;
-	if (!c) {
+	if (!c || !traced_sites) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	r->completeness = c;
 	for (i = 0; i < rec->nr_counters_end; i++) {
 		e = &rec->counters_end[i];
-		key = atag_marker_tag_key(&e->tag);
-		b = g_hash_table_lookup(starts, key);
-		tr = g_hash_table_lookup(traced, key);
-		g_free(key);
+		b = g_hash_table_lookup(starts, &e->tag);
+		tr = g_hash_table_lookup(traced, &e->tag);
 		if (!b)
 			continue;
 		if (!tr)
@@ -601,6 +594,7 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 out:
 	g_hash_table_destroy(starts);
 	g_hash_table_destroy(traced);
+	free(traced_sites);
 	return ret;
 }
 
