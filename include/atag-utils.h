@@ -139,6 +139,12 @@ int atag_open_input(int dirfd, const char *path, int flags);
  */
 char *atag_read_file(const char *path, size_t max, size_t *len);
 
+/*
+ * Whether the regular file open at @fd says it holds more than @max bytes: refused
+ * then without a read (a kernel pseudo-file's size says nothing: its read stops).
+ */
+bool atag_input_too_large(int fd, size_t max);
+
 /* As atag_read_file(), the first @max bytes of a longer file (/proc/PID/stat, a head). */
 char *atag_read_head(const char *path, size_t max, size_t *len);
 

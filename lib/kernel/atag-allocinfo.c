@@ -269,6 +269,8 @@ static int list_text(struct atag_allocinfo *ai, const struct atag_filter *f,
 
 	if (f && f->traced != ATAG_ANY)
 		return -EOPNOTSUPP;
+	if (ai->fd >= 0 && atag_input_too_large(ai->fd, ATAG_INPUT_MAX))
+		return -EFBIG;
 	buf = atag_read_all(ai_read, ai, ATAG_INPUT_MAX, &len);
 	if (!buf)
 		return -errno;

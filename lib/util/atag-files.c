@@ -110,6 +110,14 @@ int atag_open_input(int dirfd, const char *path, int flags)
 	return atag_err(err);
 }
 
+bool atag_input_too_large(int fd, size_t max)
+{
+	struct stat st;
+
+	/* kernel pseudo-files say 0 or a page: only a read finds their end */
+	return !fstat(fd, &st) && st.st_size > 0 && (uint64_t)st.st_size > max;
+}
+
 static char *read_path(const char *path, size_t max, size_t *len, bool whole)
 {
 	int fd = atag_open_input(AT_FDCWD, path, 0);
@@ -118,6 +126,11 @@ static char *read_path(const char *path, size_t max, size_t *len, bool whole)
 
 	if (fd < 0)
 		return NULL;
+	if (whole && atag_input_too_large(fd, max)) {
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
 	text = read_upto(read_fd, &fd, max, len, whole);
 	err = errno;
 	close(fd);
