@@ -80,7 +80,7 @@ struct atag_recording {
 	char				*end_reason;	/* NULL: no "end" line */
 	unsigned int			unknown;	/* lines of unknown keywords (ignored) */
 	unsigned int			malformed;	/* known keywords with wrong fields */
-	void				*selected_keys;	/* the selected tags, hashed (private) */
+	void				*selected_keys;	/* selected, hashed (private) */
 };
 
 /* What a line was, as atag_recording_line() returns it. */

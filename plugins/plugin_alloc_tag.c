@@ -58,7 +58,7 @@ static struct tep_plugin_option plugin_options[] = {
 	{
 		.name = "page",
 		.plugin_alias = "alloc_tag",
-		.description = "the size of the trace's ring-buffer pages, when more than 4096 bytes",
+		.description = "the size of the ring-buffer pages, when larger than 4096 bytes",
 		.value = "4096",
 		.set = 1,
 	},

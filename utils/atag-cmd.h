@@ -76,7 +76,7 @@ struct atag_output_opts {
 	const char *const	*formats;	/* NULL-terminated; the first is the default */
 	const char		*format;	/* the chosen one (the default until -f) */
 	const char		*path;		/* -o FILE; NULL: standard output */
-	mode_t			mode;		/* of a FILE made: 0 is 0600 (see below) */
+	mode_t			mode;		/* of a new FILE: 0 is 0600 */
 };
 
 /* Handle -f / -o (an unknown format is a usage error); false for other options. */

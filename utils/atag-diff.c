@@ -313,6 +313,7 @@ static int run_diff(struct diff_params *p)
 	struct atag_diff *d = NULL;
 	int ret = ATAG_EXIT_FAIL;
 	char err[512];
+	mode_t mode;
 
 	r[0] = read_side(p, 0);
 	r[1] = r[0] ? read_side(p, 1) : NULL;
@@ -322,11 +323,9 @@ static int run_diff(struct diff_params *p)
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, err);
 		goto out;
 	}
-	atag_output_redirect(&(struct atag_output_opts){ .path = p->output,
-						      .mode = atag_output_mode_of(p->inputs[0],
-										  p->nr_inputs[0]) &
-							      atag_output_mode_of(p->inputs[1],
-										  p->nr_inputs[1]) });
+	mode = atag_output_mode_of(p->inputs[0], p->nr_inputs[0]) &
+	       atag_output_mode_of(p->inputs[1], p->nr_inputs[1]);
+	atag_output_redirect(&(struct atag_output_opts){ .path = p->output, .mode = mode });
 	p->render.columns = atag_columns();
 	if (render(d, p, stdout))
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");

@@ -66,7 +66,7 @@ struct output {
 	char		*base;		/* the output's name in it */
 	char		tmp[64];	/* the private file's name; "": unnamed (O_TMPFILE) */
 	mode_t		mode;
-	FILE		*file;		/* atag_output_fopen()'s stream, or NULL: stdout */
+	FILE		*file;		/* atag_output_fopen()'s stream; NULL: stdout */
 };
 
 #define MAX_OUTPUTS	4
@@ -161,8 +161,8 @@ static bool may_follow(int dirfd, const struct stat *lst)
 static void __attribute__((noreturn)) cannot_make(const char *path, const char *dir, int err)
 {
 	if (atag_kernel_fs(dir))
-		die("%s: %s is in the kernel's %s file system: no file can be made there", path, dir,
-		    atag_kernel_fs(dir));
+		die("%s: %s is in the kernel's %s file system: no file can be made there", path,
+		    dir, atag_kernel_fs(dir));
 	die("%s: cannot make a file in %s: %s", path, dir, strerror(err));
 }
 

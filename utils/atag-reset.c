@@ -82,7 +82,8 @@ static int reset_one(const char *path)
 	if (!s) {
 		if (errno == EBADMSG || errno == ATAG_ENOTREG || errno == EFBIG)
 			fprintf(stderr, "%s: %s: %s: left alone\n", ATAG_PROG, path,
-				errno == EBADMSG ? "not a record state file" : atag_strerror(errno));
+				errno == EBADMSG ? "not a record state file" :
+				atag_strerror(errno));
 		else
 			fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, path, strerror(errno));
 		return 1;

@@ -73,7 +73,7 @@ struct atag_decoder {
 	uint64_t			stacks;
 	uint64_t			malformed;
 	uint64_t			implausible;	/* sizes no machine has */
-	uint64_t			bytes;		/* of allocations and frees, saturating */
+	uint64_t			bytes;		/* allocated and freed, saturating */
 	struct atag_map			described;	/* tags whose call site went out */
 	/* the task filter: pid -> TASK_*, from task_selected() on first sight */
 	bool				(*task_selected)(void *ctx, int pid);

@@ -38,7 +38,7 @@ struct report_priv {
 	struct debuginfo	*di;
 	unsigned int		nr_di;
 	struct atag_rows	*rows;		/* rows streamed, or NULL */
-	uint64_t		bytes;		/* the files' atag_decoder_bytes(), added up */
+	uint64_t		bytes;		/* the files' atag_decoder_bytes() */
 };
 
 /* ------------------------------------------------------------ notices */
@@ -422,7 +422,7 @@ static int note_observer(struct atag_report_file *f, const struct atag_stitcher 
 struct traced {
 	struct atag_marker_tag	site;	/* the key: names of the aggregates' */
 	struct atag_window	w;
-	uint64_t		odd;	/* its partial and unmatched frees (of the whole file) */
+	uint64_t		odd;	/* its partial and unmatched frees (whole file) */
 };
 
 /*
@@ -563,7 +563,8 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		c->missing_calls = beyond(difference(c->counted_calls, c->traced_calls),
 					  tr->w.uncertain_allocs, tr->w.uncertain_frees);
 		c->missing_bytes = beyond(difference(c->counted_bytes, c->traced_bytes),
-					  tr->w.uncertain_bytes_alloced, tr->w.uncertain_bytes_freed);
+					  tr->w.uncertain_bytes_alloced,
+					  tr->w.uncertain_bytes_freed);
 		c->complete = !c->missing_calls && !c->missing_bytes;
 		c->reshaped = !c->complete && tr->odd && (!c->missing_calls || !c->missing_bytes);
 		if (c->complete)
