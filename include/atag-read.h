@@ -100,6 +100,7 @@ struct atag_read_stats {
 	uint64_t	first_ts;	/* of those records */
 	uint64_t	last_ts;
 	int		fault;		/* signal of a fault in corrupt data (walk stopped), or 0 */
+	uint64_t	backwards;	/* records of a CPU earlier than the one before */
 };
 
 const struct atag_read_stats *atag_reader_stats(const struct atag_reader *rd);
@@ -115,6 +116,12 @@ bool atag_reader_missed(const struct atag_reader *rd, int cpu, uint64_t *count);
  * the id the file gives the CPU of index @cpu.
  */
 int atag_reader_nr_cpus(const struct atag_reader *rd);
+/*
+ * How many records of the CPU of index @cpu came earlier than the record of that
+ * CPU before them: a CPU's ring buffer never runs backwards, damaged or forged
+ * pages do (0 for a sound file).
+ */
+uint64_t atag_reader_backwards(const struct atag_reader *rd, int cpu);
 
 /* Bytes of ring-buffer data the buffer read holds (what reading it will cost). */
 uint64_t atag_reader_data_size(const struct atag_reader *rd);

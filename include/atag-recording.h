@@ -102,6 +102,7 @@ struct atag_recording {
 	int				linger_ms;	/* "linger" MS past the workload, -1: none */
 	unsigned int			unknown;	/* lines of unknown keywords (ignored) */
 	unsigned int			malformed;	/* known keywords with wrong fields */
+	void				*selected_keys;	/* selected, hashed (private) */
 };
 
 /* What a line was, as atag_recording_line() returns it. */
@@ -143,7 +144,18 @@ static inline bool atag_recording_labelled(const struct atag_recording *r)
 	return r && r->labelled && !r->newer;
 }
 
-/* Whether @tag is one of the tags the recording selected ("select-all": every tag). */
+/*
+ * A hash table (GHashTable) of tags as keys: a hash of module, file, line and
+ * function, and whether two tags have the same ones (a NULL string is not an empty
+ * one). Both take struct atag_marker_tag pointers.
+ */
+unsigned int atag_marker_tag_hash(const void *t);
+int atag_marker_tag_equal(const void *a, const void *b);
+
+/*
+ * Whether @tag is one of the tags the recording selected ("select-all": every tag);
+ * a tag without a function or a file is never one. In constant time.
+ */
 bool atag_recording_selects(const struct atag_recording *r, const char *function,
 			    const char *file, long line, const char *module);
 

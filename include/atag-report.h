@@ -369,7 +369,10 @@ struct atag_report_rows {
 int atag_report_stream_rows(struct atag_report *r, const struct atag_report_rows *rows,
 			    const struct atag_report_view *view);
 
-/* "function file:line [module]", "function+0xoff", or the tag pointer. Returns @buf. */
+/*
+ * "function file:line [module]", "function+0xoff", or the tag pointer, to show: the
+ * names escaped as text (atag_text()). Returns @buf.
+ */
 char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len);
 
 #endif /* _ATAG_REPORT_H */

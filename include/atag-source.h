@@ -149,6 +149,18 @@ const struct atag_source *atag_source_detect(struct tep_handle *tep);
 #define ATAG_DECODER_MAX_SOURCES	8
 
 /*
+ * The most bytes one allocation or free may claim: 4 PiB, the most memory a Linux
+ * machine can address (52 bits of physical address: x86-64 with 5-level paging, arm64
+ * with LPA). An event that claims more is implausible: counted, not stitched.
+ */
+#define ATAG_EVENT_BYTES_MAX	(1ULL << 52)
+/*
+ * The most the bytes of the events of a report may add up to (2^62): below it, every
+ * byte count (a sum over some of them) is exact, and fits a signed 64-bit change.
+ */
+#define ATAG_BYTES_SUM_MAX	(1ULL << 62)
+
+/*
  * A decoder for @src on the trace of @tep. Its counters say how many records of
  * each event it read. NULL with errno ENOENT if @tep has none of the source's
  * events.
@@ -192,6 +204,10 @@ uint64_t atag_decoder_markers(const struct atag_decoder *d);
  * of an event id the trace defines no event for (damaged data; not stitched).
  */
 uint64_t atag_decoder_malformed(const struct atag_decoder *d);
+/* Allocation and free records that claim more than ATAG_EVENT_BYTES_MAX (not stitched). */
+uint64_t atag_decoder_implausible(const struct atag_decoder *d);
+/* The bytes the stitched allocations and frees claim, added up (past 2^64: UINT64_MAX). */
+uint64_t atag_decoder_bytes(const struct atag_decoder *d);
 /* Whether the trace has the event at @event_index of source @src (of source 0). */
 bool atag_decoder_source_has_event(const struct atag_decoder *d, unsigned int src,
 				   int event_index);

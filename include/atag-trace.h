@@ -188,11 +188,4 @@ uint64_t atag_trace_data_size(const struct atag_trace *t, int i);
 /* True if the file was cut short; then *@size and *@needed (either may be NULL). */
 bool atag_trace_truncated(const struct atag_trace *t, uint64_t *size, uint64_t *needed);
 
-/*
- * Whether files that need libtracecmd may be opened (default true); false makes
- * atag_trace_open() refuse them with a reason, so that nothing forks and every
- * byte is read by this library (the fuzz targets of tests/fuzz/). Process-wide.
- */
-void atag_trace_allow_libtracecmd(bool allow);
-
 #endif /* _ATAG_TRACE_H */

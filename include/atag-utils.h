@@ -97,24 +97,62 @@ typedef ssize_t (*atag_read_fn)(void *ctx, char *buf, size_t len, off_t off);
  * atag_read_all - all a reader gives, as one NUL-terminated buffer
  * @read_fn: the reader, called with growing offsets until it returns 0
  * @ctx: passed to it
- * @max: read no more than this many bytes (SIZE_MAX: no limit)
+ * @max: the most it may give (SIZE_MAX: no limit)
  * @len: set to the number of bytes read (may be NULL)
  *
- * Returns the buffer (free() it), or NULL with errno set: ENOMEM, or the reader's error.
+ * Returns the buffer (free() it), or NULL with errno set: EFBIG when the reader has
+ * more than @max bytes to give (what was read is dropped), ENOMEM, or the reader's
+ * error.
  */
 char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len);
 
+/* The most an input read whole may hold: /proc/allocinfo, kallsyms, a state file. */
+#define ATAG_INPUT_MAX		(256UL << 20)
+#define ATAG_INPUT_MAX_TEXT	"256 MiB"
+
+/* errno of a file that is not a regular one: a FIFO, a device, a socket. */
+#define ATAG_ENOTREG		EMEDIUMTYPE
+
 /**
- * atag_read_file - a file's content, as one NUL-terminated buffer
+ * atag_open_input - open a file to read, which must be a regular file
+ * @dirfd: the directory @path is relative to (AT_FDCWD: the working directory)
  * @path: the file
- * @max: read no more than this many bytes (SIZE_MAX: all of it)
+ * @flags: more open() flags (O_NOFOLLOW)
+ *
+ * Opens without blocking (a FIFO without a writer, a device, cannot hold the open),
+ * then looks at what it opened (fstat(): no race between a check and the open): a
+ * regular file, else it is closed again. Kernel pseudo-files (/proc, tracefs) are
+ * regular files. Returns the descriptor (close-on-exec, blocking reads), or -errno:
+ * -EISDIR for a directory, -ATAG_ENOTREG for another file that is not regular.
+ */
+int atag_open_input(int dirfd, const char *path, int flags);
+
+/**
+ * atag_read_file - a regular file's whole content, as one NUL-terminated buffer
+ * @path: the file, opened with atag_open_input()
+ * @max: the most it may hold (ATAG_INPUT_MAX for an input of unknown size)
  * @len: set to the number of bytes read (may be NULL)
  *
  * Reads from the start with read() (kernel pseudo-files want no pread()), retrying on
- * EINTR. Returns the buffer (free() it), or NULL with errno set by open(), read() or
- * ENOMEM.
+ * EINTR. Returns the buffer (free() it), or NULL with errno set: EFBIG when the file
+ * holds more than @max bytes, EISDIR, ATAG_ENOTREG, or what open() or read() set.
  */
 char *atag_read_file(const char *path, size_t max, size_t *len);
+
+/*
+ * Whether the regular file open at @fd says it holds more than @max bytes: refused
+ * then without a read (a kernel pseudo-file's size says nothing: its read stops).
+ */
+bool atag_input_too_large(int fd, size_t max);
+
+/* As atag_read_file(), the first @max bytes of a longer file (/proc/PID/stat, a head). */
+char *atag_read_head(const char *path, size_t max, size_t *len);
+
+/*
+ * strerror(), with this library's meanings: "not a regular file (a FIFO, a device or a
+ * socket)" for ATAG_ENOTREG, "larger than ATAG_INPUT_MAX_TEXT: not read" for EFBIG.
+ */
+const char *atag_strerror(int err);
 
 /**
  * atag_opendir_fd - walk the directory open at a descriptor, from its start
@@ -123,6 +161,16 @@ char *atag_read_file(const char *path, size_t max, size_t *len);
  * Returns a stream of its own (closedir() it), rewound, or NULL with errno set.
  */
 DIR *atag_opendir_fd(int fd);
+
+/**
+ * atag_kernel_fs - the kernel file system a directory is on, if it is one
+ * @dir: the directory
+ *
+ * Returns "proc", "sysfs", "tracefs", "debugfs", "cgroup", "cgroup2", "securityfs" or
+ * "bpf" for a directory of those file systems of the kernel's, where no output file
+ * can be made, or NULL (another file system, or @dir cannot be looked at).
+ */
+const char *atag_kernel_fs(const char *dir);
 
 /*
  * atag_elide_middle - @s cut to @width bytes by a "..." in its middle, into @buf of
@@ -137,11 +185,50 @@ char *atag_elide_middle(char *buf, size_t len, const char *s, size_t width);
  */
 #define ATAG_MIN_SITE_WIDTH	12
 
+/* ------------------------------------------------------------------ text to show */
+
 /*
- * atag_csv_write_string - @s as one CSV cell (RFC 4180): quoted, with its quotes
- * doubled, when it holds a comma, a quote or a line break; NULL is an empty cell.
+ * Strings from traces and kernel files (function, file, module and comm names) go to
+ * text and CSV outputs escaped: control characters (C0, DEL, the C1 controls U+0080
+ * to U+009F) and bytes of no well-formed UTF-8 sequence become \xNN, so none reaches
+ * a terminal; other UTF-8 text goes as it is. JSON has its own escapes (atag-json.h).
  */
+
+/* The length of the well-formed UTF-8 sequence at @p, or 0 when @p starts none. */
+size_t atag_utf8_len(const unsigned char *p);
+
+/* Whether @s goes out as it is (nothing in it to escape). */
+bool atag_text_clean(const char *s);
+
+/* @s escaped into @buf of @len bytes (cut to fit; NULL is empty). Returns @buf. */
+char *atag_text(char *buf, size_t len, const char *s);
+
+/* @s escaped, malloc()ed; NULL when out of memory. */
+char *atag_text_dup(const char *s);
+
+/* Write @s escaped to @f. */
+void atag_text_fputs(const char *s, FILE *f);
+
+/*
+ * A call site to show, into @buf of @len: "function file:line [module]", or
+ * "function+0xoff" (@offset >= 0), without what is NULL; the names escaped. Returns @buf.
+ */
+char *atag_site_text(char *buf, size_t len, const char *function, long long offset,
+		     const char *file, long line, const char *module);
+
+/*
+ * atag_csv_write_cell - the @n strings joined by @sep as one CSV cell (RFC 4180):
+ * each escaped as text is, quoted with its quotes doubled when it holds a comma or a
+ * quote; a cell that starts with '=', '+', '-' or '@' (a formula to spreadsheet
+ * programs) gets a leading "'", as they expect of text. n = 0 is an empty cell.
+ */
+void atag_csv_write_cell(FILE *f, char *const *strs, unsigned int n, char sep);
+
+/* One string as a CSV cell, as above; NULL is an empty cell. */
 void atag_csv_write_string(FILE *f, const char *s);
+
+/* Whether @s is a CSV cell as it is: nothing to escape, quote or neutralise. */
+bool atag_csv_plain(const char *s);
 
 /**
  * atag_find_program - where execvp() would find a program
@@ -163,7 +250,7 @@ int atag_find_program(const char *name, char *full, size_t len);
  * @len: the size of @old
  *
  * Only a regular file is kept, by rename (an older NAME.old is replaced); a link,
- * a device or a pipe (-o /dev/stdout) stays, to be written through as before.
+ * a device or a pipe stays (the outputs replace a link and write a device in place).
  * Returns 1 when @name was renamed, 0 when there was no regular file at @name, or
  * -errno (ENAMETOOLONG: NAME.old does not fit @len or PATH_MAX).
  */

@@ -14,13 +14,19 @@
  *
  * Nothing a record says is trusted: every field, every __data_loc/__rel_loc
  * offset and length, and the string it points at must lie within the record,
- * and the record within its ring-buffer page (libtraceevent's kbuffer hands
- * out a record whose length field runs past its page as it is: its position in
- * the page is its offset modulo the page size the header page gives,
- * tep_get_sub_buffer_size()). A record that breaks a rule prints "[bad record]".
+ * and the record within its ring-buffer page. libtraceevent's kbuffer hands out
+ * a record whose length field runs past its page as it is, and no size the file
+ * gives is what trace-cmd holds of the page: its header page (the sub-buffer
+ * size, tep_get_sub_buffer_size()) is not what libtracecmd sizes its buffers by,
+ * and the page size libtracecmd uses is not at hand here. So a record must lie
+ * within the 4 KiB block it starts in (its offset modulo 4096: every kernel's
+ * ring-buffer pages are 4 KiB or a larger power of two, so such a block never
+ * straddles two), or within a smaller page the header page claims. A record that
+ * breaks a rule prints "[bad record]". Traces of machines with larger pages (64
+ * KiB on arm64 or ppc64) name their page size with -O alloc_tag:page=65536.
  *
  * Options: -O alloc_tag:resolve=0 shows tag pointers only; -O alloc_tag:human=0
- * drops the human-readable sizes.
+ * drops the human-readable sizes; -O alloc_tag:page=SIZE trusts pages of SIZE bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,8 @@
 #include "trace-seq.h"
 
 #define SITES_MAX	(1 << 20)
+#define PAGE_MIN	4096		/* the smallest ring-buffer page of any kernel */
+#define PAGE_MAX	(1 << 20)	/* the largest -O alloc_tag:page taken */
 
 int TEP_PLUGIN_LOADER(struct tep_handle *tep);
 void TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
@@ -48,12 +56,20 @@ static struct tep_plugin_option plugin_options[] = {
 		.set = 1,
 	},
 	{
+		.name = "page",
+		.plugin_alias = "alloc_tag",
+		.description = "the size of the ring-buffer pages, when larger than 4096 bytes",
+		.value = "4096",
+		.set = 1,
+	},
+	{
 		.name = NULL,
 	}
 };
 
 static struct tep_plugin_option *opt_resolve = &plugin_options[0];
 static struct tep_plugin_option *opt_human = &plugin_options[1];
+static struct tep_plugin_option *opt_page = &plugin_options[2];
 
 /* tag -> "function file:line [module]", per tep handle (one per trace file) */
 struct site {
@@ -146,22 +162,52 @@ static void sites_drop(struct tep_handle *tep)
 
 /* ------------------------------------------------------------ bounded field reads */
 
+/* The largest power of two no larger than @n (@n > 0). */
+static long long pow2_floor(long long n)
+{
+	long long p = 1;
+
+	while (p <= n / 2)
+		p *= 2;
+	return p;
+}
+
+/*
+ * The page a record is bounded by: 4 KiB, or the size -O alloc_tag:page gives (a
+ * power of two up to 1 MiB), or less where the header page claims less.
+ */
+static long long page_bound(struct tep_handle *tep)
+{
+	long long page = PAGE_MIN, given, sub = tep_get_sub_buffer_size(tep);
+	char *end;
+
+	if (opt_page->value) {
+		given = strtoll(opt_page->value, &end, 0);
+		if (!*end && given >= PAGE_MIN && given <= PAGE_MAX && !(given & (given - 1)))
+			page = given;
+	}
+	if (sub > 0 && pow2_floor(sub) < page)
+		page = pow2_floor(sub);
+	return page;
+}
+
 /*
  * Whether @record lies within its ring-buffer page: its data within the whole
- * record (header included), the record within the page. Records built by hand
- * (no offset, no record size) are judged by their size alone.
+ * record (header included), the record within the block of page_bound() bytes it
+ * starts in. Records built by hand (no record size) are judged by their size
+ * alone.
  */
 static int record_in_page(struct tep_record *record, struct tep_event *event)
 {
-	long long page = tep_get_sub_buffer_size(event->tep);
-	long long start;
+	long long page, start;
 
 	if (record->size < 0 || !record->data)
 		return 0;
 	if (record->record_size && record->record_size < record->size)
 		return 0;
-	if (page <= 0 || (page & (page - 1)) || !record->record_size)
+	if (!record->record_size)
 		return 1;
+	page = page_bound(event->tep);
 	start = record->offset & (page - 1);
 	return record->record_size <= page && start + record->record_size <= page;
 }

@@ -59,8 +59,12 @@ static void test_read_all(void)
 	CU_ASSERT_EQUAL(c.bad_offsets, 0);
 	free(s);
 
-	/* at most @max bytes, NUL-terminated */
+	/* at most @max bytes: a source of more is EFBIG (26.4), of exactly @max is read */
 	c = (struct chunks){ .text = "0123456789" };
+	errno = 0;
+	CU_ASSERT_PTR_NULL(atag_read_all(read_chunks, &c, 4, &len));
+	CU_ASSERT_EQUAL(errno, EFBIG);
+	c = (struct chunks){ .text = "0123" };
 	s = atag_read_all(read_chunks, &c, 4, &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(len, 4);
@@ -97,17 +101,53 @@ static void test_read_file(void)
 	CU_ASSERT_EQUAL(len, 18);
 	CU_ASSERT_STRING_EQUAL(s, "line one\nline two\n");
 	free(s);
-	s = atag_read_file(path, 8, &len);
+	/* more than @max: EFBIG; its head, as asked */
+	errno = 0;
+	CU_ASSERT_PTR_NULL(atag_read_file(path, 8, &len));
+	CU_ASSERT_EQUAL(errno, EFBIG);
+	s = atag_read_head(path, 8, &len);
 	CU_ASSERT_STRING_EQUAL(s ? s : "(null)", "line one");
 	free(s);
 	/* a kernel pseudo-file: its size says 0, its text is there */
-	s = atag_read_file("/proc/self/stat", SIZE_MAX, &len);
+	s = atag_read_file("/proc/self/stat", ATAG_INPUT_MAX, &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_TRUE(len > 20 && strchr(s, ')') != NULL);
 	free(s);
 	errno = 0;
 	CU_ASSERT_PTR_NULL(atag_read_file("/nonexistent/file", SIZE_MAX, NULL));
 	CU_ASSERT_EQUAL(errno, ENOENT);
+}
+
+/*
+ * 26.4: an input is opened without blocking and must be a regular file: a FIFO
+ * without a writer, a device, a directory are refused at once.
+ */
+static void test_open_input(void)
+{
+	char fifo[600];
+	int fd;
+
+	snprintf(fifo, sizeof(fifo), "%s/input-fifo", atag_utest_tmpdir());
+	unlink(fifo);
+	CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
+	CU_ASSERT_EQUAL(atag_open_input(AT_FDCWD, fifo, 0), -ATAG_ENOTREG);
+	CU_ASSERT_EQUAL(errno, ATAG_ENOTREG);
+	CU_ASSERT_PTR_NULL(atag_read_file(fifo, 64, NULL));
+	CU_ASSERT_EQUAL(errno, ATAG_ENOTREG);
+	unlink(fifo);
+	CU_ASSERT_EQUAL(atag_open_input(AT_FDCWD, "/dev/zero", 0), -ATAG_ENOTREG);
+	CU_ASSERT_EQUAL(atag_open_input(AT_FDCWD, "/", 0), -EISDIR);
+	fd = atag_open_input(AT_FDCWD, "/proc/self/status", 0);
+	CU_ASSERT_TRUE(fd >= 0);
+	if (fd >= 0) {
+		CU_ASSERT_FALSE(fcntl(fd, F_GETFL) & O_NONBLOCK);
+		CU_ASSERT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+		close(fd);
+	}
+	CU_ASSERT_STRING_EQUAL(atag_strerror(ATAG_ENOTREG),
+			       "not a regular file (a FIFO, a device or a socket)");
+	CU_ASSERT_STRING_EQUAL(atag_strerror(-EFBIG), "larger than 256 MiB: not read");
+	CU_ASSERT_STRING_EQUAL(atag_strerror(ENOENT), strerror(ENOENT));
 }
 
 struct kv_seen {
@@ -335,6 +375,7 @@ static void add_files_suite(void)
 
 	CU_add_test(s, "read all of a reader", test_read_all);
 	CU_add_test(s, "read a file", test_read_file);
+	CU_add_test(s, "26.4: inputs: regular files only, never blocking", test_open_input);
 	CU_add_test(s, "key: value lines", test_parse_kv);
 	CU_add_test(s, "a directory walked from a descriptor, from its top",
 		    test_opendir_fd);

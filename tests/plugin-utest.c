@@ -384,6 +384,60 @@ static void test_record_past_page(void)
 	env_free(&e);
 }
 
+/* The header page of a trace whose data field is @data bytes at offset 16. */
+static int header_page(struct plugin_env *e, int data)
+{
+	char header[512];
+
+	snprintf(header, sizeof(header),
+		 "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		 "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		 "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		 "\tfield: char data;\toffset:16;\tsize:%d;\tsigned:1;\n", data);
+	return tep_parse_header_page(e->tep, header, strlen(header), 8);
+}
+
+/*
+ * 26.1: the header page is the file's word, not the page trace-cmd holds: a record
+ * is bounded by the 4 KiB block it starts in, or by less when the header page
+ * claims less; -O alloc_tag:page=SIZE names larger pages.
+ */
+static void test_header_page_lies(void)
+{
+	unsigned char buf[TDW_MAX_PAYLOAD];
+	struct plugin_env e = { 0 };
+	const char *ok = "fn a.c:3 tag=0xffffffff82000000";
+	size_t len;
+
+	CU_ASSERT_FATAL(env_init(&e, "") == 0);
+	len = tdw_alloc_tag_hit(buf, e.hit, 1, TAG1, "NONE", "a.c", "fn", 3);
+	/* 8 KiB pages claimed in a file of 4 KiB ones: across 4 KiB is past the page */
+	CU_ASSERT_FATAL(header_page(&e, 8176) == 0);
+	CU_ASSERT_EQUAL(tep_get_sub_buffer_size(e.tep), 8192);
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 8192 + 4050, len + 8), "[bad record]");
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 8192 + 3000, len + 8), ok);
+	/* a data field of 4000 bytes: 4016-byte pages, bounded by 2 KiB blocks */
+	CU_ASSERT_FATAL(header_page(&e, 4000) == 0);
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 4096 + 4050, len + 8), "[bad record]");
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 4096 + 2040, len + 8), "[bad record]");
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 4096 + 1000, len + 8), ok);
+	/* no page at all (a data field of size 0): 16-byte blocks, nothing fits */
+	CU_ASSERT_FATAL(header_page(&e, 0) == 0);
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 4096 + 16, len + 8), "[bad record]");
+	/* the user's word for 8 KiB pages, with a header page that agrees */
+	CU_ASSERT_FATAL(header_page(&e, 8176) == 0);
+	tep_plugin_add_option("alloc_tag:page", "8192");
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 8192 + 4050, len + 8), ok);
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 8192 + 8150, len + 8), "[bad record]");
+	/* not a power of two, too large: 4 KiB */
+	tep_plugin_add_option("alloc_tag:page", "12288");
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 8192 + 4050, len + 8), "[bad record]");
+	tep_plugin_add_option("alloc_tag:page", "4194304");
+	CU_ASSERT_STRING_EQUAL(print_at(&e, buf, len, 2 * 8192 + 4050, len + 8), "[bad record]");
+	tep_plugin_add_option("alloc_tag:page", "4096");
+	env_free(&e);
+}
+
 /* A format whose field offsets overflow an int: no arithmetic on them overflows. */
 static void test_huge_field_offset(void)
 {
@@ -424,6 +478,7 @@ static void add_tests(void)
 	CU_add_test(suite, "format without a field", test_missing_field);
 	CU_add_test(suite, "uprobe stand-in layout", test_uprobe_layout);
 	CU_add_test(suite, "a record running past its page", test_record_past_page);
+	CU_add_test(suite, "26.1: a header page that lies", test_header_page_lies);
 	CU_add_test(suite, "field offsets past INT_MAX", test_huge_field_offset);
 }
 ATAG_UTEST_SUITE("plugin", add_tests)

@@ -94,6 +94,8 @@ static void test_malformed(void)
 		"{ 1, A })",				/* a name not quoted */
 		"{ 1, \"A\\\"B\" })",			/* an escape */
 		"{ 0x1zz, \"A\" })",			/* a bad literal */
+		"{ 1, \"A\x1b[31m\" })",		/* a name that is no identifier */
+		"{ 1, \"\" })",				/* an empty name */
 		"{ 1, \"A\" } { 2, \"B\" })",		/* no ',' */
 		")",					/* no entry */
 	};

@@ -8,6 +8,7 @@
 
 #include "atag-utest.h"
 #include "atag-map.h"
+#include "atag-recording.h"
 #include "atag-stitch.h"
 
 enum { T_HIT = 1, T_ALLOCED, T_FREED, T_KMALLOC, T_KFREE, T_OTHER };
@@ -572,6 +573,62 @@ static void test_trigger_with_irq_between(void)
 	run_free(&r);
 }
 
+/* A "select" marker line of module @mod ("-": built-in), @file, @line, @fn. */
+static void select_line(struct atag_recording *r, const char *mod, const char *file,
+			const char *line, const char *fn)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), ATAG_MARKER_PREFIX "v1 select\t%s\t%s\t%s\t%s\n", mod, file,
+		 line, fn);
+	CU_ASSERT_EQUAL(atag_recording_line(r, text, strlen(text), 1), ATAG_MARKER_SELECT);
+}
+
+/*
+ * 26.3: the selected tags are looked up by key, in constant time: module, file,
+ * line and function all match, a built-in tag is not one of a module's, a name
+ * that could not be written ('?') matches nothing; tags are equal field by field.
+ */
+static void test_selected_tags(void)
+{
+	struct atag_recording *r = atag_recording_alloc();
+	struct atag_marker_tag a = { .file = "a|b", .line = 1, .function = "c" };
+	struct atag_marker_tag b = { .file = "a", .line = 1, .function = "b|c" };
+	int i;
+
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_FALSE(atag_recording_selects(r, "foo", "mm/foo.c", 10, NULL));
+	select_line(r, "-", "mm/foo.c", "10", "foo_create");
+	select_line(r, "bar", "drivers/bar.c", "20", "bar_open");
+	select_line(r, "-", "?", "30", "nameless_file");
+	for (i = 0; i < 1000; i++) {
+		char file[32], fn[32], line[16];
+
+		snprintf(file, sizeof(file), "f%d.c", i);
+		snprintf(fn, sizeof(fn), "fn_%d", i);
+		snprintf(line, sizeof(line), "%d", i);
+		select_line(r, "-", file, line, fn);
+	}
+	CU_ASSERT_EQUAL(r->nr_selected, 1003);
+	CU_ASSERT_TRUE(atag_recording_selects(r, "foo_create", "mm/foo.c", 10, NULL));
+	CU_ASSERT_FALSE(atag_recording_selects(r, "foo_create", "mm/foo.c", 11, NULL));
+	CU_ASSERT_FALSE(atag_recording_selects(r, "foo_create", "mm/foo.c", 10, "foo"));
+	CU_ASSERT_FALSE(atag_recording_selects(r, "foo_create", "mm/foo.c", 10, ""));
+	CU_ASSERT_TRUE(atag_recording_selects(r, "bar_open", "drivers/bar.c", 20, "bar"));
+	CU_ASSERT_FALSE(atag_recording_selects(r, "bar_open", "drivers/bar.c", 20, NULL));
+	CU_ASSERT_FALSE(atag_recording_selects(r, "nameless_file", NULL, 30, NULL));
+	CU_ASSERT_FALSE(atag_recording_selects(r, NULL, "mm/foo.c", 10, NULL));
+	CU_ASSERT_TRUE(atag_recording_selects(r, "fn_999", "f999.c", 999, NULL));
+	CU_ASSERT_FALSE(atag_recording_selects(r, "fn_999", "f998.c", 999, NULL));
+	CU_ASSERT_FALSE(atag_marker_tag_equal(&a, &b));
+	b = a;
+	CU_ASSERT_TRUE(atag_marker_tag_equal(&a, &b));
+	CU_ASSERT_EQUAL(atag_marker_tag_hash(&a), atag_marker_tag_hash(&b));
+	b.module = "";
+	CU_ASSERT_FALSE(atag_marker_tag_equal(&a, &b));
+	atag_recording_free(r);
+}
+
 static void test_missed_events(void)
 {
 	struct run r;
@@ -1129,6 +1186,7 @@ static void add_tests(void)
 	CU_add_test(s, "-T: stacks of other events consumed", test_T_stacks_consumed);
 	CU_add_test(s, "trigger on hit only, irq alloced in between", test_trigger_with_irq_between);
 	CU_add_test(s, "missed events: no stack across the gap", test_missed_events);
+	CU_add_test(s, "26.3: the selected tags, by key", test_selected_tags);
 	CU_add_test(s, "page allocations: tag from the stack", test_tag_from_stack);
 	CU_add_test(s, "pid filter", test_pid_filter);
 	CU_add_test(s, "peak live bytes", test_peak_live);

@@ -65,6 +65,12 @@ for args in "report -o" "report --output" "report -n" "report --sort" "list -s" 
 		"2:trace-cmd-alloc-tag: option '$2' needs a value"
 done
 
+# 26.9: record -o '' is refused as the other commands' is (it said "cannot make a
+# private directory beside it: Is a directory")
+"$ATAG_CMD" record -o '' -- true > /dev/null 2> "$T_TMP/err"; rc=$?
+check_eq "26.9 record -o '': an empty file name, exit 2" "$rc:$(head -n 1 "$T_TMP/err")" \
+	"2:trace-cmd-alloc-tag: --output: an empty file name"
+
 # ------------------------------------------------------------------ -f and -o
 # every command that writes a result takes -f FMT and -o FILE; an existing FILE is
 # kept as FILE.old (said once on stderr), a failure before writing keeps it as it was

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Damaged and hostile trace.dat files: report and the plugin under stock trace-cmd
 # read them in bounded time and memory, never outside a page, and say what they
-# skipped. One test per defect of issue 12 (items 1-5); each failed before the fix.
+# skipped. One test per defect of issue 12 (items 1-5) and of issue 26; each failed
+# before the fix.
 . "$(dirname "$0")/lib.sh"
 
 DAMAGE=$ATAG_BUILD/tests/progs/trace-damage
@@ -180,5 +181,205 @@ check_eq "12.5 a 15 KiB file claiming 1 GiB: exit 0" "$?" 0
 check_eq "12.5 no memory file larger than the file" "$([ "$big" -le 16384 ] && echo ok || echo "$big bytes")" ok
 check_eq "12.5 read up to the cut, flagged truncated" \
 	"$(jq -c '[.complete, .files[0].truncated]' "$T_TMP/claim.json")" '[false,true]'
+
+# 26.1: a header page that lies about the page (a data field of 4000 bytes: 4016-byte
+# pages, not a power of two; of 8176: 8 KiB pages in a file of 4 KiB ones): the plugin
+# still reads no byte past the page of the record that runs past it
+at=$(grep -obUa 'size:4080' "$T_TMP/past.dat" | cut -d: -f1)
+poke_text() {	# poke_text FILE OFFSET TEXT
+	i=0
+	while [ $i -lt ${#3} ]; do
+		c=$(printf '%s' "$3" | cut -c$((i + 1)))
+		"$DAMAGE" "$1" poke $(($2 + i)) u8 "$(printf '%d' "'$c")" || fail "damage: poke"
+		i=$((i + 1))
+	done
+}
+hits_ok() {	# a hit prints its call site or [bad record], nothing else
+	grep -a 'alloc_tag_hit:' "$1" | grep -avE 'alloc_tag_hit: +(\[bad record\]|function_[0-9]+_whose_long_name_makes_a_record_of_more_than_one_hundred_and_twelve_bytes mm/foo\.c:[0-9]+ tag=0x[0-9a-f]+)$'
+}
+for size in 4000 8176; do
+	cp "$T_TMP/past.dat" "$T_TMP/hp$size.dat"
+	poke_text "$T_TMP/hp$size.dat" $((at + 5)) $size
+	set -- "$T_TMP/hp$size.dat"
+	if trace-cmd convert -i "$T_TMP/hp$size.dat" -o "$T_TMP/hp$size-7.dat" --file-version 7 \
+			--compression zstd > /dev/null 2>&1; then
+		set -- "$@" "$T_TMP/hp$size-7.dat"
+	else
+		skip "26.1 data size $size, zstd v7" "trace-cmd convert cannot write zstd v7 here"
+	fi
+	for f in "$@"; do
+		v=$(case $f in *-7.dat) echo "zstd v7" ;; *) echo v6 ;; esac)
+		tracecmd report -i "$f" > "$f.tc" 2>&1
+		check_eq "26.1 plugin, header page data size $size, $v: trace-cmd report exits 0" \
+			"$?" 0
+		check_eq "26.1 plugin, data size $size, $v: no bytes past the page printed" \
+			"$(hits_ok "$f.tc")" ""
+		check_eq "26.1 plugin, data size $size, $v: the record past its page is bad" \
+			"$(grep -ac 'alloc_tag_hit: *\[bad record\]$' "$f.tc" | awk '{ print ($1 >= 1) }')" 1
+	done
+done
+# 26.9: 300 BUFFER options, past the 256 buffers a file may have: said so (it said
+# "out of memory")
+{
+	echo "cpus 1"
+	i=0
+	while [ $i -lt 300 ]; do echo "buffer b$i"; i=$((i + 1)); done
+	echo "ev 0 1000 1 alloced 0x10 0xa0 8"
+} > "$T_TMP/buf300.txt"
+mkfixture -o "$T_TMP/buf300.dat" "$T_TMP/buf300.txt" || fail "fixture buf300"
+report "$T_TMP/buf300.dat" > /dev/null 2> "$T_TMP/buf300.err"
+check_eq "26.9 300 instance buffers: exit 1, the cap named" "$?:$(cat "$T_TMP/buf300.err")" \
+	"1:trace-cmd-alloc-tag: $T_TMP/buf300.dat: corrupt header: more than 256 buffers (instances)"
+
+# 26.6: names in a trace that would drive a terminal or a spreadsheet: control
+# characters (ESC, BEL, the C1 CSI) shown escaped in text, CSV and lifetimes output and
+# in the notices on stderr; CSV cells that start as a formula (=, +, -, @) neutralised
+# with a leading '; JSON keeps the exact names (its own escapes)
+ESC=$(printf '\033') BEL=$(printf '\007') CSI=$(printf '\302\233')
+cat > "$T_TMP/inj.txt" <<DESC
+cpus 1
+comm 100 ${ESC}]0;pwned${BEL}
+comm 101 -bash
+ev 0 900 50 marker record 50 alloc_tag no
+ev 0 901 50 marker counters start 0 0 - mm/x${ESC}[2J.c 3 =HYPERLINK("http://x")
+ev 0 1000 100 hit 0xffffffff82000000 evil${ESC}[31m mm/x${ESC}[2J.c =HYPERLINK("http://x") 3
+ev 0 1001 100 alloced 0xffff888000000100 0xffffffff82000000 64
+ev 0 1002 101 hit 0xffffffff82000040 NONE mm/y${CSI}2J.c @SUM(A1) 4
+ev 0 1003 101 alloced 0xffff888000000200 0xffffffff82000040 32
+ev 0 2000 50 marker counters end 128 2 - mm/x${ESC}[2J.c 3 =HYPERLINK("http://x")
+ev 0 2001 50 marker end done${ESC}c
+DESC
+mkfixture -o "$T_TMP/inj.dat" "$T_TMP/inj.txt" || fail "fixture inj"
+raw() {	# raw FILE: the lines holding a control character a terminal acts on
+	LC_ALL=C grep -n "[$ESC$BEL]\|$CSI" "$1"
+}
+I="--all-tags --all-tasks $T_TMP/inj.dat"
+report --live --stacks $I > "$T_TMP/inj.text" 2> "$T_TMP/inj.err"
+check_eq "26.6 text: no control character reaches the terminal" \
+	"$(raw "$T_TMP/inj.text")$(raw "$T_TMP/inj.err")" ""
+check_grep "26.6 text: the call site, module and comm escaped" \
+	'^1\.0 us .* \\x1b\]0;pwned\\x07 +=HYPERLINK\("http://x"\) mm/x\\x1b\[2J\.c:3 \[evil\\x1b\[31m\]$' \
+	"$T_TMP/inj.text"
+check_grep "26.6 text: the recording's end line escaped" 'ended: done\\x1bc$' "$T_TMP/inj.text"
+check_grep "26.6 the notice on stderr escaped" \
+	'warning: .*inj\.dat: =HYPERLINK\("http://x"\) mm/x\\x1b\[2J\.c:3: the trace misses' \
+	"$T_TMP/inj.err"
+check_grep "26.6 text: the C1 CSI escaped" 'mm/y\\xc2\\x9b2J\.c:4' "$T_TMP/inj.text"
+report -f csv --live $I > "$T_TMP/inj.csv" 2> /dev/null
+check_eq "26.6 csv: no control character" "$(raw "$T_TMP/inj.csv")" ""
+check_eq "26.6 csv --live: formulas neutralised, names escaped" \
+	"$(grep '^0xffff888' "$T_TMP/inj.csv" | cut -d, -f3-9)" \
+	'"'"'"'=HYPERLINK(""http://x"")",mm/x\x1b[2J.c,3,evil\x1b[31m,64,100,\x1b]0;pwned\x07
+'"'"'@SUM(A1),mm/y\xc2\x9b2J.c,4,,32,101,'"'"'-bash'
+report -f lifetimes $I > "$T_TMP/inj.rows" 2> /dev/null
+check_eq "26.6 lifetimes: no control character, formulas neutralised" \
+	"$(raw "$T_TMP/inj.rows")$(tail -n +2 "$T_TMP/inj.rows" | cut -d, -f5,12 | sort)" \
+	'"'"'"'=HYPERLINK(""http://x"")",\x1b]0;pwned\x07
+'"'"'@SUM(A1),'"'"'-bash'
+report --timeline $I > "$T_TMP/inj.tl" 2> /dev/null
+"$ATAG_CMD" diff $T_TMP/inj.dat $T_TMP/inj.dat --all-tags --all-tasks --stacks \
+	> "$T_TMP/inj.diff" 2>&1
+check_eq "26.6 timeline and diff text: no control character" \
+	"$(raw "$T_TMP/inj.tl")$(raw "$T_TMP/inj.diff")" ""
+report -f json $I > "$T_TMP/inj.json" 2> /dev/null
+check_eq "26.6 json: the exact names" \
+	"$(jq -c '[.tags[] | select(.module != null) | .module, .function]' "$T_TMP/inj.json")" \
+	'["evil\u001b[31m","=HYPERLINK(\"http://x\")"]'
+printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
+	"       4096        1 mm/e${ESC}[2J.c:1 func:-ls${BEL}" > "$T_TMP/inj.ai"
+"$ATAG_CMD" list --allocinfo "$T_TMP/inj.ai" > "$T_TMP/inj.list" 2>&1
+"$ATAG_CMD" list --allocinfo "$T_TMP/inj.ai" -f csv >> "$T_TMP/inj.list" 2>&1
+check_eq "26.6 list: text and csv escaped, the csv cell neutralised" \
+	"$(raw "$T_TMP/inj.list")$(grep -c "'-ls\\\\x07,mm/e\\\\x1b\\[2J.c" "$T_TMP/inj.list")" "1"
+
+# 26.7: implausible data is not called complete. Pages whose timestamps run backwards
+# (the second page of CPU 0 dated 0)
+cp "$T_TMP/long.dat" "$T_TMP/back.dat"
+"$DAMAGE" "$T_TMP/back.dat" poke $((cpu0 + 4096)) u64 0 || fail "damage: poke"
+for walk in pages libtracecmd; do
+	if [ $walk = pages ]; then
+		report -f json "$T_TMP/back.dat" > "$T_TMP/back.json" 2> /dev/null
+	else
+		ATAG_PAGES=0 report -f json "$T_TMP/back.dat" > "$T_TMP/back.json" 2> /dev/null
+	fi
+	check_eq "26.7 timestamps running backwards ($walk): exit 0, flagged incomplete" \
+		"$?:$(jq -c .complete "$T_TMP/back.json")" "0:false"
+	check_grep "26.7 timestamps running backwards ($walk): said" \
+		'back\.dat: buffer top, CPU 0: its timestamps run backwards 1 time \(damaged or forged pages\)' \
+		"$T_TMP/back.json"
+done
+# sizes no machine has: 20 allocations of 2^64 - 1 bytes (their sum wrapped: "16.0 EiB")
+{
+	echo "cpus 1"
+	i=0
+	while [ $i -lt 20 ]; do
+		echo "ev 0 $((1000 + i)) 7 alloced 0x$((1000 + i)) 0xa0 18446744073709551615"
+		i=$((i + 1))
+	done
+	echo "ev 0 2000 7 alloced 0x2000 0xa0 64"
+} > "$T_TMP/huge.txt"
+mkfixture -o "$T_TMP/huge.dat" "$T_TMP/huge.txt" || fail "fixture huge"
+report -f json "$T_TMP/huge.dat" > "$T_TMP/huge.json" 2> /dev/null
+check_eq "26.7 20 allocations of 2^64 - 1 bytes: skipped, flagged incomplete, said" \
+	"$?:$(jq -c '[.complete, .totals.allocs, .totals.bytes_alloced]' "$T_TMP/huge.json"):$(jq -r '.notices[]' "$T_TMP/huge.json")" \
+	"0:[false,1,64]:$T_TMP/huge.dat: 20 allocation and free records claim more than 4 PiB each (more memory than a machine can address): skipped"
+# sizes each possible, their sum not: 5000 allocations of 4 PiB (2^64.3 bytes); with a
+# timeline (its changes added up past 2^63) and counters lines claiming 2^63 calls
+{
+	echo "cpus 1"
+	echo "ev 0 900 50 marker record 50 alloc_tag no"
+	echo "ev 0 901 50 marker select-all"
+	echo "ev 0 902 50 marker counters start 0 0 - mm/b.c 1 big"
+	echo "ev 0 999 7 hit 0xa0 NONE mm/b.c big 1"
+	i=0
+	while [ $i -lt 5000 ]; do
+		echo "ev 0 $((1000 + i)) 7 alloced 0x$((10000 + i)) 0xa0 4503599627370496"
+		i=$((i + 1))
+	done
+	echo "ev 0 9000 50 marker counters end 18446744073709551615 9223372036854775808 - mm/b.c 1 big"
+	echo "ev 0 9001 50 marker end done"
+} > "$T_TMP/sum.txt"
+mkfixture -o "$T_TMP/sum.dat" "$T_TMP/sum.txt" || fail "fixture sum"
+report -f json "$T_TMP/sum.dat" > "$T_TMP/sum.json" 2> /dev/null
+check_eq "26.7 bytes adding up past 2^64: exit 0, flagged incomplete" \
+	"$?:$(jq -c '[.complete, .totals.allocs]' "$T_TMP/sum.json")" "0:[false,5000]"
+check_grep "26.7 bytes adding up past 2^64: said" \
+	'sum\.dat: its allocations and frees add up to more than 2\^62 bytes \(implausible\)' \
+	"$T_TMP/sum.json"
+for v in "--timeline" "" "-f csv --timeline"; do
+	report $v "$T_TMP/sum.dat" > /dev/null 2> "$T_TMP/sum.err"
+	check_eq "26.7 bytes past 2^63, counters of 2^63 calls: report $v exits 0" \
+		"$?:$(grep -c 'runtime error' "$T_TMP/sum.err")" "0:0"
+done
+
+# 26.8: the report fuzz target (its replay, built in the ASan+UBSan build) reaches what
+# report reaches: a file that needs libtracecmd (a DATE option: read through the probe
+# child, a fork) and every renderer; a trace with nothing live stopped it in lifetimes
+# (26.2) once it ran there
+R=$ATAG_BUILD/tests/fuzz/replay-report
+if [ ! -x "$R" ]; then
+	skip "26.8 the report fuzz target" "its replay is built by the ASan+UBSan build"
+elif ! command -v strace > /dev/null; then
+	skip "26.8 the report fuzz target" "strace is not installed"
+else
+	{ cat "$ATAG_SRC/tests/data/lifetimes.txt"; echo "option 1 30783130303000"; } |
+		mkfixture -o "$T_TMP/date.dat" - || fail "fixture date"
+	printf '%s\n' "cpus 1" "ev 0 1000 7 hit 0xa0 NONE mm/f.c f 1" \
+		"ev 0 1001 7 alloced 0x100 0xa0 64" "ev 0 2001 7 freed 0x100 0xa0 64" |
+		mkfixture -o "$T_TMP/freed.dat" - || fail "fixture freed"
+	# (LeakSanitizer cannot work under strace: leaks are looked for in the run after)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq \
+		-e trace=clone,fork,vfork -o "$T_TMP/date.st" "$R" "$T_TMP/date.dat" \
+		> /dev/null 2>&1
+	check_eq "26.8 fuzz-report: a DATE file read through libtracecmd (the probe's fork)" \
+		"$?:$(grep -c 'clone(' "$T_TMP/date.st" | awk '{ print ($1 >= 1) }')" "0:1"
+	FUZZ_REPORT_SAY=1 "$R" "$T_TMP/date.dat" "$T_TMP/freed.dat" > /dev/null \
+		2> "$T_TMP/date.said"
+	check_eq "26.8 fuzz-report: exit 0" "$?" 0
+	check_eq "26.8 fuzz-report: every renderer, on both files" \
+		"$(grep -v '^input' "$T_TMP/date.said" | sed 's/ $//' | sort -u)" \
+		"lifetimes json text csv folded pprof html timeline-text timeline-json timeline-csv diff-text diff-json diff-csv diff-folded
+lifetimes-json json text csv folded pprof html timeline-text timeline-json timeline-csv diff-text diff-json diff-csv diff-folded"
+fi
 
 done_testing

@@ -147,6 +147,21 @@ check_eq "generated: rows per state = the JSON report's allocs, live, replaced" 
 	"$(jq -r '"\(.totals.allocs) \(.totals.live) \(.totals.replaced) \(.totals.matched_frees)"' \
 		gen.json)"
 
+
+# 26.2: nothing live at the end (one allocation, freed): no empty list sorted (the
+# ASan+UBSan build stopped on qsort(NULL, 0) and wrote nothing)
+cat > freed.txt <<'DESC'
+cpus 1
+ev 0 1000 7 hit 0xffffffff82000000 NONE mm/foo.c foo_create 10
+ev 0 1001 7 alloced 0xffff888000000100 0xffffffff82000000 64
+ev 0 2001 7 freed 0xffff888000000100 0xffffffff82000000 64
+DESC
+mkfixture -o freed.dat freed.txt || fail "fixture freed"
+for fmt in lifetimes lifetimes-json; do
+	report -f $fmt --stacks-out freed-$fmt.stacks freed.dat > freed-$fmt.out 2> freed.err
+	check_eq "26.2 -f $fmt, nothing live at the end: exit 0, the freed row" \
+		"$?:$(grep -c 'freed' freed-$fmt.out)" "0:1"
+done
 # DuckDB: the README's fleet query over per-host exports = report -f json of the files
 duckdb_setup() {
 	[ -f "$NPM_DIR/node_modules/@duckdb/node-api/package.json" ] && return 0

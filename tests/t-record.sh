@@ -369,6 +369,12 @@ check_eq "-o into a missing directory: exit 1 at once, before changing anything"
 	"$rc:$(cat "$B.err"):$(leftovers):$(fakeinfo_field "$M" toggles)" \
 	"1:trace-cmd-alloc-tag: $T_TMP/no/such/dir/x.dat: cannot write into $T_TMP/no/such/dir: No such file or directory::$(fakeinfo_field "$M" toggles)"
 
+# 26.9: an output in /proc (no file can be made there): said so, not "No such file"
+"$C" record --kmem -o /proc/version -- sleep 30 > /dev/null 2> "$B.err"; rc=$?
+check_eq "26.9 -o /proc/version: exit 1 at once, what is wrong said, nothing changed" \
+	"$rc:$(cat "$B.err"):$(leftovers)" \
+	"1:trace-cmd-alloc-tag: /proc/version: /proc is in the kernel's proc file system: no file can be made there:"
+
 # the directory goes away while recording: trace-cmd cannot write the trace.dat at the
 # end, and record quotes its error, not its last line ("Hit Ctrl^C to stop recording")
 mkdir "$T_TMP/gone"

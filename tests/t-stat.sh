@@ -576,6 +576,17 @@ wait "$pid"; rc=$?
 check_eq "--watch: Ctrl-C ends it at once, status 0, after one report" \
 	"$rc:$(grep -c '^tracefs ' "$T_TMP/int.txt")" "0:1"
 
+# ---------------------------------------------------------------- empty directories
+# 26.2: no instance and no remote (empty directories): no empty list sorted (the
+# ASan+UBSan build stopped on qsort(NULL, 0))
+T=$T_TMP/nodirs
+make_tree "$T"
+rm -rf "$T/instances"/* "$T/remotes"/*
+stat_cmd --tracefs "$T" --format json > "$T_TMP/nodirs.json"; rc=$?
+check_eq "26.2 empty instances/ and remotes/: exit 0" "$rc" 0
+jq_eq "26.2 empty instances/ and remotes/: the top buffer alone, no remote" \
+	'[[.instances[] | .name], (.remotes | length)]' '[[null],0]' "$T_TMP/nodirs.json"
+
 # ---------------------------------------------------------------- help
 "$ATAG_CMD" stat --help > "$T_TMP/help" 2>&1; rc=$?
 check_eq "--help exits 0" "$rc" 0

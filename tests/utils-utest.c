@@ -297,6 +297,69 @@ static void test_frame_store(void)
 	CU_ASSERT_EQUAL(s.nr, 0);
 }
 
+/* What a FILE written by @fn(@arg) holds. */
+static char *written_by(void (*fn)(FILE *, const char *), const char *arg)
+{
+	static char buf[256];
+	FILE *f;
+
+	memset(buf, 0, sizeof(buf));
+	f = fmemopen(buf, sizeof(buf), "w");
+	if (!f)
+		return "(fmemopen)";
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void text_fputs(FILE *f, const char *s)
+{
+	atag_text_fputs(s, f);
+}
+
+/*
+ * 26.6: names from a trace shown on a terminal or in a spreadsheet: control characters
+ * (C0, DEL, C1) and bytes of no UTF-8 sequence as \xNN, UTF-8 text as it is; CSV cells
+ * that start as a formula get a leading '.
+ */
+static void test_text_escape(void)
+{
+	char buf[64];
+
+	CU_ASSERT_TRUE(atag_text_clean("kmalloc_trace mm/slub.c"));
+	CU_ASSERT_TRUE(atag_text_clean("caf\xc3\xa9 \xe2\x82\xac"));
+	CU_ASSERT_FALSE(atag_text_clean("a\x1b[2Jb"));
+	CU_ASSERT_FALSE(atag_text_clean("a\xc2\x9b" "b"));
+	CU_ASSERT_FALSE(atag_text_clean("a\x9b" "b"));
+	CU_ASSERT_FALSE(atag_text_clean("tab\there"));
+	CU_ASSERT_FALSE(atag_text_clean("del\x7f"));
+	CU_ASSERT_STRING_EQUAL(atag_text(buf, sizeof(buf), "a\x1b]0;t\x07" "b"),
+			       "a\\x1b]0;t\\x07b");
+	CU_ASSERT_STRING_EQUAL(atag_text(buf, sizeof(buf), "\xc2\x9b" "2J \xc3\xa9 \xff"),
+			       "\\xc2\\x9b2J \xc3\xa9 \\xff");
+	CU_ASSERT_STRING_EQUAL(atag_text(buf, 6, "a\x1b" "bcdef"), "a\\x1b");
+	CU_ASSERT_STRING_EQUAL(atag_text(buf, sizeof(buf), NULL), "");
+	CU_ASSERT_STRING_EQUAL(written_by(text_fputs, "x\ny\x1bz"), "x\\x0ay\\x1bz");
+	CU_ASSERT_STRING_EQUAL(atag_site_text(buf, sizeof(buf), "f\x1b", 16, NULL, -1, "m\x07"),
+			       "f\\x1b+0x10 [m\\x07]");
+	CU_ASSERT_STRING_EQUAL(atag_site_text(buf, sizeof(buf), "f", -1, "a.c", 3, NULL),
+			       "f a.c:3");
+
+	CU_ASSERT_TRUE(atag_csv_plain("kmalloc_trace"));
+	CU_ASSERT_FALSE(atag_csv_plain("-bash"));
+	CU_ASSERT_FALSE(atag_csv_plain("a,b"));
+	CU_ASSERT_FALSE(atag_csv_plain("a\rb"));
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, "=1+2"), "'=1+2");
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, "+1"), "'+1");
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, "@SUM(A1)"), "'@SUM(A1)");
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, "-bash"), "'-bash");
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, "a-b"), "a-b");
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, "=a,\"b\""),
+			       "\"'=a,\"\"b\"\"\"");
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, "two\nlines"), "two\\x0alines");
+	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, NULL), "");
+}
+
 static void add_utils_suite(void)
 {
 	CU_pSuite s = CU_add_suite("utils", NULL, NULL);
@@ -311,5 +374,6 @@ static void add_utils_suite(void)
 	CU_add_test(s, "table_fit", test_table_fit);
 	CU_add_test(s, "output buffer", test_outbuf);
 	CU_add_test(s, "frame store", test_frame_store);
+	CU_add_test(s, "26.6: text and CSV cells made safe to show", test_text_escape);
 }
 ATAG_UTEST_SUITE("utils", add_utils_suite);

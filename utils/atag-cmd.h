@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define ATAG_PROG	"trace-cmd-alloc-tag"
 
@@ -75,6 +76,7 @@ struct atag_output_opts {
 	const char *const	*formats;	/* NULL-terminated; the first is the default */
 	const char		*format;	/* the chosen one (the default until -f) */
 	const char		*path;		/* -o FILE; NULL: standard output */
+	mode_t			mode;		/* of a new FILE: 0 is 0600 */
 };
 
 /* Handle -f / -o (an unknown format is a usage error); false for other options. */
@@ -84,11 +86,38 @@ bool atag_output_parse(struct atag_output_opts *o, int c, const char *arg, const
 bool atag_output_is(const struct atag_output_opts *o, const char *format);
 
 /*
- * Point standard output at -o FILE, when given: an existing regular FILE is first
- * renamed FILE.old (said on stderr). Dies when FILE cannot be made. Call it once
- * the result is ready to be written, so that a failure before keeps FILE as it was.
+ * Point standard output at -o FILE, when given; dies when FILE cannot be written. Call
+ * it once the result is ready to be written, and atag_output_finish() once it is: FILE
+ * only then takes its place. What FILE is decides how:
+ *  - none, or a regular file: a private file is written in FILE's directory, then
+ *    given @o->mode less the umask and renamed to FILE (an existing FILE is renamed
+ *    FILE.old first, said on stderr); nothing of a failed or killed command remains;
+ *  - /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: that descriptor, in place;
+ *  - a device, a FIFO, a socket (/dev/null, a terminal): written in place, never
+ *    truncated, never through a link at its name (O_NOFOLLOW);
+ *  - a symbolic link: replaced as a regular file would be, unless it leads to a
+ *    device, a FIFO or a socket and is one the kernel's fs.protected_symlinks would
+ *    follow (not another user's, in a sticky directory others may write to, like
+ *    /tmp): then that is written in place;
+ *  - a directory: refused.
  */
 void atag_output_redirect(const struct atag_output_opts *o);
+
+/* A second output file (such as --stacks-out) opened for writing, made as above. */
+FILE *atag_output_fopen(const char *path, mode_t mode);
+
+/*
+ * Flush standard output and every output file, and move each into place (their
+ * streams are closed); dies saying why one cannot be. The commands call it when
+ * their result was written whole; without it, no output replaces what was there.
+ */
+void atag_output_finish(void);
+
+/*
+ * The mode of an export of the traces @paths: the permissions all of them grant
+ * (0600 for one that cannot be looked at).
+ */
+mode_t atag_output_mode_of(const char *const *paths, int n);
 
 /*
  * The width text tables are cut to: $COLUMNS when set (a positive number), else
@@ -96,9 +125,6 @@ void atag_output_redirect(const struct atag_output_opts *o);
  * Call it after atag_output_redirect().
  */
 int atag_columns(void);
-
-/* A second output file (such as --stacks-out) opened for writing, kept as above. */
-FILE *atag_output_fopen(const char *path);
 
 /* What standard output is, for messages: FILE of -o, else "standard output". */
 const char *atag_output_name(void);
@@ -144,6 +170,12 @@ bool atag_cmd_undo(struct atag_session *s, struct atag_allocinfo *ai, size_t *he
  * undoing (reset), and return true.
  */
 bool atag_cmd_session_close(struct atag_session *s);
+
+/*
+ * "trace-cmd-alloc-tag: WHAT: TEXT" on stderr, both escaped (atag_text_fputs()): for
+ * what a trace file said (a notice, why it cannot be read) and its name.
+ */
+void atag_warn_text(const char *what, const char *text);
 
 /* Print "trace-cmd-alloc-tag: <message>" to stderr and exit 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...);

@@ -264,7 +264,7 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 	static const char * const names[] = { "before", "after" };
 	struct atag_report *r;
 	bool shown = false;
-	char err[512];
+	char err[512], what[32];
 	unsigned int k;
 	int i;
 
@@ -279,7 +279,7 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 		if (atag_report_add_file(r, p->inputs[side][i], err, sizeof(err))) {
 			if (shown)
 				fputc('\n', stderr);
-			fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, p->inputs[side][i], err);
+			atag_warn_text(p->inputs[side][i], err);
 			atag_report_free(r);
 			return NULL;
 		}
@@ -288,8 +288,10 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 			shown = false;
 		}
 	}
-	for (k = 0; k < r->nr_notices; k++)
-		fprintf(stderr, "%s: warning: %s: %s\n", ATAG_PROG, names[side], r->notices[k]);
+	for (k = 0; k < r->nr_notices; k++) {
+		snprintf(what, sizeof(what), "warning: %s", names[side]);
+		atag_warn_text(what, r->notices[k]);
+	}
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
 	return r;
@@ -312,6 +314,7 @@ static int run_diff(struct diff_params *p)
 	struct atag_diff *d = NULL;
 	int ret = ATAG_EXIT_FAIL;
 	char err[512];
+	mode_t mode;
 
 	r[0] = read_side(p, 0);
 	r[1] = r[0] ? read_side(p, 1) : NULL;
@@ -321,10 +324,13 @@ static int run_diff(struct diff_params *p)
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, err);
 		goto out;
 	}
-	atag_output_redirect(&(struct atag_output_opts){ .path = p->output });
+	mode = atag_output_mode_of(p->inputs[0], p->nr_inputs[0]) &
+	       atag_output_mode_of(p->inputs[1], p->nr_inputs[1]);
+	atag_output_redirect(&(struct atag_output_opts){ .path = p->output, .mode = mode });
 	p->render.columns = atag_columns();
 	if (render(d, p, stdout))
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
+	atag_output_finish();
 	ret = ATAG_EXIT_OK;
 out:
 	atag_diff_free(d);

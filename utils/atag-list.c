@@ -244,6 +244,7 @@ static int run_list(struct list_params *p)
 		print_csv(list, rows);
 	else
 		print_text(list, rows);
+	atag_output_finish();
 	atag_taglist_free(list);
 	warn_profiling_off(ai);
 	atag_allocinfo_close(ai);

@@ -183,7 +183,11 @@ static void parse_record_options(struct record_params *p, int argc, char **argv)
 		if (atag_tagopts_parse(&p->tagopts, c, optarg, record_usage))
 			continue;
 		switch (c) {
-		case 'o': p->output = optarg; break;
+		case 'o':
+			if (!*optarg)
+				atag_usage_error(record_usage, "--output: an empty file name");
+			p->output = optarg;
+			break;
 		case 'b':
 			if (atag_parse_u64(optarg, &p->buffer_kb) || !p->buffer_kb)
 				atag_usage_error(record_usage, "-b: '%s' is not a size in KiB",
@@ -346,6 +350,9 @@ static void check_output(const char *output)
 	dir = dirname(copy);
 	if (access(dir, W_OK | X_OK))
 		die("%s: cannot write into %s: %s", output, dir, strerror(errno));
+	if (atag_kernel_fs(dir))
+		die("%s: %s is in the kernel's %s file system: no file can be made there",
+		    output, dir, atag_kernel_fs(dir));
 	if (!stat(output, &st) && S_ISDIR(st.st_mode))
 		die("%s: %s", output, strerror(EISDIR));
 	/* the trace.dat replaces what is there by rename: only a file or a link */

@@ -107,6 +107,7 @@ struct report_params {
 	const char			*format;
 	const char			*output;
 	const char			*stacks_out;
+	mode_t				mode;		/* of the outputs: the traces' */
 	bool				rows_given;
 	bool				no_progress;
 	bool				timeline;
@@ -335,6 +336,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 		add_input(p, argv[c]);
 	if (!p->nr_inputs)
 		add_input(p, "trace.dat");
+	p->mode = atag_output_mode_of(p->inputs, p->nr_inputs);
 	if (p->opts.read.has_start && p->opts.read.has_end && p->opts.read.end < p->opts.read.start)
 		atag_usage_error(usage, "--end is before --start");
 	if (p->view.min_age && !p->render.live)
@@ -363,10 +365,10 @@ static int term_width(void)
 	return 100;
 }
 
-/* Standard output, made -o FILE (an older FILE kept as FILE.old). */
+/* Standard output, made -o FILE (see atag_output_redirect()), of the traces' mode. */
 static FILE *open_output(const struct report_params *p)
 {
-	struct atag_output_opts o = { .path = p->output };
+	struct atag_output_opts o = { .path = p->output, .mode = p->mode };
 	static char buf[64 << 10];
 
 	if (!p->output && !strcmp(p->format, "pprof") && isatty(STDOUT_FILENO))
@@ -410,9 +412,8 @@ static void stream_rows(struct atag_report *r, const struct report_params *p,
 
 	lo->json = !strcmp(p->format, "lifetimes-json");
 	lo->rows = open_output(p);
-	if (p->stacks_out) {
-		lo->stacks = atag_output_fopen(p->stacks_out);
-	}
+	if (p->stacks_out)
+		lo->stacks = atag_output_fopen(p->stacks_out, p->mode);
 	if (atag_render_lifetimes_begin(lo, &sink))
 		die("%s: %s", p->output ? p->output : "standard output", strerror(errno));
 	if (atag_report_stream_rows(r, &sink, &p->view))
@@ -421,12 +422,11 @@ static void stream_rows(struct atag_report *r, const struct report_params *p,
 
 static void end_rows(const struct report_params *p, struct atag_lifetimes_out *lo)
 {
-	if (atag_render_lifetimes_end(lo) || fflush(lo->rows) ||
-	    (lo->rows != stdout && fclose(lo->rows)))
+	if (atag_render_lifetimes_end(lo) || fflush(lo->rows))
 		die("%s: %s", p->output ? p->output : "standard output",
 		    errno ? strerror(errno) : "write error");
-	if (lo->stacks && fclose(lo->stacks))
-		die("%s: %s", p->stacks_out, strerror(errno));
+	/* the stacks file is flushed and closed by the commit */
+	atag_output_finish();
 }
 
 static int run_report(struct report_params *p)
@@ -451,7 +451,7 @@ static int run_report(struct report_params *p)
 		if (atag_report_add_file(r, p->inputs[i], err, sizeof(err))) {
 			if (shown)
 				fputc('\n', stderr);
-			fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, p->inputs[i], err);
+			atag_warn_text(p->inputs[i], err);
 			ret = ATAG_EXIT_FAIL;
 			goto out;
 		}
@@ -461,7 +461,7 @@ static int run_report(struct report_params *p)
 		}
 	}
 	for (i = 0; i < (int)r->nr_notices; i++)
-		fprintf(stderr, "%s: warning: %s\n", ATAG_PROG, r->notices[i]);
+		atag_warn_text("warning", r->notices[i]);
 	if (atag_report_finish(r, &p->view))
 		die("cannot apply the view");
 	if (lo.rows) {
@@ -472,6 +472,7 @@ static int run_report(struct report_params *p)
 	p->render.columns = atag_columns();
 	if (render(r, p, out))
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
+	atag_output_finish();
 out:
 	atag_report_free(r);
 	return ret;

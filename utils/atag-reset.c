@@ -13,6 +13,7 @@
 #include "atag-readback.h"
 #include "atag-session.h"
 #include "atag-tagopts.h"
+#include "atag-utils.h"
 
 static const char reset_usage[] =
 	"usage: trace-cmd-alloc-tag reset\n"
@@ -98,8 +99,12 @@ static int reset_one(const char *path)
 	bool kept;
 
 	if (!s) {
-		fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, path,
-			errno == EBADMSG ? "not a record state file: left alone" : strerror(errno));
+		if (errno == EBADMSG || errno == ATAG_ENOTREG || errno == EFBIG)
+			fprintf(stderr, "%s: %s: %s: left alone\n", ATAG_PROG, path,
+				errno == EBADMSG ? "not a record state file" :
+				atag_strerror(errno));
+		else
+			fprintf(stderr, "%s: %s: %s\n", ATAG_PROG, path, strerror(errno));
 		return 1;
 	}
 	/* undoing removes what it undid from the session */

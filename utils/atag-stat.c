@@ -165,6 +165,7 @@ static void run(const struct stat_params *p)
 		if (!p->watch_ns)
 			break;
 	}
+	atag_output_finish();
 }
 
 static void parse_args(int argc, char **argv, struct stat_params *p)

@@ -192,7 +192,7 @@ static void list_message(char *buf, size_t len, const char *path, struct atag_al
 			 path, line);
 		break;
 	default:
-		snprintf(buf, len, "%s: cannot list the tags: %s", path, strerror(err));
+		snprintf(buf, len, "%s: cannot list the tags: %s", path, atag_strerror(err));
 	}
 }
 
@@ -207,7 +207,7 @@ static void open_message(char *buf, size_t len, const char *path, int err)
 	else if (err == EACCES || err == EPERM)
 		snprintf(buf, len, "%s: permission denied: run as root", path);
 	else
-		snprintf(buf, len, "%s: %s", path, strerror(err));
+		snprintf(buf, len, "%s: %s", path, atag_strerror(err));
 }
 
 void atag_tagopts_message(char *buf, size_t len, const struct atag_tagopts *o,
@@ -238,9 +238,6 @@ void atag_tagopts_die(const struct atag_tagopts *o, struct atag_allocinfo *ai,
 
 void atag_tag_site(const struct atag_tag *t, char *buf, size_t len)
 {
-	if (t->modname[0])
-		snprintf(buf, len, "%s %s:%llu [%s]", t->function, t->filename, t->lineno,
-			 t->modname);
-	else
-		snprintf(buf, len, "%s %s:%llu", t->function, t->filename, t->lineno);
+	atag_site_text(buf, len, t->function, -1, t->filename, t->lineno,
+		       t->modname[0] ? t->modname : NULL);
 }

@@ -566,6 +566,9 @@ static int run_top(struct top_params *p)
 	}
 	restore_failed = teardown(&t);
 	warn_profiling_off(&t, true);
+	/* the screens written are the output, whatever COMMAND's status */
+	if (!t.error)
+		atag_output_finish();
 	if (t.error) {
 		fprintf(stderr, "%s: %s\n", ATAG_PROG, t.errmsg);
 		ret = ATAG_EXIT_FAIL;

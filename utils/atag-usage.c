@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atag-cmd.h"
+#include "atag-utils.h"
 
 const char *atag_cmd_name;
 
@@ -52,6 +53,15 @@ void atag_usage_exit(const char *usage)
 {
 	fputs(usage, stdout);
 	exit(ATAG_EXIT_OK);
+}
+
+void atag_warn_text(const char *what, const char *text)
+{
+	fprintf(stderr, "%s: ", ATAG_PROG);
+	atag_text_fputs(what, stderr);
+	fputs(": ", stderr);
+	atag_text_fputs(text, stderr);
+	fputc('\n', stderr);
 }
 
 void die(const char *fmt, ...)

@@ -90,7 +90,9 @@ static int read_opt(struct reader *rd, const char *dir, const char *name, size_t
 		return 0;
 	if (errno == ENOENT)
 		return 1;
-	return fail(rd, path, errno, 0, "%s", strerror(errno));
+	if (errno == EFBIG)
+		return fail(rd, path, EFBIG, 0, "larger than %zu bytes: not a tracefs file", max);
+	return fail(rd, path, errno, 0, "%s", atag_strerror(errno));
 }
 
 static int malformed(struct reader *rd, const char *dir, const char *name, const char *text,
@@ -153,7 +155,8 @@ static int list_dirs(struct reader *rd, const char *dir, char ***names, int *nr)
 		(*nr)++;
 	}
 	closedir(dp);
-	qsort(*names, *nr, sizeof(**names), cmp_names);
+	if (*nr > 1)
+		qsort(*names, *nr, sizeof(**names), cmp_names);
 	return 0;
 }
 
@@ -323,7 +326,7 @@ static int read_snapshot(struct reader *rd, const char *dir, struct atag_bufstat
 		return 0;
 	}
 	join(path, dir, "snapshot");
-	text = atag_read_file(path, SNAPSHOT_HEAD, NULL);
+	text = atag_read_head(path, SNAPSHOT_HEAD, NULL);
 	if (!text && errno == ENOENT)
 		return read_spare(rd, dir, in);
 	if (!text && errno == EBUSY) {
@@ -331,7 +334,7 @@ static int read_snapshot(struct reader *rd, const char *dir, struct atag_bufstat
 		return 0;
 	}
 	if (!text)
-		return fail(rd, path, errno, 0, "%s", strerror(errno));
+		return fail(rd, path, errno, 0, "%s", atag_strerror(errno));
 	in->snapshot = atag_bufstat_parse_snapshot(text);
 	free(text);
 	return 0;
@@ -675,11 +678,11 @@ static int check_root(struct reader *rd)
 	if (!S_ISDIR(st.st_mode))
 		return fail(rd, rd->bs->tracefs, ENOTDIR, 0, "%s", strerror(ENOTDIR));
 	join(path, rd->bs->tracefs, "buffer_size_kb");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = atag_open_input(AT_FDCWD, path, 0);
 	if (fd < 0 && errno == ENOENT)
 		return fail(rd, path, ENOENT, 0, "not a tracefs directory: no buffer_size_kb");
 	if (fd < 0)
-		return fail(rd, path, errno, 0, "%s", strerror(errno));
+		return fail(rd, path, errno, 0, "%s", atag_strerror(errno));
 	close(fd);
 	return 0;
 }

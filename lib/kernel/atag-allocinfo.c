@@ -59,7 +59,8 @@ struct atag_allocinfo *atag_allocinfo_open(const char *path)
 
 	if (!ai)
 		return NULL;
-	ai->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO or a device named by --allocinfo would block the open or never end */
+	ai->fd = atag_open_input(AT_FDCWD, path, 0);
 	if (ai->fd < 0) {
 		err = errno;
 		atag_allocinfo_close(ai);
@@ -268,7 +269,9 @@ static int list_text(struct atag_allocinfo *ai, const struct atag_filter *f,
 
 	if (f && f->traced != ATAG_ANY)
 		return -EOPNOTSUPP;
-	buf = atag_read_all(ai_read, ai, SIZE_MAX, &len);
+	if (ai->fd >= 0 && atag_input_too_large(ai->fd, ATAG_INPUT_MAX))
+		return -EFBIG;
+	buf = atag_read_all(ai_read, ai, ATAG_INPUT_MAX, &len);
 	if (!buf)
 		return -errno;
 	ret = atag_allocinfo_parse_text(buf, len, f, out, &ai->err_line);

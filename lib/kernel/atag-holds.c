@@ -233,9 +233,9 @@ static int read_record(struct atag_holds *h, const char *name, struct atag_hold 
 	int fd, ret;
 
 	memset(hold, 0, sizeof(*hold));
-	fd = openat(h->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = atag_open_input(h->fd, name, O_NOFOLLOW);
 	if (fd < 0)
-		return atag_err(-errno);
+		return fd;
 	n = read(fd, buf, RECORD_MAX);	/* written whole by rename: one read sees it all */
 	close(fd);
 	if (n < 0)

@@ -345,7 +345,7 @@ static int parse_state(struct atag_state *st, char *buf)
 struct atag_state *atag_state_load(const char *path)
 {
 	struct atag_state *st;
-	char *buf = atag_read_file(path, SIZE_MAX, NULL);
+	char *buf = atag_read_file(path, ATAG_INPUT_MAX, NULL);
 	int ret;
 
 	if (!buf)

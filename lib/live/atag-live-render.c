@@ -25,21 +25,18 @@ static size_t rows(const struct atag_live_render_opts *o, size_t n)
 	return o && o->rows > 0 && (size_t)o->rows < n ? (size_t)o->rows : n;
 }
 
-/* "function+0xoff [module]", "function file:line [module]", or the tag. */
+/* "function+0xoff [module]", "function file:line [module]" (escaped), or the tag. */
 static char *site_name(const struct atag_live_site *s)
 {
-	char where[300] = "", reused[64] = "";
+	char site[1024], reused[64] = "";
 
 	if (s->counts.replaced)
 		snprintf(reused, sizeof(reused), REUSED_MARK, (unsigned long long)s->counts.replaced);
 	if (!s->function)
 		return atag_strf("0x%" PRIx64 "%s", s->tag, reused);
-	if (s->file)
-		snprintf(where, sizeof(where), " %s:%ld", s->file, s->line);
-	else if (s->offset >= 0)
-		snprintf(where, sizeof(where), "+0x%llx", (unsigned long long)s->offset);
-	return atag_strf("%s%s%s%s%s%s", s->function, where, s->module ? " [" : "",
-			 s->module ? s->module : "", s->module ? "]" : "", reused);
+	atag_site_text(site, sizeof(site), s->function, s->file ? -1 : s->offset, s->file,
+		       s->line, s->module);
+	return atag_strf("%s%s", site, reused);
 }
 
 static char *dur(uint64_t ns, bool known)

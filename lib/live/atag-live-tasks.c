@@ -221,7 +221,7 @@ static void judge_from_proc(struct live_tasks *t, int pid)
 	size_t len = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	comm = atag_read_file(path, COMM_LEN, &len);
+	comm = atag_read_head(path, COMM_LEN, &len);
 	if (comm) {
 		len = strcspn(comm, "\n");
 		set_comm(t, pid, comm, len);

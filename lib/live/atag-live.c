@@ -139,10 +139,10 @@ static int on_record(void *ctx, const struct tep_record *rec, bool missed)
 static int load_kallsyms(struct atag_liveview *lv, char *err, size_t errlen)
 {
 	size_t len = 0;
-	char *text = atag_read_file(KALLSYMS, SIZE_MAX, &len);
+	char *text = atag_read_file(KALLSYMS, ATAG_INPUT_MAX, &len);
 
 	if (!text) {
-		snprintf(err, errlen, "%s: %s", KALLSYMS, strerror(errno));
+		snprintf(err, errlen, "%s: %s", KALLSYMS, atag_strerror(errno));
 		return -errno;
 	}
 	if (tep_parse_kallsyms(lv->tep, text))
@@ -217,10 +217,10 @@ static int parse_file(struct tep_handle *tep, const char *file, const char *sys,
 	int ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	text = atag_read_file(path, SIZE_MAX, &len);
+	text = atag_read_file(path, ATAG_INPUT_MAX, &len);
 	if (!text) {
 		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, atag_strerror(errno));
 		return ret;
 	}
 	if (sys ? tep_parse_event(tep, text, len, sys) :

@@ -20,6 +20,7 @@
 #include <glib.h>
 
 #include "atag-debuginfo.h"
+#include "atag-utils.h"
 
 /* A function of a debug file; names defined more than once chain their candidates. */
 struct cand {
@@ -123,6 +124,24 @@ static int note_module_file(const char *path, const struct stat *st, int flag, s
 	return 0;
 }
 
+/*
+ * Report the ELF file @path as module @name: opened without blocking and only if
+ * it is a regular file (a FIFO named like a module must not stop a report). On
+ * success libdwfl owns the descriptor (it closes it once read); NULL on failure.
+ */
+static Dwfl_Module *report_file(Dwfl *dwfl, const char *name, const char *path)
+{
+	int fd = atag_open_input(AT_FDCWD, path, 0);
+	Dwfl_Module *mod;
+
+	if (fd < 0)
+		return NULL;
+	mod = dwfl_report_offline(dwfl, name, path, fd);
+	if (!mod)
+		close(fd);
+	return mod;
+}
+
 static void find_module_files(struct atag_debuginfo *di)
 {
 	int i;
@@ -200,7 +219,7 @@ static struct dmod *get_module(struct atag_debuginfo *di, const char *module)
 	path = g_hash_table_lookup(di->module_files, key);
 	if (path) {
 		dwfl_report_begin_add(di->dwfl);
-		m->mod = dwfl_report_offline(di->dwfl, key, path, -1);
+		m->mod = report_file(di->dwfl, key, path);
 		dwfl_report_end(di->dwfl, NULL, NULL);
 	}
 	index_symbols(m);
@@ -370,6 +389,7 @@ struct atag_debuginfo *atag_debuginfo_open(const struct atag_debuginfo_opts *opt
 {
 	struct atag_debuginfo *di;
 	char *path;
+	int fd;
 
 	path = opts->vmlinux ? g_strdup(opts->vmlinux) : default_vmlinux(opts->release);
 	if (!path) {
@@ -378,11 +398,13 @@ struct atag_debuginfo *atag_debuginfo_open(const struct atag_debuginfo_opts *opt
 		errno = ENOENT;
 		return NULL;
 	}
-	if (access(path, R_OK)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	fd = atag_open_input(AT_FDCWD, path, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, atag_strerror(errno));
 		g_free(path);
 		return NULL;
 	}
+	close(fd);
 	di = g_new0(struct atag_debuginfo, 1);
 	di->vmlinux = path;
 	di->callbacks.find_elf = dwfl_build_id_find_elf;
@@ -396,7 +418,7 @@ struct atag_debuginfo *atag_debuginfo_open(const struct atag_debuginfo_opts *opt
 	if (!di->dwfl)
 		goto bad;
 	dwfl_report_begin(di->dwfl);
-	di->kernel.mod = dwfl_report_offline(di->dwfl, "kernel", path, -1);
+	di->kernel.mod = report_file(di->dwfl, "kernel", path);
 	dwfl_report_end(di->dwfl, NULL, NULL);
 	if (!di->kernel.mod)
 		goto bad;

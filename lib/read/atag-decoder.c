@@ -74,6 +74,8 @@ struct atag_decoder {
 	uint64_t			*counts[ATAG_DECODER_MAX_SOURCES];	/* per event */
 	uint64_t			stacks;
 	uint64_t			malformed;
+	uint64_t			implausible;	/* sizes no machine has */
+	uint64_t			bytes;		/* allocated and freed, saturating */
 	struct atag_map			described;	/* tags whose call site went out */
 	/* the task filter: pid -> TASK_*, from task_selected() on first sight */
 	bool				(*task_selected)(void *ctx, int pid);
@@ -338,6 +340,16 @@ uint64_t atag_decoder_stack_count(const struct atag_decoder *d)
 uint64_t atag_decoder_malformed(const struct atag_decoder *d)
 {
 	return d->malformed;
+}
+
+uint64_t atag_decoder_implausible(const struct atag_decoder *d)
+{
+	return d->implausible;
+}
+
+uint64_t atag_decoder_bytes(const struct atag_decoder *d)
+{
+	return d->bytes;
 }
 
 bool atag_decoder_source_has_event(const struct atag_decoder *d, unsigned int src,
@@ -800,9 +812,16 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		} else if (ev.kind == ATAG_EV_ALLOC && (!ev.tag || ev.tag_provisional)) {
 			dp->untagged = true;
 		}
+		if ((ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_FREE) &&
+		    ev.bytes > ATAG_EVENT_BYTES_MAX) {
+			d->implausible++;
+			ev.kind = ATAG_EV_OTHER;
+		}
 		if (dp->sampled && (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_HIT))
 			ev.stack_follows = ev.stack_maybe = true;
 		if (ev.kind == ATAG_EV_ALLOC || ev.kind == ATAG_EV_FREE) {
+			if (__builtin_add_overflow(d->bytes, ev.bytes, &d->bytes))
+				d->bytes = UINT64_MAX;
 			if (d->scope && atag_scope_filters(d->scope)) {
 				ev.task = atag_scope_task(d->scope, pid, &selected);
 				ev.filtered = !selected;

@@ -183,6 +183,17 @@ static bool string(struct lex *l, char *buf, size_t len)
 	return true;
 }
 
+/* A flag's name as the kernel's tables give them: letters, digits, '_' (no control bytes). */
+static bool identifier(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
 static int add(struct atag_flag_names *fn, unsigned long long v, const char *name)
 {
 	struct atag_flag_name *n;
@@ -233,7 +244,7 @@ static int table(struct lex *l, const char *field, struct atag_flag_names *out)
 			return -EINVAL;
 		if (!v && !peek(l, '"') && null_name(l))
 			continue;
-		if (!string(l, name, sizeof(name)) || !take(l, "}"))
+		if (!string(l, name, sizeof(name)) || !take(l, "}") || !identifier(name))
 			return -EINVAL;
 		if (out->nr >= MAX_NAMES)
 			return -EINVAL;

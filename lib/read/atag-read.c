@@ -38,6 +38,8 @@ struct atag_reader {
 	struct atag_read_stats		stats;
 	uint64_t			*missed;	/* per CPU: events lost, or ~0 if unknown */
 	bool				*missed_seen;
+	uint64_t			*last_ts;	/* per CPU: of its latest record */
+	uint64_t			*backwards;	/* per CPU: records before the latest */
 	int				nr_cpus;
 	uint64_t			span_start;	/* for progress by timestamps */
 	uint64_t			span_end;
@@ -313,6 +315,8 @@ void atag_reader_close(struct atag_reader *rd)
 	free(rd->also);
 	free(rd->missed);
 	free(rd->missed_seen);
+	free(rd->last_ts);
+	free(rd->backwards);
 	free(rd);
 }
 
@@ -339,11 +343,24 @@ static void show_progress(struct atag_reader *rd, const struct tep_record *rec)
 		rd->opts.progress(rd->opts.progress_ctx, atag_trace_path(rd->trace), done);
 }
 
+/* A record earlier than its CPU's previous one: the pages ran backwards. */
+static void note_order(struct atag_reader *rd, const struct tep_record *rec)
+{
+	if (rec->cpu < 0 || rec->cpu >= rd->nr_cpus)
+		return;
+	if (rec->ts < rd->last_ts[rec->cpu]) {
+		rd->backwards[rec->cpu]++;
+		rd->stats.backwards++;
+	}
+	rd->last_ts[rec->cpu] = rec->ts;
+}
+
 static int record_cb(const struct tep_record *rec, void *data)
 {
 	struct atag_reader *rd = data;
 	int ret;
 
+	note_order(rd, rec);
 	if (rec->missed_events) {
 		note_missed(rd, rec);
 		ret = rd->out->missed(rd->out->ctx, rec->cpu);
@@ -379,7 +396,9 @@ int atag_reader_run(struct atag_reader *rd, const struct atag_sink *sink)
 		rd->nr_cpus = atag_trace_nr_cpus(rd->trace, rd->buffer);
 		rd->missed = calloc(rd->nr_cpus + 1, sizeof(*rd->missed));
 		rd->missed_seen = calloc(rd->nr_cpus + 1, sizeof(*rd->missed_seen));
-		if (!rd->missed || !rd->missed_seen)
+		rd->last_ts = calloc(rd->nr_cpus + 1, sizeof(*rd->last_ts));
+		rd->backwards = calloc(rd->nr_cpus + 1, sizeof(*rd->backwards));
+		if (!rd->missed || !rd->missed_seen || !rd->last_ts || !rd->backwards)
 			return -ENOMEM;
 	}
 	rd->out = sink;
@@ -406,6 +425,11 @@ bool atag_reader_missed(const struct atag_reader *rd, int cpu, uint64_t *count)
 		return false;
 	*count = rd->missed[cpu];
 	return true;
+}
+
+uint64_t atag_reader_backwards(const struct atag_reader *rd, int cpu)
+{
+	return cpu >= 0 && cpu < rd->nr_cpus ? rd->backwards[cpu] : 0;
 }
 
 int atag_reader_nr_cpus(const struct atag_reader *rd)

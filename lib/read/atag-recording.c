@@ -86,6 +86,8 @@ void atag_recording_free(struct atag_recording *r)
 		free(r->sampled[r->nr_sampled].how);
 	}
 	free(r->sampled);
+	if (r->selected_keys)
+		g_hash_table_destroy(r->selected_keys);
 	free(r);
 }
 
@@ -126,15 +128,62 @@ static bool parse_tag(char **f, struct atag_marker_tag *t)
 	return true;
 }
 
-/* Room for one more element of @size bytes in *@arr of @n. */
+/*
+ * Room for one more element of @size bytes in *@arr of @n: the array doubles when
+ * @n reaches a power of two (a file may hold a million lines).
+ */
 static bool grow(void *arr, unsigned int n, size_t size)
 {
-	void **p = arr, *m = realloc(*p, (n + 1) * size);
+	void **p = arr, *m;
 
+	if (n & (n - 1))
+		return true;
+	m = realloc(*p, (n ? 2 * (size_t)n : 1) * size);
 	if (!m)
 		return false;
 	*p = m;
 	return true;
+}
+
+static unsigned int str_hash(unsigned int h, const char *s)
+{
+	return s ? h * 31 + g_str_hash(s) : h * 31 + 0x9e3779b9;
+}
+
+unsigned int atag_marker_tag_hash(const void *p)
+{
+	const struct atag_marker_tag *t = p;
+
+	return str_hash(str_hash(str_hash((unsigned int)t->line, t->function), t->file),
+			t->module);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+int atag_marker_tag_equal(const void *pa, const void *pb)
+{
+	const struct atag_marker_tag *a = pa, *b = pb;
+
+	return a->line == b->line && same_str(a->function, b->function) &&
+	       same_str(a->file, b->file) && same_str(a->module, b->module);
+}
+
+/*
+ * A "select" line's tag joins the tags looked up (one that can match: with function
+ * and file). The key is a copy of its pointers: the list moves as it grows, its
+ * strings do not.
+ */
+static void index_selected(struct atag_recording *r, const struct atag_marker_tag *t)
+{
+	if (!t->function || !t->file)
+		return;
+	if (!r->selected_keys)
+		r->selected_keys = g_hash_table_new_full(atag_marker_tag_hash,
+							 atag_marker_tag_equal, g_free, NULL);
+	g_hash_table_add(r->selected_keys, g_memdup2(t, sizeof(*t)));
 }
 
 static enum atag_marker add_task(struct atag_marker_task **list, unsigned int *n, char **f,
@@ -151,8 +200,8 @@ static enum atag_marker add_task(struct atag_marker_task **list, unsigned int *n
 	return kind;
 }
 
-static enum atag_marker add_tag(struct atag_marker_tag **list, unsigned int *n, char **f,
-				int nf, enum atag_marker kind)
+static enum atag_marker add_tag(struct atag_recording *r, struct atag_marker_tag **list,
+				unsigned int *n, char **f, int nf, enum atag_marker kind)
 {
 	struct atag_marker_tag t;
 
@@ -163,6 +212,8 @@ static enum atag_marker add_tag(struct atag_marker_tag **list, unsigned int *n, 
 		return ATAG_MARKER_NONE;
 	}
 	(*list)[(*n)++] = t;
+	if (kind == ATAG_MARKER_SELECT)
+		index_selected(r, &t);
 	return kind;
 }
 
@@ -257,7 +308,7 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 	if (!strcmp(kw, "workload"))
 		return add_task(&r->workloads, &r->nr_workloads, f, nf, ATAG_MARKER_WORKLOAD);
 	if (!strcmp(kw, "select"))
-		return add_tag(&r->selected, &r->nr_selected, f, nf, ATAG_MARKER_SELECT);
+		return add_tag(r, &r->selected, &r->nr_selected, f, nf, ATAG_MARKER_SELECT);
 	if (!strcmp(kw, "select-all")) {
 		if (nf)
 			return ATAG_MARKER_UNKNOWN;
@@ -265,7 +316,7 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 		return ATAG_MARKER_SELECT;
 	}
 	if (!strcmp(kw, "also-traced"))
-		return add_tag(&r->also_traced, &r->nr_also_traced, f, nf,
+		return add_tag(r, &r->also_traced, &r->nr_also_traced, f, nf,
 			       ATAG_MARKER_ALSO_TRACED);
 	if (!strcmp(kw, "counters"))
 		return add_counters(r, f, nf, ts);
@@ -364,26 +415,17 @@ enum atag_marker atag_recording_line(struct atag_recording *r, const char *text,
 	return ret;
 }
 
-static bool same(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
-}
-
 bool atag_recording_selects(const struct atag_recording *r, const char *function,
 			    const char *file, long line, const char *module)
 {
-	const struct atag_marker_tag *t;
-	unsigned int i;
+	const struct atag_marker_tag t = { .module = (char *)module, .file = (char *)file,
+					   .line = line, .function = (char *)function };
 
 	if (r->select_all)
 		return true;
-	for (i = 0; i < r->nr_selected; i++) {
-		t = &r->selected[i];
-		if (t->line == line && same(t->function, function) && same(t->file, file) &&
-		    (t->module ? same(t->module, module) : !module))
-			return true;
-	}
-	return false;
+	if (!function || !file || !r->selected_keys)
+		return false;
+	return g_hash_table_contains(r->selected_keys, &t);
 }
 
 /* ------------------------------------------------------------ the task scope */

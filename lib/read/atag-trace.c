@@ -56,13 +56,6 @@ struct atag_trace {
 
 #define MAX_WARNINGS	8
 
-static bool allow_libtracecmd = true;
-
-void atag_trace_allow_libtracecmd(bool allow)
-{
-	allow_libtracecmd = allow;
-}
-
 /* ------------------------------------------------------------ what the walks say */
 
 /*
@@ -232,13 +225,18 @@ static int open_buffers(struct atag_trace *t, bool quiet, char *err, size_t errl
 /* The probe child: 0 if libtracecmd opens every buffer, else 1. */
 static int __attribute__((noreturn)) probe_child(struct atag_trace *t, pid_t parent)
 {
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	struct atag_trace probe = { .tc_fd = t->tc_fd, .td = t->td };
 	char err[256];
+	size_t i;
 	int null;
 
 	/* it dies with report, whatever ends report */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(1);
+	/* a fault of libtracecmd's ends it quietly: no handler of the parent's runs here */
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		signal(faults[i], SIG_DFL);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null >= 0) {
 		dup2(null, STDOUT_FILENO);
@@ -362,11 +360,6 @@ static int open_libtracecmd(struct atag_trace *t, char *err, size_t errlen)
 	const char *why = t->td->convert ? t->td->convert : "ATAG_PAGES=0 asks for it";
 	int i, ret;
 
-	if (!allow_libtracecmd) {
-		snprintf(err, errlen, "%s (needs libtracecmd, which this program does not use)",
-			 why);
-		return -EINVAL;
-	}
 	/* libtracecmd 1.3.1 reads the declared size, and a stale comm for a cut line */
 	if (t->td->comms.damaged) {
 		snprintf(err, errlen, "%s, and %s: libtracecmd, which must read it, would misread "
@@ -410,7 +403,6 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 {
 	struct atag_trace *t;
 	const char *env;
-	struct stat st;
 	int ret;
 
 	*trace = NULL;
@@ -419,15 +411,11 @@ int atag_trace_open(const char *path, struct atag_trace **trace, char *err, size
 		return atag_err(-ENOMEM);
 	t->tc_fd = -1;
 	t->path = strdup(path);
-	t->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!t->path || t->fd < 0 || fstat(t->fd, &st)) {
+	/* without blocking: a FIFO or a device is refused, not waited on */
+	t->fd = atag_open_input(AT_FDCWD, path, 0);
+	if (!t->path || t->fd < 0) {
 		ret = t->path ? -errno : -ENOMEM;
-		snprintf(err, errlen, "%s", strerror(-ret));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		snprintf(err, errlen, "not a regular file");
+		snprintf(err, errlen, "%s", atag_strerror(ret));
 		goto fail;
 	}
 	ret = atag_tracedat_open(t->fd, &t->td, err, errlen);

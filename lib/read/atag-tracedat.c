@@ -692,24 +692,26 @@ static const char *converting_option(unsigned int id)
 	}
 }
 
-static struct atag_buffer_layout *new_buffer(struct parse *ps, const char *name)
+/* A buffer named @name into *@out: 0, -ENOMEM or fail() past MAX_BUFFERS. */
+static int new_buffer(struct parse *ps, const char *name, struct atag_buffer_layout **out)
 {
 	struct atag_tracedat *td = ps->td;
 	struct atag_buffer_layout *b;
 
 	if (td->nr_buffers >= MAX_BUFFERS)
-		return NULL;
+		return fail(ps, "corrupt header: more than %d buffers (instances)", MAX_BUFFERS);
 	b = realloc(td->buf, (td->nr_buffers + 1) * sizeof(*b));
 	if (!b)
-		return NULL;
+		return -ENOMEM;
 	td->buf = b;
 	b = &td->buf[td->nr_buffers];
 	memset(b, 0, sizeof(*b));
 	b->name = strdup(name);
 	if (!b->name)
-		return NULL;
+		return -ENOMEM;
 	td->nr_buffers++;
-	return b;
+	*out = b;
+	return 0;
 }
 
 static int set_cpus(struct parse *ps, struct atag_buffer_layout *b, uint64_t cpus)
@@ -771,9 +773,10 @@ static void read_uname(struct parse *ps, struct src *s, uint64_t size)
 static int v6_options(struct parse *ps, struct src *s, uint64_t cpus, uint64_t **tables)
 {
 	struct atag_buffer_layout *b;
-	unsigned int id;
 	uint64_t size, next, *t;
+	unsigned int id;
 	char name[256];
+	int ret;
 
 	for (;;) {
 		id = rd_num(s, 2);
@@ -790,8 +793,10 @@ static int v6_options(struct parse *ps, struct src *s, uint64_t cpus, uint64_t *
 
 			if (!rd_str(s, name, sizeof(name)) || s->pos > next)
 				return fail(ps, "corrupt header: a BUFFER option runs past its size");
-			b = new_buffer(ps, name);
-			t = b ? realloc(*tables, ps->td->nr_buffers * sizeof(*t)) : NULL;
+			ret = new_buffer(ps, name, &b);
+			if (ret)
+				return ret;
+			t = realloc(*tables, ps->td->nr_buffers * sizeof(*t));
 			if (!t)
 				return -ENOMEM;
 			t[ps->td->nr_buffers - 1] = off;
@@ -813,6 +818,7 @@ static int v6_open(struct parse *ps, struct src *s)
 {
 	struct atag_tracedat *td = ps->td;
 	uint64_t cpus, *tables = NULL;
+	struct atag_buffer_layout *b;
 	char word[10];
 	int ret, i;
 
@@ -836,8 +842,9 @@ static int v6_open(struct parse *ps, struct src *s)
 		return fail(ps, "corrupt header: %llu CPUs (at most %d)", (unsigned long long)cpus,
 			    ATAG_MAX_CPUS);
 	tep_set_cpus(td->tep, cpus);
-	if (!new_buffer(ps, ""))
-		return -ENOMEM;
+	ret = new_buffer(ps, "", &b);
+	if (ret)
+		return ret;
 	tables = calloc(1, sizeof(*tables));
 	if (!tables)
 		return -ENOMEM;
@@ -927,9 +934,9 @@ static int v7_buffer(struct parse *ps, struct src *o, uint64_t end)
 	if (page != td->page_size)
 		td->convert = "its buffers have pages of different sizes";
 	if (name[0]) {
-		b = new_buffer(ps, name);
-		if (!b)
-			return -ENOMEM;
+		ret = new_buffer(ps, name, &b);
+		if (ret)
+			return ret;
 	} else {
 		b = &td->buf[0];
 	}
@@ -1006,6 +1013,7 @@ static int v7_open(struct parse *ps, struct src *f)
 	};
 	struct atag_tracedat *td = ps->td;
 	uint64_t off, sections[6] = { 0 };
+	struct atag_buffer_layout *b;
 	char name[64], version[64];
 	struct src m;
 	char *data;
@@ -1021,8 +1029,9 @@ static int v7_open(struct parse *ps, struct src *f)
 		td->algo = ATAG_ALGO_ZLIB;
 	else
 		return fail(ps, "compressed with '%s', which this reader does not know", name);
-	if (!new_buffer(ps, ""))
-		return -ENOMEM;
+	ret = new_buffer(ps, "", &b);
+	if (ret)
+		return ret;
 	off = rd_num(f, 8);
 	if (f->bad)
 		return fail(ps, "cut inside its headers");

@@ -35,7 +35,4 @@ void atag_render_counters_csv(FILE *f, const void *obj, const struct atag_counte
 int atag_render_counters_cells(char **cells, const void *obj,
 			       const struct atag_counter_field *fields, unsigned int mask) __hidden;
 
-/* One CSV cell (RFC 4180): the @n strings joined with @sep, quoted if they need it. */
-void atag_render_csv_cell(FILE *f, char *const *strs, unsigned int n, char sep) __hidden;
-
 #endif /* _ATAG_RENDER_COUNTERS_H */

@@ -40,35 +40,10 @@ static const char live_header[] =
 	"ptr,tag,function,file,line,module,bytes,pid,comm,alloc_ts,age_ns,stack,source,suspect,"
 	"suspect_why,task_running";
 
-/* One cell: the @n strings joined with @sep, quoted if they need it; n = 0 is empty. */
-void atag_render_csv_cell(FILE *f, char *const *strs, unsigned int n, char sep)
-{
-	bool quote = false;
-	unsigned int i;
-	const char *s;
-
-	for (i = 0; i < n && !quote; i++)
-		quote = strpbrk(strs[i], ",\"\r\n") != NULL;
-	if (quote)
-		fputc('"', f);
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(sep, f);
-		for (s = strs[i]; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-	}
-	if (quote)
-		fputc('"', f);
-}
-
+/* A string cell, escaped and neutralised (atag_csv_write_cell()); NULL is empty. */
 static void put_str(FILE *f, const char *s)
 {
-	char *strs[1] = { (char *)s };
-
-	atag_render_csv_cell(f, strs, s ? 1 : 0, 0);
+	atag_csv_write_string(f, s);
 }
 
 /* tag,function,file,line,module */
@@ -117,7 +92,7 @@ static void live_row(FILE *f, const struct atag_report_live *l)
 	put_str(f, l->comm);
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", l->alloc_ts, l->age_ns);
 	if (l->stack)
-		atag_render_csv_cell(f, l->stack->frames, l->stack->nr_frames, ';');
+		atag_csv_write_cell(f, l->stack->frames, l->stack->nr_frames, ';');
 	fprintf(f, ",%s,%d,", l->tag->source, l->suspect);
 	atag_csv_write_string(f, l->suspect_why);
 	fprintf(f, ",%s", l->task_exited < 0 ? "" : l->task_exited ? "0" : "1");

@@ -71,21 +71,22 @@ static char *lifetime_cell(const struct atag_lifetime *lt, int i)
 static void side_files(const struct atag_report *r, const char *side, FILE *f)
 {
 	const struct atag_report_file *rf;
-	unsigned int i;
+	unsigned int i, k;
 	char a[32];
-
-	unsigned int k;
 
 	for (i = 0; i < r->nr_files; i++) {
 		rf = &r->files[i];
-		fprintf(f, "%-7s %s: ", side, rf->path);
+		fprintf(f, "%-7s ", side);
+		atag_text_fputs(rf->path, f);
+		fputs(": ", f);
 		for (k = 0; k < rf->nr_sources; k++)
 			fprintf(f, "%s%s", k ? k + 1 == rf->nr_sources ? " and " : ", " : "",
 				rf->sources[k]);
 		if (!rf->nr_sources)
 			fputs(rf->source, f);
-		fprintf(f, " events, buffer %s, %llu records over %s\n",
-			rf->buffer[0] ? rf->buffer : "top", (unsigned long long)rf->records,
+		fputs(" events, buffer ", f);
+		atag_text_fputs(rf->buffer[0] ? rf->buffer : "top", f);
+		fprintf(f, ", %llu records over %s\n", (unsigned long long)rf->records,
 			atag_format_duration(a, sizeof(a), rf->last_ts - rf->first_ts));
 		side = "";
 	}
@@ -137,10 +138,16 @@ static void notices(const struct atag_report *r, const char *side, FILE *f)
 {
 	unsigned int i;
 
-	for (i = 0; i < r->nr_notices; i++)
-		fprintf(f, "  ! %s: %s\n", side, r->notices[i]);
-	for (i = 0; i < r->nr_remarks; i++)
-		fprintf(f, "  - %s: %s\n", side, r->remarks[i]);
+	for (i = 0; i < r->nr_notices; i++) {
+		fprintf(f, "  ! %s: ", side);
+		atag_text_fputs(r->notices[i], f);
+		fputc('\n', f);
+	}
+	for (i = 0; i < r->nr_remarks; i++) {
+		fprintf(f, "  - %s: ", side);
+		atag_text_fputs(r->remarks[i], f);
+		fputc('\n', f);
+	}
 }
 
 static void summary(const struct atag_diff *d, FILE *f)
@@ -244,8 +251,11 @@ static void print_stacks(const struct atag_diff *d, const struct atag_diff_site 
 		free(b);
 		if (!st->nr_frames)
 			fprintf(f, "          (no stack recorded)\n");
-		for (i = 0; i < st->nr_frames; i++)
-			fprintf(f, "          %s\n", st->frames[i]);
+		for (i = 0; i < st->nr_frames; i++) {
+			fprintf(f, "          ");
+			atag_text_fputs(st->frames[i], f);
+			fputc('\n', f);
+		}
 	}
 }
 

@@ -51,15 +51,14 @@ static const char *const states[] = {
  * rows are most of what report -f lifetimes spends beyond stitching, and stdio's
  * formatting of each field was half of that.
  *
- * A string cell (NULL: empty) and its comma; quoted by the CSV writer when it must be.
+ * A string cell (NULL: empty) and its comma; escaped, quoted or neutralised by the CSV
+ * writer when it must be (atag_csv_write_cell()).
  */
 static void cell(struct atag_outbuf *l, const char *s)
 {
-	char *strs[1] = { (char *)s };
-
-	if (s && strpbrk(s, ",\"\r\n")) {
+	if (s && !atag_csv_plain(s)) {
 		atag_outbuf_flush(l);
-		atag_render_csv_cell(l->f, strs, 1, 0);
+		atag_csv_write_string(l->f, s);
 	} else if (s) {
 		atag_outbuf_puts(l, s);
 	}
@@ -120,7 +119,7 @@ static int csv_stack(void *ctx, uint32_t id, char *const *frames, unsigned int n
 		return 0;
 	for (i = 0; i < nr; i++) {
 		fprintf(o->stacks, "%" PRIu32 ",%u,", id, i);
-		atag_render_csv_cell(o->stacks, &frames[i], 1, 0);
+		atag_csv_write_string(o->stacks, frames[i]);
 		fputc('\n', o->stacks);
 	}
 	return written(o->stacks);

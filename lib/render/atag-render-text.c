@@ -69,16 +69,18 @@ static void summary_recording(const struct atag_report_file *rf, FILE *f)
 	const struct atag_recording *rec = rf->recording;
 	unsigned int i, forked;
 
-	fprintf(f, "  recording: by pid %d (%s%s)", rec->record_pid,
-		rec->source ? rec->source : "?", rec->stacks ? ", stacks" : ", no stacks");
+	fprintf(f, "  recording: by pid %d (", rec->record_pid);
+	atag_text_fputs(rec->source ? rec->source : "?", f);
+	fprintf(f, "%s)", rec->stacks ? ", stacks" : ", no stacks");
 	if (rec->nr_workloads) {
 		forked = rf->tasks[ATAG_TASK_WORKLOAD] > rec->nr_workloads ?
 			 rf->tasks[ATAG_TASK_WORKLOAD] - rec->nr_workloads : 0;
 		fprintf(f, "; workload");
-		for (i = 0; i < rec->nr_workloads && i < 4; i++)
-			fprintf(f, "%s %s (pid %d)", i ? "," : "",
-				rec->workloads[i].comm ? rec->workloads[i].comm : "?",
-				rec->workloads[i].pid);
+		for (i = 0; i < rec->nr_workloads && i < 4; i++) {
+			fprintf(f, "%s ", i ? "," : "");
+			atag_text_fputs(rec->workloads[i].comm ? rec->workloads[i].comm : "?", f);
+			fprintf(f, " (pid %d)", rec->workloads[i].pid);
+		}
 		if (rec->nr_workloads > 4)
 			fprintf(f, " and %u more", rec->nr_workloads - 4);
 		fprintf(f, ", %u %s forked from it", forked, forked == 1 ? "task" : "tasks");
@@ -87,7 +89,8 @@ static void summary_recording(const struct atag_report_file *rf, FILE *f)
 	}
 	fprintf(f, "; %u recorder %s", rf->tasks[ATAG_TASK_RECORDER],
 		rf->tasks[ATAG_TASK_RECORDER] == 1 ? "process" : "processes");
-	fprintf(f, "; ended: %s", rec->end_reason ? rec->end_reason : "(no end line)");
+	fprintf(f, "; ended: ");
+	atag_text_fputs(rec->end_reason ? rec->end_reason : "(no end line)", f);
 	if (rec->linger_ms >= 0)
 		fprintf(f, ", recorded %d ms past the workload's end", rec->linger_ms);
 	fputc('\n', f);
@@ -127,13 +130,16 @@ static void summary_file(const struct atag_report_file *rf, FILE *f)
 	unsigned int i;
 	char a[32];
 
-	fprintf(f, "%s: ", rf->path);
+	atag_text_fputs(rf->path, f);
+	fprintf(f, ": ");
 	for (i = 0; i < rf->nr_sources; i++)
 		fprintf(f, "%s%s", i ? ", " : "", rf->sources[i]);
-	fprintf(f, " events, buffer %s", rf->buffer[0] ? rf->buffer : "top");
-	for (i = 0; i < rf->nr_also; i++)
-		fprintf(f, "%s%s", i ? ", " : " (also in buffer ",
-			rf->also[i][0] ? rf->also[i] : "top");
+	fprintf(f, " events, buffer ");
+	atag_text_fputs(rf->buffer[0] ? rf->buffer : "top", f);
+	for (i = 0; i < rf->nr_also; i++) {
+		fprintf(f, "%s", i ? ", " : " (also in buffer ");
+		atag_text_fputs(rf->also[i][0] ? rf->also[i] : "top", f);
+	}
 	fprintf(f, "%s\n", rf->nr_also ? ")" : "");
 	fprintf(f, "  read:");
 	for (i = 0; i < rf->nr_counts; i++)
@@ -336,11 +342,18 @@ static void summary_source(const struct atag_report *r, const struct atag_report
 	summary_lifetimes(r, src, f);
 }
 
+/* @sum + |@v|, held at UINT64_MAX (counters lines may claim any numbers). */
+static uint64_t sum_abs(uint64_t sum, int64_t v)
+{
+	uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	return __builtin_add_overflow(sum, a, &sum) ? UINT64_MAX : sum;
+}
+
 static void summary_completeness(const struct atag_report *r, FILE *f)
 {
 	unsigned int i, ok = 0, reshaped = 0;
-	int64_t calls = 0, bytes = 0;
-	uint64_t uncertain = 0;
+	uint64_t calls = 0, bytes = 0, uncertain = 0;
 	char a[32];
 
 	if (!r->nr_completeness)
@@ -355,10 +368,8 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 			reshaped++;
 			continue;
 		}
-		calls += r->completeness[i].missing_calls < 0 ? -r->completeness[i].missing_calls :
-			 r->completeness[i].missing_calls;
-		bytes += r->completeness[i].missing_bytes < 0 ? -r->completeness[i].missing_bytes :
-			 r->completeness[i].missing_bytes;
+		calls = sum_abs(calls, r->completeness[i].missing_calls);
+		bytes = sum_abs(bytes, r->completeness[i].missing_bytes);
 	}
 	if (ok == r->nr_completeness)
 		fprintf(f, "completeness  complete: %u %s as /proc/allocinfo counted\n", ok,
@@ -369,13 +380,21 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 			ok == 1 ? "tag" : "tags", reshaped);
 	else
 		fprintf(f, "completeness  %u of %u tags as /proc/allocinfo counted; the trace "
-			"misses %lld calls (%s) of the others%s\n", ok, r->nr_completeness,
-			(long long)calls, atag_format_size(a, sizeof(a), bytes),
+			"misses %llu calls (%s) of the others%s\n", ok, r->nr_completeness,
+			(unsigned long long)calls, atag_format_size(a, sizeof(a), bytes),
 			reshaped ? " (but those with split or partly freed pages)" : "");
 	if (uncertain)
 		fprintf(f, "              %llu %s while record read the counters: counted or "
 			"not, as the counters allow\n", (unsigned long long)uncertain,
 			uncertain == 1 ? "event" : "events");
+}
+
+/* A notice or remark: what it quotes of a file is escaped. */
+static void note_line(FILE *f, const char *mark, const char *text)
+{
+	fputs(mark, f);
+	atag_text_fputs(text, f);
+	fputc('\n', f);
 }
 
 static void summary_data(const struct atag_report *r, FILE *f)
@@ -386,9 +405,9 @@ static void summary_data(const struct atag_report *r, FILE *f)
 	fprintf(f, "data          %s\n", r->complete ? "complete" :
 		"INCOMPLETE: the numbers undercount");
 	for (i = 0; i < r->nr_notices; i++)
-		fprintf(f, "  ! %s\n", r->notices[i]);
+		note_line(f, "  ! ", r->notices[i]);
 	for (i = 0; i < r->nr_remarks; i++)
-		fprintf(f, "  - %s\n", r->remarks[i]);
+		note_line(f, "  - ", r->remarks[i]);
 }
 
 /* ------------------------------------------------------------ call sites */
@@ -431,10 +450,13 @@ static void print_frames(const struct atag_report_stack *s, FILE *f)
 	unsigned int i;
 
 	for (i = 0; i < s->nr_frames; i++) {
-		if (s->lines && s->lines[i])
-			fprintf(f, "          %s  %s\n", s->frames[i], s->lines[i]);
-		else
-			fprintf(f, "          %s\n", s->frames[i]);
+		fprintf(f, "          ");
+		atag_text_fputs(s->frames[i], f);
+		if (s->lines && s->lines[i]) {
+			fprintf(f, "  ");
+			atag_text_fputs(s->lines[i], f);
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -558,7 +580,7 @@ static void live_suspects(const struct section *sec, const struct atag_render_op
 		row[1] = fmt("0x%llx", (unsigned long long)l->ptr);
 		row[2] = fmt("%llu", (unsigned long long)l->bytes);
 		row[3] = fmt("%d", l->pid);
-		row[4] = strdup(l->comm ? l->comm : "<...>");
+		row[4] = atag_text_dup(l->comm ? l->comm : "<...>");
 		c = 5;
 		if (tasks)
 			row[c++] = strdup(task_state(l));

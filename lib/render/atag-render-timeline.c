@@ -256,8 +256,11 @@ static void text_peak(const struct atag_report *r, const struct atag_report_time
 			atag_report_site(st->tag, site, sizeof(site)));
 		if (!st->stack || !st->stack->nr_frames)
 			fprintf(f, "%16s(no stack)\n", "");
-		for (j = 0; st->stack && j < st->stack->nr_frames; j++)
-			fprintf(f, "%16s%s\n", "", st->stack->frames[j]);
+		for (j = 0; st->stack && j < st->stack->nr_frames; j++) {
+			fprintf(f, "%16s", "");
+			atag_text_fputs(st->stack->frames[j], f);
+			fputc('\n', f);
+		}
 	}
 }
 
@@ -268,15 +271,15 @@ static void text_one(const struct atag_report *r, const struct atag_report_timel
 	unsigned int k;
 	size_t i, n;
 
+	fprintf(f, "timeline of ");
+	atag_text_fputs(r->files[t->file].path, f);
 	if (!t->nr_buckets) {
-		fprintf(f, "timeline of %s, %s: no allocation or free\n", r->files[t->file].path,
-			t->source);
+		fprintf(f, ", %s: no allocation or free\n", t->source);
 		return;
 	}
 	seconds(a, sizeof(a), t->start);
 	duration(b, sizeof(b), t->width);
-	fprintf(f, "timeline of %s, %s: %u buckets of %s from %s\n", r->files[t->file].path,
-		t->source, t->nr_buckets, b, a);
+	fprintf(f, ", %s: %u buckets of %s from %s\n", t->source, t->nr_buckets, b, a);
 	text_peak(r, t, limit, tmp, f);
 	n = atag_render_timeline_sites(r, t, limit, tmp);
 	for (i = 0; i < n; i++)

@@ -70,18 +70,11 @@ const char *atag_diff_status_name(enum atag_diff_status s)
 
 char *atag_diff_site_name(const struct atag_diff_site *s, char *buf, size_t len)
 {
-	int n;
-
 	if (!s->function) {
 		snprintf(buf, len, "(unknown call site)");
 		return buf;
 	}
-	n = snprintf(buf, len, "%s", s->function);
-	if (n >= 0 && (size_t)n < len && s->file)
-		n += snprintf(buf + n, len - n, " %s:%ld", s->file, s->line);
-	if (n >= 0 && (size_t)n < len && s->module)
-		snprintf(buf + n, len - n, " [%s]", s->module);
-	return buf;
+	return atag_site_text(buf, len, s->function, -1, s->file, s->line, s->module);
 }
 
 bool atag_diff_lifetime(const struct atag_lifetime *lt, int i, uint64_t *ns)

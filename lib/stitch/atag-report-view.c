@@ -72,21 +72,11 @@ bool atag_report_sort_key_known(const char *name)
 
 char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len)
 {
-	int n;
-
 	if (!t->function) {
 		snprintf(buf, len, "0x%llx", (unsigned long long)t->tag);
 		return buf;
 	}
-	if (t->offset >= 0)
-		n = snprintf(buf, len, "%s+0x%llx", t->function, (unsigned long long)t->offset);
-	else
-		n = snprintf(buf, len, "%s", t->function);
-	if (n >= 0 && (size_t)n < len && t->file)
-		n += snprintf(buf + n, len - n, " %s:%ld", t->file, t->line);
-	if (n >= 0 && (size_t)n < len && t->module)
-		snprintf(buf + n, len - n, " [%s]", t->module);
-	return buf;
+	return atag_site_text(buf, len, t->function, t->offset, t->file, t->line, t->module);
 }
 
 static int cmp_site(const struct atag_report_tag *a, const struct atag_report_tag *b)

@@ -38,6 +38,7 @@ struct report_priv {
 	struct debuginfo	*di;
 	unsigned int		nr_di;
 	struct atag_rows	*rows;		/* rows streamed, or NULL */
+	uint64_t		bytes;		/* the files' atag_decoder_bytes() */
 };
 
 /* ------------------------------------------------------------ notices */
@@ -48,7 +49,8 @@ static void add_line(char ***list, unsigned int *nr, const char *fmt, va_list ap
 
 	if (vasprintf(&s, fmt, ap) < 0)
 		return;
-	p = realloc(*list, (*nr + 1) * sizeof(*p));
+	/* doubled when *@nr reaches a power of two: a file may make a million of them */
+	p = *nr & (*nr - 1) ? *list : realloc(*list, (*nr ? 2 * (size_t)*nr : 1) * sizeof(*p));
 	if (!p) {
 		free(s);
 		return;
@@ -266,6 +268,45 @@ static void note_counts(struct atag_report_file *f, const struct atag_reader *rd
 	f->orphan_stacks = atag_stitch_orphan_stacks(st);
 }
 
+/*
+ * What no sound trace holds: a CPU's records running backwards, sizes no machine has,
+ * byte counts too large to add up exactly (for the file, then for the report).
+ */
+static void note_implausible(struct atag_report *r, struct atag_report_file *f,
+			     const struct atag_reader *rd)
+{
+	const struct atag_decoder *dec = atag_reader_decoder(rd);
+	const char *b = f->buffer[0] ? f->buffer : "top";
+	struct report_priv *p = r->priv;
+	uint64_t n, bytes;
+	bool over;
+	int cpu;
+
+	for (cpu = 0; cpu < atag_reader_nr_cpus(rd); cpu++) {
+		n = atag_reader_backwards(rd, cpu);
+		if (n)
+			notice(r, "%s: buffer %s, CPU %d: its timestamps run backwards %llu %s "
+			       "(damaged or forged pages): the order of events and the lifetimes "
+			       "are not to be trusted", f->path, b, atag_reader_cpu_id(rd, cpu),
+			       (unsigned long long)n, n == 1 ? "time" : "times");
+	}
+	n = atag_decoder_implausible(dec);
+	if (n)
+		notice(r, "%s: %llu allocation and free records claim more than 4 PiB each "
+		       "(more memory than a machine can address): skipped", f->path,
+		       (unsigned long long)n);
+	bytes = atag_decoder_bytes(dec);
+	if (bytes > ATAG_BYTES_SUM_MAX)
+		notice(r, "%s: its allocations and frees add up to more than 2^62 bytes "
+		       "(implausible): its byte counts may be wrong", f->path);
+	over = p->bytes > ATAG_BYTES_SUM_MAX;
+	if (__builtin_add_overflow(p->bytes, bytes, &p->bytes))
+		p->bytes = UINT64_MAX;
+	if (!over && bytes <= ATAG_BYTES_SUM_MAX && p->bytes > ATAG_BYTES_SUM_MAX)
+		notice(r, "the allocations and frees of the files add up to more than 2^62 bytes "
+		       "(implausible): the report's byte counts may be wrong");
+}
+
 /* What is missing from what was read (notices), and what else is worth knowing. */
 static void note_losses(struct atag_report *r, struct atag_report_file *f,
 			const struct atag_reader *rd)
@@ -277,6 +318,7 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 	unsigned int i;
 	int cpu;
 
+	note_implausible(r, f, rd);
 	if (atag_reader_stats(rd)->fault)
 		notice(r, "%s: corrupt ring-buffer data in buffer %s: reading stopped after "
 		       "%llu records", f->path, b, (unsigned long long)f->records);
@@ -461,34 +503,62 @@ static int note_observer(struct atag_report_file *f, const struct atag_stitcher 
 	return 0;
 }
 
-/*
- * The events of the trace's alloc_tag tags named @t inside the window; in *@odd
- * their partial and unmatched frees (of the whole file).
- */
-static void traced_in_window(const struct atag_run *run, const struct atag_reader *rd,
-			     const struct atag_marker_tag *m, struct atag_window *w,
-			     uint64_t *odd)
-{
-	const struct atag_tag_stats *t;
-	struct atag_marker_tag as;
-	unsigned int k;
-	size_t i;
+/* What a call site's events show inside the counters window. */
+struct traced {
+	struct atag_marker_tag	site;	/* the key: names of the aggregates' */
+	struct atag_window	w;
+	uint64_t		odd;	/* its partial and unmatched frees (whole file) */
+};
 
-	memset(w, 0, sizeof(*w));
-	*odd = 0;
-	for (k = 0; k < run->nr_src; k++) {
+/*
+ * The events of the trace's alloc_tag tags inside the window, summed per call site
+ * into @tr (atag_marker_tag_hash(): tags of the same site add up), hashed.
+ */
+static GHashTable *traced_in_window(const struct atag_run *run, const struct atag_reader *rd,
+				   struct traced **tr)
+{
+	GHashTable *by_site = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
+	const struct atag_tag_stats *t;
+	struct traced *one;
+	size_t i, n = 0;
+	unsigned int k;
+
+	for (k = 0; k < run->nr_src; k++)
+		n += atag_aggr_nr_tags(run->aggr[k]);
+	*tr = calloc(n ? n : 1, sizeof(**tr));
+	for (k = 0, n = 0; *tr && k < run->nr_src; k++) {
 		if (strcmp(atag_reader_source_at(rd, k)->name, "alloc_tag"))
 			continue;
 		for (i = 0; i < atag_aggr_nr_tags(run->aggr[k]); i++) {
 			t = atag_aggr_tag(run->aggr[k], i);
-			as = (struct atag_marker_tag){ .module = t->module, .file = t->file,
-						       .line = t->line, .function = t->function };
-			if (!t->function || !same_tag(&as, m))
+			if (!t->function)
 				continue;
-			atag_window_add(w, &t->window);
-			*odd += t->counts.partial_frees + t->counts.unmatched_frees;
+			one = &(*tr)[n];
+			one->site = (struct atag_marker_tag){ .module = t->module, .file = t->file,
+							      .line = t->line,
+							      .function = t->function };
+			if (g_hash_table_contains(by_site, &one->site))
+				one = g_hash_table_lookup(by_site, &one->site);
+			else
+				g_hash_table_insert(by_site, &(*tr)[n++].site, one);
+			atag_window_add(&one->w, &t->window);
+			one->odd += t->counts.partial_frees + t->counts.unmatched_frees;
 		}
 	}
+	return by_site;
+}
+
+/* The first "counters start" line of each call site, by atag_marker_tag_hash(). */
+static GHashTable *first_starts(const struct atag_recording *rec)
+{
+	GHashTable *starts = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
+	unsigned int j;
+
+	for (j = 0; j < rec->nr_counters_start; j++)
+		if (!g_hash_table_contains(starts, &rec->counters_start[j].tag))
+			g_hash_table_insert(starts, &rec->counters_start[j].tag,
+					    &rec->counters_start[j]);
+	return starts;
 }
 
 /*
@@ -499,10 +569,23 @@ static void traced_in_window(const struct atag_run *run, const struct atag_reade
 static int64_t beyond(int64_t d, uint64_t up, uint64_t down)
 {
 	if (d > 0)
-		return (uint64_t)d > up ? d - (int64_t)up : 0;
+		return (uint64_t)d > up ? (int64_t)((uint64_t)d - up) : 0;
 	if (d < 0)
-		return (uint64_t)-d > down ? d + (int64_t)down : 0;
+		return 0 - (uint64_t)d > down ? -(int64_t)(0 - (uint64_t)d - down) : 0;
 	return 0;
+}
+
+/*
+ * @a - @b, held within +-INT64_MAX: counters lines of a file may claim any numbers,
+ * and what comes of them is printed negated too.
+ */
+static int64_t difference(int64_t a, int64_t b)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(a, b, &d))
+		return a < 0 ? -INT64_MAX : INT64_MAX;
+	return d == INT64_MIN ? -INT64_MAX : d;
 }
 
 /*
@@ -515,10 +598,13 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	const struct atag_recording *rec = f->recording;
 	const struct atag_marker_counters *e, *b;
 	struct atag_report_completeness *c;
-	struct atag_window w;
-	unsigned int i, j;
+	static const struct traced none;
+	struct traced *traced_sites = NULL;
+	GHashTable *starts, *traced;
+	const struct traced *tr;
+	unsigned int i, n;
 	char what[512];
-	uint64_t odd;
+	int ret = 0;
 
 	if (!rec || !rec->nr_counters_end)
 		return 0;
@@ -527,18 +613,26 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		       f->path);
 		return 0;
 	}
+	/* by call site, once: a file may hold a million of these lines */
+	starts = first_starts(rec);
+	traced = traced_in_window(run, rd, &traced_sites);
+	for (i = n = 0; i < rec->nr_counters_end; i++)
+		n += g_hash_table_contains(starts, &rec->counters_end[i].tag);
+	c = n ? realloc(r->completeness, (r->nr_completeness + n) * sizeof(*c)) : r->completeness;
+	if (!c || !traced_sites) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	r->completeness = c;
 	for (i = 0; i < rec->nr_counters_end; i++) {
 		e = &rec->counters_end[i];
-		for (j = 0, b = NULL; j < rec->nr_counters_start && !b; j++)
-			if (same_tag(&rec->counters_start[j].tag, &e->tag))
-				b = &rec->counters_start[j];
+		b = g_hash_table_lookup(starts, &e->tag);
+		tr = g_hash_table_lookup(traced, &e->tag);
 		if (!b)
 			continue;
-		c = realloc(r->completeness, (r->nr_completeness + 1) * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		r->completeness = c;
-		c = &c[r->nr_completeness++];
+		if (!tr)
+			tr = &none;
+		c = &r->completeness[r->nr_completeness++];
 		memset(c, 0, sizeof(*c));
 		c->file = r->nr_files - 1;
 		c->function = e->tag.function ? strdup(e->tag.function) : NULL;
@@ -547,17 +641,17 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		c->line = e->tag.line;
 		c->counted_calls = (int64_t)(e->calls - b->calls);
 		c->counted_bytes = (int64_t)(e->bytes - b->bytes);
-		traced_in_window(run, rd, &e->tag, &w, &odd);
-		c->traced_calls = (int64_t)(w.allocs - w.frees);
-		c->traced_bytes = (int64_t)(w.bytes_alloced - w.bytes_freed);
-		c->uncertain_calls = w.uncertain_allocs + w.uncertain_frees;
-		c->uncertain_bytes = w.uncertain_bytes_alloced + w.uncertain_bytes_freed;
-		c->missing_calls = beyond(c->counted_calls - c->traced_calls, w.uncertain_allocs,
-					  w.uncertain_frees);
-		c->missing_bytes = beyond(c->counted_bytes - c->traced_bytes,
-					  w.uncertain_bytes_alloced, w.uncertain_bytes_freed);
+		c->traced_calls = (int64_t)(tr->w.allocs - tr->w.frees);
+		c->traced_bytes = (int64_t)(tr->w.bytes_alloced - tr->w.bytes_freed);
+		c->uncertain_calls = tr->w.uncertain_allocs + tr->w.uncertain_frees;
+		c->uncertain_bytes = tr->w.uncertain_bytes_alloced + tr->w.uncertain_bytes_freed;
+		c->missing_calls = beyond(difference(c->counted_calls, c->traced_calls),
+					  tr->w.uncertain_allocs, tr->w.uncertain_frees);
+		c->missing_bytes = beyond(difference(c->counted_bytes, c->traced_bytes),
+					  tr->w.uncertain_bytes_alloced,
+					  tr->w.uncertain_bytes_freed);
 		c->complete = !c->missing_calls && !c->missing_bytes;
-		c->reshaped = !c->complete && odd && (!c->missing_calls || !c->missing_bytes);
+		c->reshaped = !c->complete && tr->odd && (!c->missing_calls || !c->missing_bytes);
 		if (c->complete)
 			continue;
 		snprintf(what, sizeof(what), "%s %s:%ld%s%s%s", c->function ? c->function : "?",
@@ -583,7 +677,11 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 			       "%lld bytes", f->path, what, (long long)c->missing_calls,
 			       (long long)c->missing_bytes);
 	}
-	return 0;
+out:
+	g_hash_table_destroy(starts);
+	g_hash_table_destroy(traced);
+	free(traced_sites);
+	return ret;
 }
 
 /* ------------------------------------------------------------ debug information */

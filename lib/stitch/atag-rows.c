@@ -563,7 +563,8 @@ int atag_rows_end(struct atag_rows *rows, const struct atag_run *run)
 		}
 		live[n++] = l;
 	}
-	if (!ret)
+	/* none live: no array to sort (qsort() takes no NULL, even of 0 elements) */
+	if (!ret && n > 1)
 		qsort(live, n, sizeof(*live), by_seq);
 	for (i = 0; !ret && i < n; i++) {
 		ret = make_pending(rows, live[i], ATAG_ROW_LIVE, 0, 0, &pd);

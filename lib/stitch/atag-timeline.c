@@ -114,6 +114,15 @@ static void *grow(void *arr, size_t *cap, size_t *nr, size_t idx, size_t size)
 	return arr;
 }
 
+/*
+ * A change added to a change, wrapping as the live bytes it turns into do: byte counts
+ * past 2^63 are implausible (the report says so, atag-report.c), not undefined.
+ */
+static inline int64_t add_delta(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
 /* Buckets 2i and 2i + 1 become bucket i. */
 static void series_halve(struct series *s, unsigned int cap)
 {
@@ -122,7 +131,7 @@ static void series_halve(struct series *s, unsigned int cap)
 	if (!s->delta)
 		return;
 	for (i = 0; i < cap / 2; i++) {
-		s->delta[i] = s->delta[2 * i] + s->delta[2 * i + 1];
+		s->delta[i] = add_delta(s->delta[2 * i], s->delta[2 * i + 1]);
 		s->max[i] = s->max[2 * i] > s->max[2 * i + 1] ? s->max[2 * i] : s->max[2 * i + 1];
 	}
 	if (cap & 1) {
@@ -175,7 +184,7 @@ static inline void snapshot(struct entity *e, uint64_t epoch)
 
 static inline void apply(struct entity *e, int64_t delta)
 {
-	if (delta < 0 && (uint64_t)-delta > e->live)
+	if (delta < 0 && 0 - (uint64_t)delta > e->live)
 		e->live = 0;
 	else
 		e->live += delta;
@@ -183,7 +192,7 @@ static inline void apply(struct entity *e, int64_t delta)
 
 static inline void note(struct series *s, unsigned int b, int64_t delta, uint64_t live)
 {
-	s->delta[b] += delta;
+	s->delta[b] = add_delta(s->delta[b], delta);
 	if (live > s->max[b])
 		s->max[b] = live;
 }

@@ -8,22 +8,27 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "atag-utils.h"
 
 #define FIRST_CHUNK	4096
 #define KV_LINE_MAX	256
 
-char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len)
+/* At most @max bytes of the reader; with @whole, more than that is EFBIG. */
+static char *read_upto(atag_read_fn read_fn, void *ctx, size_t max, size_t *len, bool whole)
 {
 	size_t size = 0, cap = 0, want;
-	char *buf = NULL, *nbuf;
+	char *buf = NULL, *nbuf, more;
 	ssize_t n;
 
 	for (;;) {
@@ -38,8 +43,18 @@ char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len)
 			buf = nbuf;
 		}
 		want = cap - size < max - size ? cap - size : max - size;
-		if (!want)
-			break;		/* @max read */
+		if (!want) {
+			/* @max read: is there more? */
+			n = whole ? read_fn(ctx, &more, 1, size) : 0;
+			if (n > 0)
+				n = -EFBIG;
+			if (n < 0) {
+				free(buf);
+				errno = -n;
+				return NULL;
+			}
+			break;
+		}
 		n = read_fn(ctx, buf + size, want, size);
 		if (n < 0) {
 			free(buf);
@@ -56,6 +71,11 @@ char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len)
 	return buf;
 }
 
+char *atag_read_all(atag_read_fn read_fn, void *ctx, size_t max, size_t *len)
+{
+	return read_upto(read_fn, ctx, max, len, true);
+}
+
 /* read(), from where the previous call stopped: pseudo-files want it sequential */
 static ssize_t read_fd(void *ctx, char *buf, size_t len, off_t off)
 {
@@ -68,19 +88,75 @@ static ssize_t read_fd(void *ctx, char *buf, size_t len, off_t off)
 	return n < 0 ? -errno : n;
 }
 
-char *atag_read_file(const char *path, size_t max, size_t *len)
+int atag_open_input(int dirfd, const char *path, int flags)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd, fl, err;
+
+	fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags);
+	if (fd < 0)
+		return atag_err(-errno);
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (S_ISDIR(st.st_mode))
+		err = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		err = -ATAG_ENOTREG;
+	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))
+		err = -errno;
+	else
+		return fd;
+	close(fd);
+	return atag_err(err);
+}
+
+bool atag_input_too_large(int fd, size_t max)
+{
+	struct stat st;
+
+	/* kernel pseudo-files say 0 or a page: only a read finds their end */
+	return !fstat(fd, &st) && st.st_size > 0 && (uint64_t)st.st_size > max;
+}
+
+static char *read_path(const char *path, size_t max, size_t *len, bool whole)
+{
+	int fd = atag_open_input(AT_FDCWD, path, 0);
 	char *text;
 	int err;
 
 	if (fd < 0)
 		return NULL;
-	text = atag_read_all(read_fd, &fd, max, len);
+	if (whole && atag_input_too_large(fd, max)) {
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	text = read_upto(read_fd, &fd, max, len, whole);
 	err = errno;
 	close(fd);
 	errno = err;
 	return text;
+}
+
+char *atag_read_file(const char *path, size_t max, size_t *len)
+{
+	return read_path(path, max, len, true);
+}
+
+char *atag_read_head(const char *path, size_t max, size_t *len)
+{
+	return read_path(path, max, len, false);
+}
+
+const char *atag_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == ATAG_ENOTREG)
+		return "not a regular file (a FIFO, a device or a socket)";
+	if (err == EFBIG)
+		return "larger than " ATAG_INPUT_MAX_TEXT ": not read";
+	return strerror(err);
 }
 
 /* 0: @path is an executable regular file; -EACCES: it is there but not that. */
@@ -165,6 +241,28 @@ DIR *atag_opendir_fd(int fd)
 	/* a dup shares the position of @fd: start from the top */
 	rewinddir(dp);
 	return dp;
+}
+
+const char *atag_kernel_fs(const char *dir)
+{
+	static const struct {
+		long		magic;
+		const char	*name;
+	} fs[] = {
+		{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" },
+		{ TRACEFS_MAGIC, "tracefs" }, { DEBUGFS_MAGIC, "debugfs" },
+		{ CGROUP_SUPER_MAGIC, "cgroup" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { BPF_FS_MAGIC, "bpf" },
+	};
+	struct statfs sf;
+	size_t i;
+
+	if (statfs(dir, &sf))
+		return NULL;
+	for (i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if ((long)sf.f_type == fs[i].magic)
+			return fs[i].name;
+	return NULL;
 }
 
 static char *trim(char *s)

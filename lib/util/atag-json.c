@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atag-json.h"
+#include "atag-utils.h"
 
 void atag_json_init(struct atag_json *w, FILE *f, unsigned int flags)
 {
@@ -47,40 +48,12 @@ static void put_indent(struct atag_json *w)
 		put_char(w, ' ');
 }
 
-/*
- * The length of the well-formed UTF-8 sequence at @p (RFC 3629, table 3-7 of the
- * Unicode standard), or 0 when @p starts none. Stops at a NUL.
- */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	if (p[0] == 0xe0)
-		lo = 0xa0;		/* overlong */
-	else if (p[0] == 0xed)
-		hi = 0x9f;		/* surrogates */
-	else if (p[0] == 0xf0)
-		lo = 0x90;		/* overlong */
-	else if (p[0] == 0xf4)
-		hi = 0x8f;		/* above U+10FFFF */
-	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
-		if (p[i] < lo || p[i] > hi)
-			return 0;
-	return n;
-}
-
 /* How many bytes at @p go out as they are: 0 when the byte needs an escape. */
 static size_t plain_len(const unsigned char *p)
 {
 	if (*p < 0x20 || *p == '"' || *p == '\\')
 		return 0;
-	return utf8_len(p);
+	return atag_utf8_len(p);
 }
 
 static void put_escape(struct atag_json *w, unsigned char c)

@@ -80,7 +80,7 @@ unsigned long long atag_proc_starttime(pid_t pid)
 	int i;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	buf = atag_read_file(path, 4096, NULL);
+	buf = atag_read_head(path, 4096, NULL);
 	if (!buf)
 		return 0;
 	/* the comm may hold spaces and parentheses: fields start after the last ')' */
@@ -192,7 +192,7 @@ static pid_t proc_pgrp(pid_t pid)
 	int pgrp = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	buf = atag_read_file(path, 4096, NULL);
+	buf = atag_read_head(path, 4096, NULL);
 	if (!buf)
 		return 0;
 	/* "pid (comm) state ppid pgrp ..." with a comm that may hold anything */
@@ -287,7 +287,7 @@ char *atag_proc_cmdline(pid_t pid, size_t *len)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	return atag_read_file(path, 1 << 20, len);
+	return atag_read_head(path, 1 << 20, len);
 }
 
 bool atag_args_have(const char *args, size_t len, const char * const *seq)
@@ -326,7 +326,7 @@ int atag_proc_comm(pid_t pid, char *buf, size_t len)
 	char path[64], *text;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	text = atag_read_file(path, 256, NULL);
+	text = atag_read_head(path, 256, NULL);
 	if (!text)
 		return atag_err(-errno);
 	text[strcspn(text, "\n")] = '\0';
@@ -395,7 +395,7 @@ static pid_t proc_ppid(pid_t pid)
 	int ppid = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	buf = atag_read_file(path, 4096, NULL);
+	buf = atag_read_head(path, 4096, NULL);
 	if (!buf)
 		return 0;
 	p = strrchr(buf, ')');

@@ -237,20 +237,3 @@ char *atag_elide_middle(char *buf, size_t len, const char *s, size_t width)
 	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
 	return buf;
 }
-
-void atag_csv_write_string(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}

@@ -28,12 +28,14 @@ static void put(const char *dir, const char *name, const void *a, size_t la,
 	fclose(f);
 }
 
-static void record(const char *dir, const char *name, unsigned char kind, uint16_t off,
-		   unsigned char hdr, const void *rec, size_t len)
+/* A plugin seed: event kind, header page data size, offset, header bytes, claimed size */
+static void record(const char *dir, const char *name, unsigned char kind, uint16_t data_size,
+		   uint16_t off, unsigned char hdr, const void *rec, size_t len)
 {
-	unsigned char head[4] = { kind, off & 0xff, off >> 8, hdr };
+	unsigned char head[8] = { kind, data_size & 0xff, data_size >> 8, off & 0xff, off >> 8,
+				  hdr, len & 0xff, len >> 8 };
 
-	put(dir, name, head, 4, rec, len);
+	put(dir, name, head, 8, rec, len);
 }
 
 static void tag(struct allocinfo_tag_data *d, const char *mod, const char *fn, const char *file,
@@ -68,16 +70,19 @@ int main(int argc, char **argv)
 	mkdir(dir, 0755);
 	n = tdw_alloc_tag_hit(buf, 0, 42, 0xffffffff82000000ULL, "NONE", "mm/slub.c",
 			      "kmalloc_trace", 4100);
-	record(dir, "hit", 0, 16, 4, buf, n);
+	record(dir, "hit", 0, 4080, 16, 4, buf, n);
+	record(dir, "hit-4016-byte-pages", 0, 4000, 3990, 4, buf, n);
 	n = tdw_alloc_tag_hit(buf, 0, 42, 0xffffffff82000040ULL, "foo", "drivers/foo.c",
 			      "foo_alloc", 12);
-	record(dir, "hit-module-long-header", 0, 1000, 8, buf, n);
+	record(dir, "hit-module-long-header", 0, 4080, 1000, 8, buf, n);
+	record(dir, "hit-8k-pages-across-4k", 8, 8176, 4050, 8, buf, n);
+	record(dir, "hit-8k-header-page-4k-pages", 0, 8176, 4050, 8, buf, n);
 	n = tdw_alloc_tag_mem(buf, 0, 42, 0xffff888000001000ULL, 0xffffffff82000000ULL, 4096);
-	record(dir, "alloced", 1, 200, 4, buf, n);
-	record(dir, "freed-ref", 6, 4000, 4, buf, n);
-	record(dir, "alloced-past-page", 1, 4090, 4, buf, n);
+	record(dir, "alloced", 1, 4080, 200, 4, buf, n);
+	record(dir, "freed-ref", 6, 4080, 4000, 4, buf, n);
+	record(dir, "alloced-past-page", 1, 4080, 4090, 4, buf, n);
 	n = tdw_alloc_tag_mem(buf, 0, 42, 0x10, 0xffffffff82000040ULL, 30);
-	record(dir, "freed-by-hand", 2, 0, 0, buf, n);
+	record(dir, "freed-by-hand", 2, 4080, 0, 0, buf, n);
 
 	snprintf(dir, sizeof(dir), "%s/allocinfo-ioctl", argv[1]);
 	mkdir(dir, 0755);

@@ -53,7 +53,9 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # Seeds made from the fixtures and the bundled trace, once per build.
 seeds() {
 	s=$B/seeds
-	[ -f "$s/.done" ] && return 0
+	# made again when fuzz-seeds or this script changed (the seeds follow their layouts)
+	[ -f "$s/.done" ] && [ "$s/.done" -nt "$B/tests/fuzz/fuzz-seeds" ] &&
+		[ "$s/.done" -nt "$0" ] && return 0
 	mk=$B/tests/atag-mkfixture
 	mkdir -p "$s/report" "$s/kallsyms"
 	for t in lifetimes kmem page; do
@@ -66,6 +68,13 @@ seeds() {
 	for c in zstd none; do
 		trace-cmd convert -i "$s/report/lifetimes.dat" -o "$s/report/lifetimes-v7-$c.dat" \
 			--file-version 7 --compression $c > /dev/null 2>&1
+	done
+	# files read through libtracecmd: options DATE ("0x1000"), OFFSET ("100"),
+	# TSC2NSEC (mult 1, shift 0, offset 1000) and one it does not know
+	for o in date:"1 30783130303000" offset:"7 3130303000" \
+		 tsc2nsec:"14 0100000000000000e803000000000000" unknown:"99 0102"; do
+		{ cat "$SRC/tests/data/lifetimes.txt"; echo "option ${o#*:}"; } |
+			"$mk" -o "$s/report/lifetimes-${o%%:*}.dat" - > /dev/null || return 1
 	done
 	head -c 65536 "$SRC/tests/data/sample.dat" > "$s/report/sample-head.dat"
 	trace-cmd dump --kallsyms -i "$SRC/tests/data/sample.dat" 2>/dev/null |
