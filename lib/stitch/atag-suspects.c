@@ -15,7 +15,10 @@
  *     exited: credentials and their LSM blob (put_cred() -> put_cred_rcu(),
  *     kernel/cred.c; security_cred_free()), page tables (tlb_remove_table() with
  *     RCU-freed tables, mm/mmu_gather.c). record lingers past the workload's end for
- *     them (--linger); a grace period can still fall after the stop.
+ *     them (--linger); a grace period can still fall after the stop. Likewise the mm
+ *     of a task that exited (mm_alloc()): a CPU that ran it keeps it as its lazy TLB
+ *     mm (active_mm) until it next runs another task's, and that last mmdrop() frees
+ *     it (kernel/sched/core.c, mmdrop_lazy_tlb()); an idle CPU may hold it long.
  *  4. An anonymous page of a task that exited (page source): folio_add_lru() takes a
  *     reference for the per-CPU LRU batch the folio waits in (mm/swap.c), and
  *     exit_mmap() drains only the exiting CPU's batch, so a page faulted on another
@@ -62,6 +65,8 @@ static const char maple[] = "maple tree node: freed in bulk (mt_free_bulk() -> "
 			    "kmem_cache_free_bulk()), which emits no event";
 static const char creds[] = "credentials: freed after an RCU grace period once their task "
 			    "exited (put_cred_rcu())";
+static const char lazymm[] = "mm of a task that exited: a CPU keeps it as its lazy TLB mm until it "
+			     "next switches to another task's (mmdrop_lazy_tlb())";
 static const char ptables[] = "page table: freed after an RCU grace period once its mm was "
 			      "torn down (tlb_remove_table())";
 static const char anon[] = "anonymous page of a task that exited: a per-CPU LRU batch holds it "
@@ -84,6 +89,7 @@ static const struct known known[] = {
 	{ NULL, "prepare_exec_creds", true, creds },
 	{ NULL, "lsm_blob_alloc", true, creds },
 	{ NULL, "security_prepare_creds", true, creds },
+	{ "kmem", "mm_alloc", true, lazymm },
 	{ NULL, "pte_alloc_one", true, ptables },
 	{ NULL, "__pte_alloc*", true, ptables },
 	{ NULL, "__pmd_alloc", true, ptables },
