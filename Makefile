@@ -6,6 +6,8 @@
 #   make run                  build, then run the main job on the bundled sample trace
 #   make check                run the test suite, then again built with ASan+UBSan, then
 #                             the two-thread pipeline built with ThreadSanitizer
+#   make check-quick          the unit tests and the tiers on generated files: no root,
+#                             no tracefs, no browser, under a minute (for contributors)
 #   make check-vm             the VM tier: a patched kernel under QEMU (tests/vm/)
 #   make fuzz [FUZZ_TIME=60]  build the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
 #                             and run each for FUZZ_TIME seconds (tests/fuzz/; make check
@@ -153,7 +155,7 @@ ifneq ($(SAN),)
 ALL_TARGETS	+= $(REPLAYPROGS) $(O)/tests/fuzz/fuzz-seeds
 endif
 
-.PHONY: all deps run check check-vm check-one check-tsan bench install uninstall doc clean help
+.PHONY: all deps run check check-quick check-vm check-one check-tsan bench install uninstall doc clean help
 .PHONY: programs deb check-package sanitizer-builds
 .PHONY: demo readme bench-html
 .PHONY: fuzz fuzz-build
@@ -331,6 +333,13 @@ sanitizer-builds:
 
 check-one: build-all
 	$(Q)tests/run-tests.sh $(O) $(if $(SAN),asan)
+
+# The unit tests and the tiers on generated trace.dat files ("# tier: quick"): no root,
+# no tracefs; what a contributor runs between edits. make check runs them too.
+check-quick: all
+	$(Q)start=$$(date +%s); rm -f $(O)/check-results; \
+	tests/run-tests.sh $(O) quick; \
+	tests/summarize.sh --since $$start $(O)/check-results
 
 # The two-thread pipeline under ThreadSanitizer: the pipe's unit tests and threaded
 # reports (tests/tsan-*.sh); run with TSAN=1.

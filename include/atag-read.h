@@ -101,6 +101,10 @@ struct atag_read_stats {
 	uint64_t	last_ts;
 	int		fault;		/* signal of a fault in corrupt data (walk stopped), or 0 */
 	uint64_t	backwards;	/* records of a CPU earlier than the one before */
+	/* the buffer's records outside the time window (--start, --end), and its span */
+	uint64_t	outside;
+	uint64_t	all_first_ts;
+	uint64_t	all_last_ts;
 };
 
 const struct atag_read_stats *atag_reader_stats(const struct atag_reader *rd);

@@ -69,6 +69,8 @@ void atag_timeline_finish(struct atag_timeline *tl);
 
 /* The buckets in use (0: no change at all), the first one's start, their width (ns). */
 unsigned int atag_timeline_nr_buckets(const struct atag_timeline *tl);
+/* The number of buckets it was made with: nr_buckets / 2 to nr_buckets of them are used. */
+unsigned int atag_timeline_cap(const struct atag_timeline *tl);
 uint64_t atag_timeline_start(const struct atag_timeline *tl);
 uint64_t atag_timeline_width(const struct atag_timeline *tl);
 
@@ -122,6 +124,7 @@ struct atag_report_timeline {
 	uint64_t			start;		/* of bucket 0, ns */
 	uint64_t			width;		/* of a bucket, ns */
 	unsigned int			nr_buckets;
+	unsigned int			nr_asked;	/* --buckets: nr_buckets is half to all */
 	uint64_t			*total;		/* live bytes at each bucket's end */
 	uint64_t			*total_max;
 	uint64_t			peak;		/* the most live bytes in all */

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-tests.sh BUILD_DIR [asan|tsan]: run every test tier against one build:
-# the CUnit suites, then each tests/t-*.sh script. Appends "name passed failed
+# run-tests.sh BUILD_DIR [asan|tsan|quick]: run every test tier against one build:
+# the CUnit suites, then each tests/t-*.sh script (quick: only those with a line
+# "# tier: quick", generated files alone: no root, no tracefs, seconds). Appends "name passed failed
 # skipped" lines to BUILD_DIR/check-results and prints the totals. A tsan build
 # (make TSAN=1) holds only the suites of the two-thread pipeline, and its shell
 # tiers are tests/tsan-*.sh.
@@ -24,6 +25,8 @@ if [ "$MODE" = asan ]; then
 	export LSAN_OPTIONS="suppressions=$ATAG_SRC/tests/lsan.supp:print_suppressions=0"
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=99"
 	echo "== tests in $ATAG_BUILD (ASan+UBSan)"
+elif [ "$MODE" = quick ]; then
+	echo "== tests in $ATAG_BUILD (quick: the unit tests and the generated-file tiers)"
 elif [ "$MODE" = tsan ]; then
 	# a data race is a failure: the program ends with status 66 at the first one
 	export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1"
@@ -36,7 +39,7 @@ cd "$ATAG_SRC" || exit 2
 # 0. tracefs: as root, mounted where it is not (a fresh machine may have none mounted:
 # the live tiers would skip), and unmounted again at the end
 mounted_tracefs=
-if [ "$(id -u)" = 0 ] && ! awk '$3 == "tracefs" { f = 1 } END { exit !f }' /proc/mounts &&
+if [ "$MODE" != quick ] && [ "$(id -u)" = 0 ] && ! awk '$3 == "tracefs" { f = 1 } END { exit !f }' /proc/mounts &&
    [ -d /sys/kernel/tracing ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
 	mounted_tracefs=/sys/kernel/tracing
 	echo "tracefs was not mounted: mounted on $mounted_tracefs for the tiers"
@@ -46,7 +49,9 @@ fi
 # user the tiers cannot change them)
 state_before=$ATAG_BUILD/tracefs-state.before
 rm -f "$state_before"
-if [ "$(id -u)" = 0 ] && sh tests/tracefs-state.sh > "$state_before.tmp" 2>&1; then
+if [ "$MODE" = quick ]; then
+	state_why="the quick tiers do not touch tracefs"
+elif [ "$(id -u)" = 0 ] && sh tests/tracefs-state.sh > "$state_before.tmp" 2>&1; then
 	mv "$state_before.tmp" "$state_before"
 else
 	state_why=$(if [ "$(id -u)" != 0 ]; then echo "not root"; else cat "$state_before.tmp"; fi)
@@ -76,6 +81,7 @@ echo "utest $passed $failed 0" >> "$ATAG_RESULTS"
 # tier's output is shown whole when it ends; the longest ones start first.
 tiers=$(ls tests/t-*.sh)
 [ "$MODE" = tsan ] && tiers=$(ls tests/tsan-*.sh)
+[ "$MODE" = quick ] && tiers=$(grep -l '^# tier: quick' tests/t-*.sh)
 # A tier that tests no code of ours a sanitizer would watch beyond what the normal
 # build runs (make install, bash completion, the layering, the README's commands: a
 # line "# tier: normal build") runs in the normal build only.

@@ -124,6 +124,26 @@ for c in list report diff stat top; do
 	check_grep "$c --help: -o, --output" "^  -o, --output FILE " "$T_TMP/help"
 done
 
+# ------------------------------------------------------------------ options after operands
+# (issue 31) as git and perf take them: anywhere before '--'; the same output as with the
+# options first. record and top run COMMAND from their first operand on (as perf record
+# and strace do): what follows it is COMMAND's (t-record checks that).
+S=$ATAG_SRC/tests/data/sample.dat
+check_eq "report FILE -n 2 -s allocs: as report -n 2 -s allocs FILE" \
+	"$("$ATAG_CMD" report "$S" -n 2 -s allocs 2>&1)" "$("$ATAG_CMD" report -n 2 -s allocs "$S" 2>&1)"
+check_eq "report FILE -f json --sort peak: as with the options first" \
+	"$("$ATAG_CMD" report "$S" -f json --sort peak 2>&1)" \
+	"$("$ATAG_CMD" report -f json --sort peak "$S" 2>&1)"
+check_eq "diff A B -n 1 -f json: as with the options first" \
+	"$("$ATAG_CMD" diff "$T_TMP/lt.dat" "$S" -n 1 -f json 2>&1)" \
+	"$("$ATAG_CMD" diff -n 1 -f json "$T_TMP/lt.dat" "$S" 2>&1)"
+check_eq "report A -- -n: after '--' an operand, a file named -n" \
+	"$("$ATAG_CMD" report "$S" -- -n 2>&1 | tail -n 1)" \
+	"trace-cmd-alloc-tag: -n: No such file or directory"
+"$ATAG_CMD" report "$S" --bogus > /dev/null 2> "$T_TMP/err"; rc=$?
+check_eq "report FILE --bogus: the unknown option named, exit 2" "$rc:$(head -n 1 "$T_TMP/err")" \
+	"2:trace-cmd-alloc-tag: unknown option '--bogus'"
+
 # ------------------------------------------------------------------ options x formats
 # every option that only some formats use, with every format: used (0, no word),
 # harmless (0, one warning line), refused (2, one line and the hint); the table of

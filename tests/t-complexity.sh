@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # tier: normal build (AddressSanitizer's strcmp would come before the counting one)
 # No step of report grows faster than n log n in the distinct stacks of a call site,
 # measured without a clock: the strcmp() calls report makes (counted by

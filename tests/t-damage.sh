@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # Damaged and hostile trace.dat files: report and the plugin under stock trace-cmd
 # read them in bounded time and memory, never outside a page, and say what they
 # skipped. One test per defect of issue 12 (items 1-5) and of issue 26; each failed

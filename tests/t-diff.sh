@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # diff (and report --diff) on generated trace.dat files: two boots with different
 # KASLR offsets compare, a recording with itself shows no change, a leak at one call
 # site shows exactly there, call sites that appear and disappear, kmem call sites
@@ -196,12 +197,32 @@ check_eq "csv: every row as wide as the header" \
 diff_ -f folded --weight alloc_objects "$B" "$A" > "$T_TMP/d.folded"
 check_eq "folded: frames root first, the call site as leaf, before and after" \
 	"$(sort "$T_TMP/d.folded")" \
-	"__x64_sys_ioctl;foo_ioctl;foo_create;foo_create@mm/foo.c:10 2 2
+	"__x64_sys_ioctl;foo_ioctl;foo_create@mm/foo.c:10 2 2
 bar_open@drivers/bar.c:20[bar] 1 1
-do_sys_open;bar_open;bar_open@drivers/bar.c:20[bar] 2 2
-do_sys_open;bar_open;foo_create;foo_create@mm/foo.c:10 1 4
+do_sys_open;bar_open;foo_create@mm/foo.c:10 1 4
+do_sys_open;bar_open@drivers/bar.c:20[bar] 2 2
 new_alloc@mm/new.c:60 0 1
 old_alloc@mm/old.c:50 1 0"
+
+# the stacks are report -f folded's (issue 31: diff kept the allocator's frames and
+# repeated the call site): each side's lines are that side's report's, weight for weight
+for side in before:"$B" after:"$A" kbefore:"$T_TMP/kmem1.dat" kafter:"$T_TMP/kmem3.dat"; do
+	name=${side%%:*} f=${side#*:}
+	case $name in
+	before|kbefore) other=$f ;;
+	esac
+	"$ATAG_CMD" report -f folded --weight alloc_objects "$f" 2> /dev/null |
+		sed -E 's/\+0x[0-9a-f]+ / /' | sort > "$T_TMP/r.folded"
+	case $name in
+	before) diff_ -f folded --all --weight alloc_objects "$f" "$A" ;;
+	after) diff_ -f folded --all --weight alloc_objects "$B" "$f" ;;
+	kbefore) diff_ -f folded --all --weight alloc_objects "$f" "$T_TMP/kmem3.dat" ;;
+	kafter) diff_ -f folded --all --weight alloc_objects "$T_TMP/kmem1.dat" "$f" ;;
+	esac 2> /dev/null | awk -v side="${name#k}" '{ w = side == "before" ? $(NF - 1) : $NF
+		if (w) { NF -= 2; print $0, w } }' | sort > "$T_TMP/d1.folded"
+	check_eq "folded, $name: the stacks and weights of that side's report -f folded" \
+		"$(cat "$T_TMP/d1.folded")" "$(cat "$T_TMP/r.folded")"
+done
 
 # ------------------------------------------------------------------ errors
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # The trace.dat fixture writer, read back by stock trace-cmd.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # report -f lifetimes / lifetimes-json and --stacks-out on generated trace.dat files:
 # the rows against stock trace-cmd's events paired by ptr (tests/lifetimes-pair.awk),
 # the stacks against the JSON report's, one thread against two, and the README's

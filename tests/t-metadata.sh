@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # Damaged metadata no figure depends on: report reads the events, and names the damage.
 # Saved comms written cut short, as trace-cmd record (3.1.6, and 3.4 still) writes them
 # when the kernel's table changes between its two reads of saved_cmdlines: the size of

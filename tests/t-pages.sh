@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # The direct walk of ring-buffer pages (lib/read/atag-pages.c), v6 and v7 with or without
 # compression, hands out exactly the records libtracecmd does: same order,
 # timestamps, sizes, data, lost events. ATAG_DEBUG_PAGES makes trace-walk say

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # plugin_alloc_tag.so through stock trace-cmd: report, options, -O.
 . "$(dirname "$0")/lib.sh"
 

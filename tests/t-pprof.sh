@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # The pprof renderer read back by Go's pprof (`go tool pprof`, offline): the
 # hand-built report of tests/render-sample.h written by tests/progs/render-pprof.
 . "$(dirname "$0")/lib.sh"

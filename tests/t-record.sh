@@ -448,6 +448,13 @@ check_eq "--linger: not after --duration ended the workload" \
 check_eq "--linger 2m: refused, saying why" "$rc:$(head -n 1 "$B.out")" \
 	"2:trace-cmd-alloc-tag: --linger: '2m' is not a duration of a minute or less"
 
+# COMMAND from the first operand on, as perf record and strace take it (issue 31: the
+# other commands take options after operands): options after it are COMMAND's
+"$C" record --function foo_bar --no-linger -o "$B.dat" sh -c 'echo "$*"' sh -o x -n 2 \
+	> "$B.out" 2> "$B.err"; rc=$?
+check_eq "record OPTIONS COMMAND -o x: the options after COMMAND are its own" \
+	"$rc:$(cat "$B.out"):$([ -s "$B.dat" ] && echo written)" "0:-o x -n 2:written"
+
 # the duration ending a COMMAND that runs longer is the normal stop, not its failure
 "$C" record --function foo_bar --duration 300ms -o "$B.dat" -- sleep 10 > /dev/null 2> "$B.err"
 rc=$?

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # report --vmlinux: call sites and frames named file:line from debug information,
 # checked against binutils' addr2line. The ELF files are built here with gcc -g (as
 # tests/t-debuginfo.sh builds them: a stand-in vmlinux of two files, each with a
@@ -124,6 +125,12 @@ report --vmlinux "$T_TMP/vmlinux" "$T_TMP/moved.dat" > "$T_TMP/out" 2> "$T_TMP/e
 check_eq "another kernel's vmlinux: exit 1, one line" "$rc:$(wc -l < "$T_TMP/err")" "1:1"
 check_grep "another kernel's vmlinux: the error names the file and says why" \
 	"^trace-cmd-alloc-tag: $T_TMP/moved.dat: $T_TMP/vmlinux is not the kernel this trace was recorded on: 1 of the [0-9]+ functions" \
+	"$T_TMP/err"
+# an ELF that holds none of the trace's functions (issue 31: --vmlinux /bin/ls was taken)
+report --vmlinux /bin/ls "$T_TMP/t.dat" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
+check_eq "--vmlinux /bin/ls: exit 1, one line" "$rc:$(wc -l < "$T_TMP/err")" "1:1"
+check_grep "--vmlinux /bin/ls: not this trace's kernel, said" \
+	"^trace-cmd-alloc-tag: $T_TMP/t.dat: /bin/ls is not the kernel this trace was recorded on: none of the [0-9]+ functions of the trace checked \\([a-z_]+, \\.\\.\\.\\) is in it$" \
 	"$T_TMP/err"
 report --vmlinux "$T_TMP/nosuch" "$T_TMP/t.dat" > "$T_TMP/out" 2> "$T_TMP/err"; rc=$?
 check_eq "a missing vmlinux: exit 1, one line" "$rc:$(wc -l < "$T_TMP/err")" "1:1"

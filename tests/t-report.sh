@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# tier: quick (make check-quick: generated files only, no root, seconds)
 # report on generated trace.dat files: every stitching rule end to end, sources,
 # buffers, lost events, truncated and corrupt files, filters, views, JSON.
 . "$(dirname "$0")/lib.sh"
@@ -254,6 +255,15 @@ jq_eq "--start: earlier events ignored, their frees unmatched" \
 	'[.totals.allocs, .totals.unmatched_frees, .files[0].first_ts]' '[3,2,5002]' "$T_TMP/s.json"
 json --end 3002ns "$T_TMP/lt.dat" > "$T_TMP/e.json"
 jq_eq "--end in ns" '[.totals.allocs, .totals.live, .files[0].last_ts]' '[3,3,3002]' "$T_TMP/e.json"
+# a window past the trace (issue 31: it said "holds no records" and "complete"): named,
+# with the records' span, and the result not complete. lifetimes.txt: the first event at
+# 1000 ns, the last at 10000 ns (its "ev" lines)
+json --start 1 "$T_TMP/lt.dat" > "$T_TMP/w.json"
+n=$(grep -c '^ev' "$D/lifetimes.txt")
+jq_eq "--start past the end: the empty window named with the records' span, incomplete" \
+	'[.complete, .notices[0], .totals.allocs]' \
+	"[false,\"$T_TMP/lt.dat: the time window --start 1.000000 holds none of the $n records of buffer top, which run from 0.000001 to 0.000010\",0]" \
+	"$T_TMP/w.json"
 json -n 1 "$T_TMP/lt.dat" > "$T_TMP/n.json"
 jq_eq "-n limits machine lists" '[(.tags | length), (.live | length)]' '[1,1]' "$T_TMP/n.json"
 

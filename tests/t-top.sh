@@ -164,6 +164,24 @@ check_eq "--comm: the files of the task that matches" \
 check_eq "stdout closed: one line naming it, nothing left behind" \
 	"$(cat "$T_TMP/err"):$(leftovers)" "trace-cmd-alloc-tag: standard output: Broken pipe:"
 
+# the README's top example, as it stands there (issue 31: its workload used to keep
+# 100 files open after top had ended): run in a session of its own, nothing of that
+# session is left once top returns
+cmd=$(sed -n 's/^    # \(trace-cmd-alloc-tag top --kmem .*atag-fdhold.*\)$/\1/p' "$ATAG_SRC/README.md" |
+	sed "s|build/tests/progs/|$ATAG_BUILD/tests/progs/|; s|^trace-cmd-alloc-tag |$C |")
+if [ -z "$cmd" ]; then
+	fail "the README's top example is there"
+else
+	(cd "$ATAG_SRC" && setsid sh -c "echo \$\$ > '$T_TMP/readme.sid'; exec $cmd" \
+		> "$T_TMP/readme.out" 2>&1)
+	rc=$?
+	sid=$(cat "$T_TMP/readme.sid")
+	check_eq "the README's top example: exit 0, nothing of its session left running" \
+		"$rc:$(ps -e -o sid=,pid=,args= | awk -v s="$sid" '$1 == s')" "0:"
+	check_grep "the README's top example: alloc_empty_file's 100 open files live" \
+		'^ +[0-9]+ +[0-9]+ +10[0-9] +.* alloc_empty_file\+0x' "$T_TMP/readme.out"
+fi
+
 # valgrind's memcheck on the live path, below with the simulator (the normal build
 # only: ASan excludes it)
 VG="valgrind -q --num-callers=40 --error-exitcode=99 --child-silent-after-fork=yes

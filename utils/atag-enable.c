@@ -50,7 +50,7 @@ static void parse_toggle_options(struct toggle_params *p, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char optstring[] = "+:h";
+	static const char optstring[] = ":h";
 	int c;
 
 	opterr = 0;

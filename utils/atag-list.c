@@ -51,7 +51,7 @@ static void parse_list_options(struct list_params *p, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned int i;
-	static const char optstring[] = "+:hs:n:f:o:";
+	static const char optstring[] = ":hs:n:f:o:";
 	int c;
 
 	opterr = 0;

@@ -234,7 +234,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
 		"inuse_objects", NULL };
 	unsigned long long v;
-	static const char optstring[] = "+:i:B:s:n:f:o:h";
+	static const char optstring[] = ":i:B:s:n:f:o:h";
 	int c;
 
 	opterr = 0;

@@ -35,7 +35,7 @@ static void parse_reset_options(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char optstring[] = "+:h";
+	static const char optstring[] = ":h";
 	int c;
 
 	opterr = 0;

@@ -180,7 +180,7 @@ static void parse_args(int argc, char **argv, struct stat_params *p)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char **names;
-	static const char optstring[] = "+:hB:tf:o:";
+	static const char optstring[] = ":hB:tf:o:";
 	int c;
 
 	opterr = 0;

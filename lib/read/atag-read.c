@@ -367,14 +367,19 @@ static int record_cb(const struct tep_record *rec, void *data)
 		if (ret)
 			goto fail;
 	}
-	if (rd->opts.has_start && rec->ts < rd->opts.start)
-		return 0;
+	if (!rd->stats.all_first_ts || rec->ts < rd->stats.all_first_ts)
+		rd->stats.all_first_ts = rec->ts;
+	if (rec->ts > rd->stats.all_last_ts)
+		rd->stats.all_last_ts = rec->ts;
 	/*
 	 * Past the window nothing more counts; stopping the iteration early would be
 	 * cheaper, but libtracecmd 1.3.1 then mismanages the records it peeked.
 	 */
-	if (rd->opts.has_end && rec->ts > rd->opts.end)
+	if ((rd->opts.has_start && rec->ts < rd->opts.start) ||
+	    (rd->opts.has_end && rec->ts > rd->opts.end)) {
+		rd->stats.outside++;
 		return 0;
+	}
 	if (!rd->stats.records++)
 		rd->stats.first_ts = rec->ts;
 	rd->stats.last_ts = rec->ts;

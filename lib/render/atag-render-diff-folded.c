@@ -6,9 +6,11 @@
  *   root;...;frame0;<call site> <before> <after>
  *
  * one line per (call site, stack) as in the report's folded output
- * (atag-render-folded.c), the frames without their offsets (as the diff matches
- * them) and the call site written "function@file:line[module]" (or
- * "function[module]", "?" when unknown) as the leaf. The allocations of a call
+ * (atag-render-folded.c): the frames without their offsets ("function[module]", as
+ * the diff matches them), the call site written "function@file:line[module]" (or
+ * "function[module]", "?" when unknown) as the leaf, standing for the stack's own
+ * frame of the call site: the frames inside it (the allocator's) are left out, and a
+ * stack that does not show the call site keeps every frame under it. The allocations of a call
  * site without a stack are a line of the call site alone. The two numbers are the
  * chosen weight before and after (normalised values with three decimals); lines
  * that weigh 0 on both sides are left out. A diff of more than one source roots
@@ -20,6 +22,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "atag-diff.h"
 #include "atag-render-diff.h"
@@ -33,13 +36,15 @@ static const int weight_counter[ATAG_V_NR] = {
 	[ATAG_V_INUSE_SPACE]	= ATAG_COUNTER_LIVE_BYTES,
 };
 
+static void put_frame_char(FILE *f, unsigned char c)
+{
+	fputc(c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : c, f);
+}
+
 static void put_frame(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		fputc(c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : c, f);
-	}
+	for (; *s; s++)
+		put_frame_char(f, *s);
 }
 
 static void put_site(FILE *f, const struct atag_diff_site *s)
@@ -72,17 +77,54 @@ static void put_value(FILE *f, const struct atag_diff *d, uint64_t v, int side)
 		fprintf(f, " %" PRIu64, v);
 }
 
+/* A diff frame ("function", "function [module]") as folded names it: "function[module]". */
+static void put_stack_frame(FILE *f, const char *frame)
+{
+	const char *mod = strstr(frame, " [");
+
+	if (!mod) {
+		put_frame(f, frame);
+		return;
+	}
+	for (; frame < mod; frame++)
+		put_frame_char(f, *frame);
+	put_frame(f, mod + 1);
+}
+
+/*
+ * The innermost frame of @st in the call site's function, as the report's folded
+ * output finds it (atag_render_site_index()), or -1: "function" or "function [module]".
+ */
+static int site_index(const struct atag_diff_site *s, const struct atag_diff_stack *st)
+{
+	size_t n = s->function ? strlen(s->function) : 0;
+	unsigned int i;
+	const char *fr;
+
+	for (i = 0; n && i < st->nr_frames; i++) {
+		fr = st->frames[i];
+		if (!strncmp(fr, s->function, n) && (!fr[n] || !strncmp(fr + n, " [", 2)))
+			return i;
+	}
+	return -1;
+}
+
 static void line(FILE *f, const struct atag_diff *d, const struct atag_diff_site *s,
 		 const struct atag_diff_stack *st, const uint64_t *v)
 {
-	unsigned int i;
+	unsigned int i, first = 0;
+	int at;
 
 	if (!v[0] && !v[1])
 		return;
 	if (d->nr_sources > 1)
 		fprintf(f, "[%s];", s->source);
-	for (i = st ? st->nr_frames : 0; i-- > 0;) {
-		put_frame(f, st->frames[i]);
+	if (st) {
+		at = site_index(s, st);
+		first = at >= 0 ? (unsigned int)at + 1 : 0;
+	}
+	for (i = st ? st->nr_frames : 0; i-- > first;) {
+		put_stack_frame(f, st->frames[i]);
 		fputc(';', f);
 	}
 	put_site(f, s);

@@ -168,6 +168,7 @@ int atag_render_timelines_json(struct atag_json *w, const struct atag_report *r,
 		atag_json_uint(w, "start_ts", t->start);
 		atag_json_uint(w, "bucket_ns", t->width);
 		atag_json_uint(w, "buckets", t->nr_buckets);
+		atag_json_uint(w, "buckets_asked", t->nr_asked);
 		atag_json_open_object(w, "total");
 		series(w, "live_bytes", t->total, t->nr_buckets);
 		series(w, "max_live_bytes", t->total_max, t->nr_buckets);
@@ -279,7 +280,15 @@ static void text_one(const struct atag_report *r, const struct atag_report_timel
 	}
 	seconds(a, sizeof(a), t->start);
 	duration(b, sizeof(b), t->width);
-	fprintf(f, ", %s: %u buckets of %s from %s\n", t->source, t->nr_buckets, b, a);
+	fprintf(f, ", %s: %u buckets of %s from %s", t->source, t->nr_buckets, b, a);
+	/* the width doubles while the trace streams: half to all of those asked are used */
+	if (t->nr_buckets < t->nr_asked && t->width <= ATAG_TIMELINE_FIRST_WIDTH)
+		fprintf(f, " (%u asked: the trace spans no more of the narrowest)", t->nr_asked);
+	else if (t->nr_buckets < t->nr_asked)
+		fprintf(f, " (%u asked: a bucket's width doubles while the trace streams, so "
+			"%u to %u of them cover it)", t->nr_asked, (t->nr_asked + 1) / 2,
+			t->nr_asked);
+	fputc('\n', f);
 	text_peak(r, t, limit, tmp, f);
 	n = atag_render_timeline_sites(r, t, limit, tmp);
 	for (i = 0; i < n; i++)

@@ -184,6 +184,7 @@ int atag_fold_timeline(struct atag_report *r, const char *source, struct atag_ag
 	t->start = atag_timeline_start(tl);
 	t->width = atag_timeline_width(tl);
 	t->nr_buckets = atag_timeline_nr_buckets(tl);
+	t->nr_asked = atag_timeline_cap(tl);
 	t->peak = atag_timeline_peak(tl, &t->peak_ts);
 	total = atag_timeline_total(tl, &max);
 	t->total = copy(total, t->nr_buckets);

@@ -307,6 +307,31 @@ static void note_implausible(struct atag_report *r, struct atag_report_file *f,
 		       "(implausible): the report's byte counts may be wrong");
 }
 
+/* A timestamp as trace-cmd report prints it: seconds with six decimals. */
+static char *ts_text(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
+		 (unsigned long long)(ns % 1000000000 / 1000));
+	return buf;
+}
+
+/* The time window holds none of the buffer's records: say which window, and their span. */
+static void empty_window(struct atag_report *r, const struct atag_report_file *f,
+			 const struct atag_reader *rd, const char *b)
+{
+	const struct atag_read_opts *o = &((struct report_priv *)r->priv)->opts.read;
+	const struct atag_read_stats *st = atag_reader_stats(rd);
+	char s[32], e[32], first[32], last[32];
+
+	notice(r, "%s: the time window %s%s%s%s holds none of the %llu records of buffer %s, "
+	       "which run from %s to %s", f->path, o->has_start ? "--start " : "",
+	       o->has_start ? ts_text(s, sizeof(s), o->start) : "",
+	       o->has_start && o->has_end ? " --end " : o->has_end ? "--end " : "",
+	       o->has_end ? ts_text(e, sizeof(e), o->end) : "",
+	       (unsigned long long)st->outside, b, ts_text(first, sizeof(first), st->all_first_ts),
+	       ts_text(last, sizeof(last), st->all_last_ts));
+}
+
 /* What is missing from what was read (notices), and what else is worth knowing. */
 static void note_losses(struct atag_report *r, struct atag_report_file *f,
 			const struct atag_reader *rd)
@@ -353,7 +378,9 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 	if (f->orphan_stacks)
 		remark(r, "%s: %llu kernel stacks belonged to no waiting event", f->path,
 		       (unsigned long long)f->orphan_stacks);
-	if (!f->records)
+	if (!f->records && atag_reader_stats(rd)->outside)
+		empty_window(r, f, rd, b);
+	else if (!f->records)
 		remark(r, "%s: buffer %s holds no records to read", f->path, b);
 }
 
@@ -833,6 +860,19 @@ static int debuginfo_for(struct atag_report *r, struct atag_reader *rd, const st
 		snprintf(err, errlen, "%s is not the kernel this trace was recorded on: %u of "
 			 "the %u functions it and the trace share sit elsewhere",
 			 atag_debuginfo_path(d->di), bad, known);
+		return -EINVAL;
+	}
+	/* an ELF without one of the trace's functions (a program, another kernel) */
+	if (n && !known) {
+		if (!p->opts.vmlinux) {
+			remark(r, "%s: %s holds none of the trace's functions: not its kernel's "
+			       "debug information, not used", atag_reader_path(rd),
+			       atag_debuginfo_path(d->di));
+			return 0;
+		}
+		snprintf(err, errlen, "%s is not the kernel this trace was recorded on: none of "
+			 "the %u functions of the trace checked (%s, ...) is in it",
+			 atag_debuginfo_path(d->di), n, names[0]);
 		return -EINVAL;
 	}
 	if (known && !atag_debuginfo_symbol(d->di, NULL, names[first], &link) &&

@@ -286,6 +286,11 @@ void atag_timeline_finish(struct atag_timeline *tl)
 		series_finish(&tl->site_s[i], tl->used);
 }
 
+unsigned int atag_timeline_cap(const struct atag_timeline *tl)
+{
+	return tl->cap;
+}
+
 unsigned int atag_timeline_nr_buckets(const struct atag_timeline *tl)
 {
 	return tl->used;
