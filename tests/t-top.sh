@@ -178,8 +178,11 @@ else
 	sid=$(cat "$T_TMP/readme.sid")
 	check_eq "the README's top example: exit 0, nothing of its session left running" \
 		"$rc:$(ps -e -o sid=,pid=,args= | awk -v s="$sid" '$1 == s')" "0:"
+	# 100 files held, and more when closes of its loader's files were freed
+	# where no event of its tasks saw it (the free follows the last fput)
 	check_grep "the README's top example: alloc_empty_file's 100 open files live" \
-		'^ +[0-9]+ +[0-9]+ +10[0-9] +.* alloc_empty_file\+0x' "$T_TMP/readme.out"
+		'^ +[0-9]+ +[0-9]+ +(1[0-9][0-9]|[2-9][0-9][0-9]) +.* alloc_empty_file\+0x' \
+		"$T_TMP/readme.out"
 fi
 
 # valgrind's memcheck on the live path, below with the simulator (the normal build
