@@ -15,7 +15,7 @@ ATAG_MKFIXTURE=$ATAG_BUILD/tests/atag-mkfixture
 ATAG_PLUGIN_DIR=$ATAG_BUILD/plugins
 # text tables are cut to an exported COLUMNS: the tiers compare whole outputs
 unset COLUMNS
-T_NAME=$(basename "$0" .sh)
+T_NAME=${ATAG_TIER_NAME:-$(basename "$0" .sh)}	# a tier that execs another names itself
 T_PASS=0
 T_FAIL=0
 T_SKIP=0

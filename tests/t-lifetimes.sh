@@ -3,7 +3,7 @@
 # tier: quick (make check-quick: generated files only, no root, seconds)
 # report -f lifetimes / lifetimes-json and --stacks-out on generated trace.dat files:
 # the rows against stock trace-cmd's events paired by ptr (tests/lifetimes-pair.awk),
-# the stacks against the JSON report's, one thread against two, and the README's
+# the stacks against the JSON report's, one thread against two, and report(1)'s
 # fleet query in DuckDB against report -f json of the same files.
 . "$(dirname "$0")/lib.sh"
 
@@ -163,7 +163,7 @@ for fmt in lifetimes lifetimes-json; do
 	check_eq "26.2 -f $fmt, nothing live at the end: exit 0, the freed row" \
 		"$?:$(grep -c 'freed' freed-$fmt.out)" "0:1"
 done
-# DuckDB: the README's fleet query over per-host exports = report -f json of the files
+# DuckDB: report(1)'s fleet query over per-host exports = report -f json of the files
 duckdb_setup() {
 	[ -f "$NPM_DIR/node_modules/@duckdb/node-api/package.json" ] && return 0
 	command -v npm > /dev/null || { echo "npm is not installed (scripts/deps.sh)"; return 1; }
@@ -184,12 +184,12 @@ else
 		report -f lifetimes -o exports/rows/$host.csv --stacks-out exports/stacks/$host.csv \
 			$f.dat 2> /dev/null
 	done
-	# the query of the README's fleet section, as it is written there
-	awk '/^### Lifetimes in a fleet/ { on = 1 } on && /^```sql/ { q = 1; next }
-	     q && /^```/ { exit } q' "$ATAG_SRC/README.md" > fleet.sql
-	check_grep "the README has the fleet query" "read_csv_auto\('exports/rows/\*\.csv'" fleet.sql
+	# the fleet query of report(1)'s EXAMPLES, as it is written there
+	awk '/^A fleet:/ { on = 1 } on && /^SELECT/ { q = 1 } q && /^----$/ { exit } q' \
+		"$ATAG_SRC/Documentation/trace-cmd-alloc-tag-report.1.txt" > fleet.sql
+	check_grep "report(1) has the fleet query" "read_csv_auto\('exports/rows/\*\.csv'" fleet.sql
 	node "$ATAG_SRC/tests/lifetimes-duckdb.js" fleet.sql > fleet.out 2> fleet.err
-	check_eq "DuckDB runs the README's query" "$?" 0
+	check_eq "DuckDB runs report(1)'s query" "$?" 0
 	report -f json a.dat b.dat c.dat > abc.json 2> /dev/null
 	# the report's call sites with allocations: source function file line module offset
 	# allocs live_bytes ('-' for null; DuckDB reads the CSV's "0x45" offsets as numbers)
@@ -201,7 +201,7 @@ else
 		"$(cat fleet.sites)" "$(cat report.sites)"
 	check_eq "the query sees the hosts" "$(cut -f9 fleet.out | sort -u | tr '\n' ' ')" "1 2 "
 	check_eq "... and found rows" "$(wc -l < fleet.sites)" 4
-	# stacks joined per export, as the README says: per call site and stack, allocations
+	# stacks joined per export, as report(1) says: per call site and stack, allocations
 	cat > stacks.sql <<-'EOF'
 	WITH s AS (
 	  SELECT parse_filename(filename) AS export, stack_id,

@@ -9,9 +9,11 @@
 #   <!-- example: demo; not compared: WHY -->  a demo block rewritten by --update
 #                                 but never compared (what else runs on the machine
 #                                 shows in it)
-#   <!-- example: not run: WHY -->  shown only (e.g. what the live kernel allocates);
-#                                 its programs, subcommands and build/ or tests/
-#                                 files must exist
+#   <!-- example: live; not compared: WHY -->  run as root on this machine's kernel
+#                                 (its real tracefs), "# " commands, each of which
+#                                 must exit 0; rewritten by --update, never compared
+#   <!-- example: not run: WHY -->  shown only; its programs, subcommands and build/
+#                                 or tests/ files must exist (the README has none)
 #
 # is an indented block of command lines ("$ CMD" or "# CMD") each followed by what
 # CMD writes (stdout and stderr, as into a pipe, COLUMNS unset, LC_ALL=C), with the
@@ -26,9 +28,10 @@
 # why not. The speed table (make bench) is no example.
 #
 #   tests/t-readme.sh [--live] [--update]
-# --live also runs the demo blocks (root, tracefs, /dev/fuse, uprobes; about 5 s;
-# make check skips them, saying so); --update rewrites README.md's blocks from fresh
-# runs (the demo blocks too when it can run them: make readme).
+# --live also runs the demo blocks (root, tracefs, /dev/fuse, uprobes; about 5 s)
+# and the live ones (root, tracefs): tests/t-readme-live.sh, a live tier, runs it so;
+# --update rewrites README.md's blocks from fresh runs (the demo and live blocks too
+# when it can run them: make readme).
 
 # run_block N PROMPT: the block's commands run in the current directory, each
 # printed as "PROMPT CMD" and followed by what it wrote, into $W/N.new
@@ -36,7 +39,8 @@ run_block() {
 	: > "$W/$1.new"
 	grep "^$2 " "$W/$1.text" | while IFS= read -r c; do
 		printf '%s\n' "$c" >> "$W/$1.new"
-		sh -c "${c#"$2 "}" < /dev/null >> "$W/$1.new" 2>&1
+		sh -c "${c#"$2 "}" < /dev/null >> "$W/$1.new" 2>&1 ||
+			echo "$c: exit status $?" >> "$W/$1.rc"
 	done
 	# trailing empty lines would end the indented block: none on either side
 	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$W/$1.new" > "$W/$1.tmp" && mv "$W/$1.tmp" "$W/$1.new"
@@ -78,6 +82,7 @@ function flush() {
 	if (k == "") k = "offline"
 	else if (k ~ /^not run: /) { sub(/^not run: /, "", k); k = "skip " k }
 	else if (k ~ /^demo; not compared: /) { sub(/^demo; not compared: /, "", k); k = "shown " k }
+	else if (k ~ /^live; not compared: /) { sub(/^live; not compared: /, "", k); k = "live " k }
 	print k > (w "/" n ".kind"); close(w "/" n ".kind")
 	next
 }
@@ -113,6 +118,18 @@ cd "$T_TMP/tree" || exit 1
 for k in $(ls "$W" | sed -n 's/\.kind$//p' | sort -n); do
 	[ "$(cat "$W/$k.kind")" = offline ] && run_block "$k" '$'
 done
+# the live blocks: as root, on this machine's kernel, from the tree
+nlive=$(grep -l '^live ' "$W"/*.kind 2>/dev/null | wc -l)
+lwhy=
+if [ "$nlive" -gt 0 ] && [ -n "$LIVE" ] && [ "$(id -u)" = 0 ] && [ -d "$(tracefs_dir)" ]; then
+	for k in $(ls "$W" | sed -n 's/\.kind$//p' | sort -n); do
+		case $(cat "$W/$k.kind") in live\ *) run_block "$k" '#' ;; esac
+	done
+elif [ "$nlive" -gt 0 ] && [ -n "$LIVE" ]; then
+	lwhy="needs root and tracefs"
+elif [ "$nlive" -gt 0 ]; then
+	lwhy="run by tests/t-readme-live.sh (root, tracefs)"
+fi
 cd "$ATAG_SRC" || exit 1
 
 demo=$(grep -lE '^(demo|shown .*)$' "$W"/*.kind 2>/dev/null | wc -l)
@@ -149,7 +166,7 @@ for k in $(ls "$W" | sed -n 's/\.kind$//p' | sort -n); do
 	name="README block $k ($first)"
 	[ -f "$W/$k.lines" ] || { fail "$name: a marker without an indented block after it"; continue; }
 	case $kind in
-	offline|demo|shown\ *) ;;
+	offline|demo|shown\ *|live\ *) ;;
 	skip\ *)
 		# not run, but its programs and subcommands exist
 		missing=$(cd "$T_TMP/tree" && grep '^# ' "$W/$k.text" | while read -r _ prog sub _; do
@@ -172,17 +189,25 @@ for k in $(ls "$W" | sed -n 's/\.kind$//p' | sort -n); do
 		fail "$name: no command line ('$p CMD') in the block"
 		continue
 	fi
-	if [ "$kind" != offline ] && [ -n "$why" ]; then
-		skip "$name" "$why"
+	if [ "${kind%% *}" = live ] && [ -n "$lwhy" ]; then
+		skip "$name" "$lwhy"
 		continue
 	fi
-	if [ "${kind%% *}" = shown ] && [ -z "$UPDATE" ]; then
-		skip "$name" "not compared: ${kind#shown }"
+	if [ "$kind" != offline ] && [ "${kind%% *}" != live ] && [ -n "$why" ]; then
+		skip "$name" "$why"
 		continue
 	fi
 	if [ ! -f "$W/$k.new" ]; then
 		fail "$name: was not run"
 		continue
+	fi
+	if [ "${kind%% *}" = shown ] || [ "${kind%% *}" = live ]; then
+		if [ -s "$W/$k.rc" ]; then
+			fail "$name: a command failed" "$(cat "$W/$k.rc")" "$(tail -n 20 "$W/$k.new")"
+		elif [ -z "$UPDATE" ]; then
+			ok "$name: every command exited 0 (output not compared: ${kind#* })"
+		fi
+		[ -n "$UPDATE" ] || continue
 	fi
 	norm < "$W/$k.text" > "$W/$k.want"
 	norm < "$W/$k.new" > "$W/$k.got"
