@@ -154,6 +154,10 @@ norm() {
 		-e 's/ *\b0x[0-9a-f]+\b */ A /g' -e 's/ *\b[0-9a-f]{16}\b */ A /g'
 }
 
+# a front door, not the manual (that is in the man pages)
+n=$(LC_ALL=C.UTF-8 wc -m < "$README")
+if [ "$n" -le 12000 ]; then ok "README.md: $n characters, at most 12000"
+else fail "README.md: $n characters, more than 12000: the manual goes to the man pages"; fi
 if [ -s "$W/unmarked" ]; then
 	fail "README.md: examples without a marker line (<!-- example... -->) before them" \
 		"$(cat "$W/unmarked")"
