@@ -144,7 +144,7 @@ if [ "$demo" -gt 0 ] && [ -n "$LIVE" ]; then
 		for k in $(grep -lE '^(demo|shown .*)$' "$W"/*.kind); do rm -f "${k%.kind}.new"; done
 	fi
 elif [ "$demo" -gt 0 ]; then
-	why="run by tests/t-readme.sh --live (root, tracefs, /dev/fuse, uprobes)"
+	why="run by tests/t-readme-live.sh (root, tracefs, /dev/fuse, uprobes)"
 fi
 
 # normalise: times and addresses, with the spaces around them
