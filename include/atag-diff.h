@@ -72,12 +72,9 @@ enum atag_diff_norm {
 	ATAG_DIFF_NORM_OPERATIONS,	/* per workload operation of each side */
 };
 
-/* Sort keys: the largest change (absolute) of one of these first. */
-#define ATAG_DIFF_SORT_KEYS "live_bytes, live, peak, bytes, allocs, frees, p50, p90, p99, " \
-			    "max, site"
-
 struct atag_diff_opts {
-	const char		*sort;		/* ATAG_DIFF_SORT_KEYS; NULL: live_bytes */
+	const char		*sort;		/* ATAG_SORT_KEYS (atag-sort.h), the largest
+						 * change first; NULL: live_bytes */
 	enum atag_diff_norm	norm;
 	double			ops[2];		/* NORM_OPERATIONS: each side's, > 0 */
 	bool			unchanged;	/* keep the call sites and stacks that did
@@ -135,9 +132,6 @@ struct atag_diff {
 	const struct atag_report *reports[2];	/* borrowed */
 	bool			complete;	/* both reports are */
 };
-
-/* Whether @name is one of ATAG_DIFF_SORT_KEYS. */
-bool atag_diff_sort_key_known(const char *name);
 
 /**
  * atag_diff_compute - compare two finished reports

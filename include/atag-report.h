@@ -289,15 +289,8 @@ void atag_report_free(struct atag_report *r);
  */
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen);
 
-/* Sort keys for atag_report_finish(). */
-#define ATAG_SORT_KEYS "live_bytes, live, peak, bytes, allocs, frees, unmatched, " \
-		       "p50, p90, p99, max, site"
-
-/* Whether @name is one of ATAG_SORT_KEYS. */
-bool atag_report_sort_key_known(const char *name);
-
 struct atag_report_view {
-	const char	*sort;		/* one of ATAG_SORT_KEYS; NULL: live_bytes */
+	const char	*sort;		/* one of ATAG_SORT_KEYS (atag-sort.h); NULL: live_bytes */
 	const char	*function;	/* globs selecting call sites; NULL: all */
 	const char	*file;
 	const char	*module;

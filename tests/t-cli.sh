@@ -144,6 +144,17 @@ check_eq "report A -- -n: after '--' an operand, a file named -n" \
 check_eq "report FILE --bogus: the unknown option named, exit 2" "$rc:$(head -n 1 "$T_TMP/err")" \
 	"2:trace-cmd-alloc-tag: unknown option '--bogus'"
 
+# ------------------------------------------------------------------ one parser for report and diff
+# the options they share take the same values and refuse the same ones alike
+same_err=
+for o in "--source nope" "-s nope" "-n x" "--weight nope" "-f nope" "--comm" "-B"; do
+	r=$("$ATAG_CMD" report "$T_TMP/lt.dat" $o 2>&1 >/dev/null | head -n 1)
+	d=$("$ATAG_CMD" diff "$T_TMP/lt.dat" "$T_TMP/lt.dat" $o 2>&1 >/dev/null | head -n 1)
+	[ "$r" = "$d" ] && [ -n "$r" ] || same_err="$same_err
+$o: report '$r', diff '$d'"
+done
+check_eq "report and diff: the shared options refused alike (7 of them)" "$same_err" ""
+
 # ------------------------------------------------------------------ options x formats
 # every option that only some formats use, with every format: used (0, no word),
 # harmless (0, one warning line), refused (2, one line and the hint); the table of

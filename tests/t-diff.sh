@@ -100,6 +100,20 @@ jq_eq "the files of each side" '[.files.before[].path, .files.after[].path]' \
 diff_ -s allocs -f json "$B" "$A" > "$T_TMP/s.json"
 jq_eq "-s allocs: ties by the change of bytes" '[.sort, (.sites | map(.function))]' \
 	'["allocs",["foo_create","old_alloc","new_alloc"]]' "$T_TMP/s.json"
+# one table of sort keys for report and diff: every key report takes, diff takes
+keys=$("$ATAG_CMD" report --help | sed -n '/-s, --sort KEY/,/-n, --rows/p' |
+	grep -oE '\b(live_bytes|live|peak|bytes|allocs|frees|unmatched|p[0-9]+|max|site)\b' | sort -u)
+bad=
+for k in $keys; do diff_ -s "$k" -f json "$B" "$A" > /dev/null 2>&1 || bad="$bad $k"; done
+check_eq "diff takes every sort key report takes ($(echo $keys | wc -w))" "$bad" ""
+# -s unmatched: an unmatched free at new_alloc (hand count: +1 there, 0 elsewhere),
+# ties by the change of bytes (foo_create +192 B, old_alloc -32 B)
+{ cat "$T_TMP/after.txt"; echo 'ev 0 10300 100 freed 0xffff888000009000 0xffffffffa2000100 16'; } \
+	> "$T_TMP/after-u.txt"
+mkfixture -o "$T_TMP/after-u.dat" "$T_TMP/after-u.txt"
+diff_ -s unmatched -f json "$B" "$T_TMP/after-u.dat" > "$T_TMP/s.json"
+jq_eq "-s unmatched: the change of unmatched frees first" '[.sort, (.sites | map(.function))]' \
+	'["unmatched",["new_alloc","foo_create","old_alloc"]]' "$T_TMP/s.json"
 diff_ -s site -f json "$B" "$A" > "$T_TMP/s.json"
 jq_eq "-s site: by name" '[.sites[].function]' '["foo_create","new_alloc","old_alloc"]' \
 	"$T_TMP/s.json"

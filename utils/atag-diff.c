@@ -17,6 +17,7 @@
 #include "atag-report.h"
 #include "atag-source.h"
 #include "atag-utils.h"
+#include "atag-viewopts.h"
 
 #define DEFAULT_TEXT_ROWS	25
 
@@ -40,7 +41,7 @@ static const char usage[] =
 "\n"
 "what to compare:\n"
 "  -s, --sort KEY        the largest change of: live_bytes (default), live, peak, bytes,\n"
-"                        allocs, frees, p50, p90, p99, max; or site (by name)\n"
+"                        allocs, frees, unmatched, p50, p90, p99, max; or site (by name)\n"
 "  -n, --rows N          call sites shown (text default 25; 0 = all; machine formats: all)\n"
 "      --all             also the call sites and stacks that did not change\n"
 "      --stacks          text: each call site's changed stacks\n"
@@ -63,9 +64,7 @@ static const char usage[] =
 "are reported, and the diff flagged incomplete.\n";
 
 enum {
-	OPT_source = 256, OPT_comm, OPT_raw_stacks, OPT_stacks, OPT_all, OPT_function,
-	OPT_file, OPT_module, OPT_per, OPT_per_second, OPT_weight, OPT_no_progress, OPT_diff,
-	OPT_not_here,
+	OPT_all = OPT_VIEWOPTS_END, OPT_per, OPT_per_second, OPT_diff, OPT_not_here,
 };
 
 struct diff_params {
@@ -80,7 +79,7 @@ struct diff_params {
 	bool				rows_given;
 	bool				no_progress;
 	bool				per_second;
-	const char			**comms;
+	struct atag_viewopts		vo;		/* the options shared with report */
 };
 
 static void add_input(struct diff_params *p, int side, const char *path)
@@ -91,17 +90,6 @@ static void add_input(struct diff_params *p, int side, const char *path)
 		die("out of memory");
 	a[p->nr_inputs[side]++] = path;
 	p->inputs[side] = a;
-}
-
-static void add_comm(struct diff_params *p, const char *glob)
-{
-	const char **a = realloc(p->comms, (p->opts.read.nr_comms + 1) * sizeof(*a));
-
-	if (!a)
-		die("out of memory");
-	a[p->opts.read.nr_comms++] = glob;
-	p->comms = a;
-	p->opts.read.comms = a;
 }
 
 /* --per N or N:M: counts of workload operations, above 0. */
@@ -128,25 +116,12 @@ static void parse_per(struct diff_params *p, const char *arg)
 static void parse_args(int argc, char **argv, struct diff_params *p)
 {
 	static const struct option long_options[] = {
+		ATAG_VIEWOPTS_LONG,
 		{ "input", required_argument, NULL, 'i' },
 		{ "diff", required_argument, NULL, OPT_diff },
-		{ "buffer", required_argument, NULL, 'B' },
-		{ "source", required_argument, NULL, OPT_source },
-		{ "comm", required_argument, NULL, OPT_comm },
-		{ "raw-stacks", no_argument, NULL, OPT_raw_stacks },
-		{ "sort", required_argument, NULL, 's' },
-		{ "rows", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, OPT_all },
-		{ "stacks", no_argument, NULL, OPT_stacks },
-		{ "function", required_argument, NULL, OPT_function },
-		{ "file", required_argument, NULL, OPT_file },
-		{ "module", required_argument, NULL, OPT_module },
 		{ "per", required_argument, NULL, OPT_per },
 		{ "per-second", no_argument, NULL, OPT_per_second },
-		{ "format", required_argument, NULL, 'f' },
-		{ "weight", required_argument, NULL, OPT_weight },
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-progress", no_argument, NULL, OPT_no_progress },
 		{ "help", no_argument, NULL, 'h' },
 		/* report's options that a diff has no use for: said so, by name */
 		{ "start", required_argument, NULL, OPT_not_here },
@@ -158,17 +133,19 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", NULL };
-	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
-		"inuse_objects", NULL };
 	/* options may follow the files, as with diff(1) */
-	static const char optstring[] = ":i:B:s:n:f:o:h";
+	static const char optstring[] = ":i:" ATAG_VIEWOPTS_SHORT "h";
 	bool report = !strcmp(argv[1], "report");
-	struct atag_output_opts fo = { .format = "text" };
-	unsigned long long v;
+	struct atag_output_opts fo = { 0 };
 	int c, idx = -1;
 
+	p->vo = (struct atag_viewopts){ .opts = &p->opts, .view = &p->view,
+		.render = &p->render, .sort = &p->diff.sort, .formats = formats,
+		.format = "text" };
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, &idx)) != -1) {
+		if (atag_viewopts_parse(&p->vo, c, optarg, usage))
+			continue;
 		switch (c) {
 		case 'i':
 			if (!report)
@@ -182,46 +159,13 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 				atag_usage_error(usage, "--diff: one baseline only");
 			add_input(p, 0, optarg);
 			break;
-		case 'B': p->opts.read.buffer = optarg; break;
-		case OPT_source:
-			if (!atag_source_find(optarg))
-				atag_usage_error(usage, "--source: unknown value '%s'", optarg);
-			p->opts.read.source = optarg;
-			break;
-		case OPT_comm: add_comm(p, optarg); break;
-		case OPT_raw_stacks: p->opts.raw_stacks = true; break;
-		case 's':
-			if (!atag_diff_sort_key_known(optarg))
-				atag_usage_error(usage, "--sort: unknown value '%s'", optarg);
-			p->diff.sort = optarg;
-			break;
-		case 'n':
-			if (atag_parse_u64(optarg, &v) || v > 1000000000)
-				atag_usage_error(usage, "-n: '%s' is not a row count", optarg);
-			p->render.limit = v;
-			p->rows_given = true;
-			break;
 		case OPT_all: p->diff.unchanged = true; break;
-		case OPT_stacks: p->render.stacks = true; break;
-		case OPT_function: p->view.function = optarg; break;
-		case OPT_file: p->view.file = optarg; break;
-		case OPT_module: p->view.module = optarg; break;
 		case OPT_per:
 			parse_per(p, optarg);
 			break;
 		case OPT_per_second:
 			p->per_second = true;
 			break;
-		case 'f':
-			atag_check_choice(usage, "--format", optarg, formats);
-			p->format = fo.format = optarg;
-			break;
-		case OPT_weight:
-			atag_check_choice(usage, "--weight", optarg, weights);
-			p->render.weight = optarg;
-			break;
-		case 'o': p->output = optarg; break;
-		case OPT_no_progress: p->no_progress = true; break;
 		case 'h': atag_usage_exit(usage);
 		case OPT_not_here:
 			atag_usage_error(usage, "--%s does not apply to a diff",
@@ -241,6 +185,10 @@ static void parse_args(int argc, char **argv, struct diff_params *p)
 			atag_usage_error(usage, "'%s': give two files, BEFORE.dat and AFTER.dat",
 					 argv[c]);
 	}
+	p->format = fo.format = p->vo.format;
+	p->output = p->vo.output;
+	p->rows_given = p->vo.rows_given;
+	p->no_progress = p->vo.no_progress;
 	if (p->per_second && p->diff.norm == ATAG_DIFF_NORM_OPERATIONS)
 		atag_usage_error(usage, "--per and --per-second exclude each other");
 	if (p->per_second)
@@ -353,7 +301,7 @@ void trace_alloc_tag_diff(int argc, char **argv)
 	ret = run_diff(&p);
 	free(p.inputs[0]);
 	free(p.inputs[1]);
-	free(p.comms);
+	atag_viewopts_release(&p.vo);
 	exit(ret);
 }
 

@@ -16,6 +16,7 @@
 #include "atag-source.h"
 #include "atag-timeline.h"
 #include "atag-utils.h"
+#include "atag-viewopts.h"
 
 #define DEFAULT_TEXT_ROWS	25
 #define DEFAULT_TIMELINE_COLUMNS 5
@@ -91,11 +92,10 @@ static const char usage[] =
 "sites whose objects were reused while live (frees the kernel does not trace).\n";
 
 enum {
-	OPT_source = 256, OPT_start, OPT_end, OPT_pid, OPT_comm, OPT_raw_stacks, OPT_stacks,
-	OPT_live, OPT_min_age, OPT_hist, OPT_function, OPT_file, OPT_module, OPT_weight,
-	OPT_no_progress, OPT_all_tasks, OPT_exclude_pid, OPT_exclude_comm, OPT_all_tags,
-	OPT_raw_lifetimes, OPT_vmlinux, OPT_module_dir, OPT_no_debuginfo, OPT_keep_offsets,
-	OPT_stacks_out, OPT_timeline, OPT_buckets,
+	OPT_start = OPT_VIEWOPTS_END, OPT_end, OPT_pid, OPT_live, OPT_min_age, OPT_hist,
+	OPT_all_tasks, OPT_exclude_pid, OPT_exclude_comm, OPT_all_tags, OPT_raw_lifetimes,
+	OPT_vmlinux, OPT_module_dir, OPT_no_debuginfo, OPT_keep_offsets, OPT_stacks_out,
+	OPT_timeline, OPT_buckets,
 };
 
 struct report_params {
@@ -113,7 +113,7 @@ struct report_params {
 	bool				timeline;
 	unsigned int			buckets;
 	int				*pids;
-	const char			**comms;
+	struct atag_viewopts		vo;		/* the options shared with diff */
 	int				*exclude_pids;
 	const char			**exclude_comms;
 	const char			**module_dirs;
@@ -193,61 +193,45 @@ static void check_formats(const struct report_params *p)
 static void parse_args(int argc, char **argv, struct report_params *p)
 {
 	static const struct option long_options[] = {
+		ATAG_VIEWOPTS_LONG,
 		{ "input", required_argument, NULL, 'i' },
-		{ "buffer", required_argument, NULL, 'B' },
-		{ "source", required_argument, NULL, OPT_source },
 		{ "start", required_argument, NULL, OPT_start },
 		{ "end", required_argument, NULL, OPT_end },
 		{ "pid", required_argument, NULL, OPT_pid },
-		{ "comm", required_argument, NULL, OPT_comm },
 		{ "all-tasks", no_argument, NULL, OPT_all_tasks },
 		{ "exclude-pid", required_argument, NULL, OPT_exclude_pid },
 		{ "exclude-comm", required_argument, NULL, OPT_exclude_comm },
 		{ "all-tags", no_argument, NULL, OPT_all_tags },
-		{ "raw-stacks", no_argument, NULL, OPT_raw_stacks },
 		{ "raw-lifetimes", no_argument, NULL, OPT_raw_lifetimes },
 		{ "vmlinux", required_argument, NULL, OPT_vmlinux },
 		{ "module-dir", required_argument, NULL, OPT_module_dir },
 		{ "no-debuginfo", no_argument, NULL, OPT_no_debuginfo },
 		{ "keep-offsets", no_argument, NULL, OPT_keep_offsets },
-		{ "sort", required_argument, NULL, 's' },
-		{ "rows", required_argument, NULL, 'n' },
-		{ "stacks", no_argument, NULL, OPT_stacks },
 		{ "live", no_argument, NULL, OPT_live },
 		{ "min-age", required_argument, NULL, OPT_min_age },
 		{ "hist", no_argument, NULL, OPT_hist },
 		{ "timeline", no_argument, NULL, OPT_timeline },
 		{ "buckets", required_argument, NULL, OPT_buckets },
-		{ "function", required_argument, NULL, OPT_function },
-		{ "file", required_argument, NULL, OPT_file },
-		{ "module", required_argument, NULL, OPT_module },
-		{ "format", required_argument, NULL, 'f' },
-		{ "weight", required_argument, NULL, OPT_weight },
-		{ "output", required_argument, NULL, 'o' },
 		{ "stacks-out", required_argument, NULL, OPT_stacks_out },
-		{ "no-progress", no_argument, NULL, OPT_no_progress },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const formats[] = { "text", "json", "csv", "folded", "pprof", "html",
 		"lifetimes", "lifetimes-json", NULL };
-	static const char *const weights[] = { "alloc_space", "alloc_objects", "inuse_space",
-		"inuse_objects", NULL };
 	unsigned long long v;
-	static const char optstring[] = ":i:B:s:n:f:o:h";
+	static const char optstring[] = ":i:" ATAG_VIEWOPTS_SHORT "h";
 	int c;
 
+	p->vo = (struct atag_viewopts){ .opts = &p->opts, .view = &p->view,
+		.render = &p->render, .sort = &p->view.sort, .formats = formats,
+		.format = "text" };
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options,
 				NULL)) != -1) {
+		if (atag_viewopts_parse(&p->vo, c, optarg, usage))
+			continue;
 		switch (c) {
 		case 'i': add_input(p, optarg); break;
-		case 'B': p->opts.read.buffer = optarg; break;
-		case OPT_source:
-			if (!atag_source_find(optarg))
-				atag_usage_error(usage, "--source: unknown value '%s'", optarg);
-			p->opts.read.source = optarg;
-			break;
 		case OPT_start:
 			p->opts.read.has_start = true;
 			p->opts.read.start = parse_ts("--start", optarg);
@@ -260,10 +244,6 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 			add_pids("--pid", &p->pids, &p->opts.read.nr_pids, optarg);
 			p->opts.read.pids = p->pids;
 			break;
-		case OPT_comm:
-			add_comm(&p->comms, &p->opts.read.nr_comms, optarg);
-			p->opts.read.comms = p->comms;
-			break;
 		case OPT_exclude_pid:
 			add_pids("--exclude-pid", &p->exclude_pids, &p->opts.read.nr_exclude_pids,
 				 optarg);
@@ -275,7 +255,6 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 			break;
 		case OPT_all_tasks: p->opts.read.all_tasks = true; break;
 		case OPT_all_tags: p->opts.all_tags = true; break;
-		case OPT_raw_stacks: p->opts.raw_stacks = true; break;
 		case OPT_raw_lifetimes: p->opts.raw_lifetimes = true; break;
 		case OPT_vmlinux: p->opts.vmlinux = optarg; break;
 		case OPT_module_dir:
@@ -287,18 +266,6 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 			break;
 		case OPT_no_debuginfo: p->opts.no_debuginfo = true; break;
 		case OPT_keep_offsets: p->render.keep_offsets = true; break;
-		case 's':
-			if (!atag_report_sort_key_known(optarg))
-				atag_usage_error(usage, "--sort: unknown value '%s'", optarg);
-			p->view.sort = optarg;
-			break;
-		case 'n':
-			if (atag_parse_u64(optarg, &v) || v > 1000000000)
-				atag_usage_error(usage, "-n: '%s' is not a row count", optarg);
-			p->render.limit = v;
-			p->rows_given = true;
-			break;
-		case OPT_stacks: p->render.stacks = true; break;
 		case OPT_live: p->render.live = true; break;
 		case OPT_min_age:
 			if (atag_parse_duration(optarg, &v))
@@ -313,20 +280,7 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 						 "to 100000", optarg);
 			p->buckets = v;
 			break;
-		case OPT_function: p->view.function = optarg; break;
-		case OPT_file: p->view.file = optarg; break;
-		case OPT_module: p->view.module = optarg; break;
-		case 'f':
-			atag_check_choice(usage, "--format", optarg, formats);
-			p->format = optarg;
-			break;
-		case OPT_weight:
-			atag_check_choice(usage, "--weight", optarg, weights);
-			p->render.weight = optarg;
-			break;
-		case 'o': p->output = optarg; break;
 		case OPT_stacks_out: p->stacks_out = optarg; break;
-		case OPT_no_progress: p->no_progress = true; break;
 		case 'h': atag_usage_exit(usage);
 		default:
 			atag_option_error(usage, optstring, c, argv);
@@ -334,6 +288,10 @@ static void parse_args(int argc, char **argv, struct report_params *p)
 	}
 	for (c = optind + 1; c < argc; c++)
 		add_input(p, argv[c]);
+	p->format = p->vo.format;
+	p->output = p->vo.output;
+	p->rows_given = p->vo.rows_given;
+	p->no_progress = p->vo.no_progress;
 	if (!p->nr_inputs)
 		add_input(p, "trace.dat");
 	p->mode = atag_output_mode_of(p->inputs, p->nr_inputs);
@@ -505,7 +463,7 @@ void trace_alloc_tag_report(int argc, char **argv)
 	ret = run_report(&p);
 	free(p.inputs);
 	free(p.pids);
-	free(p.comms);
+	atag_viewopts_release(&p.vo);
 	free(p.exclude_pids);
 	free(p.exclude_comms);
 	free(p.module_dirs);

@@ -14,45 +14,12 @@
 
 #include "atag-diff.h"
 #include "atag-report.h"
+#include "atag-sort.h"
 #include "atag-utils.h"
 
 const struct atag_diff_pct atag_diff_pcts[ATAG_DIFF_NR_PCTS] = {
 	{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "max", 101 },
 };
-
-enum key_kind { K_COUNTER, K_LIFETIME, K_SITE };
-
-static const struct sort_key {
-	const char	*name;
-	enum key_kind	kind;
-	int		arg;		/* enum atag_counter, or an atag_diff_pcts index */
-} sort_keys[] = {
-	{ "live_bytes", K_COUNTER, ATAG_COUNTER_LIVE_BYTES },
-	{ "live", K_COUNTER, ATAG_COUNTER_LIVE },
-	{ "peak", K_COUNTER, ATAG_COUNTER_PEAK_LIVE_BYTES },
-	{ "bytes", K_COUNTER, ATAG_COUNTER_BYTES_ALLOCED },
-	{ "allocs", K_COUNTER, ATAG_COUNTER_ALLOCS },
-	{ "frees", K_COUNTER, ATAG_COUNTER_FREES },
-	{ "p50", K_LIFETIME, 0 }, { "p90", K_LIFETIME, 1 }, { "p99", K_LIFETIME, 2 },
-	{ "max", K_LIFETIME, 3 },
-	{ "site", K_SITE, 0 },
-};
-#define NR_SORT_KEYS	(sizeof(sort_keys) / sizeof(sort_keys[0]))
-
-static const struct sort_key *find_sort_key(const char *name)
-{
-	size_t i;
-
-	for (i = 0; name && i < NR_SORT_KEYS; i++)
-		if (!strcmp(name, sort_keys[i].name))
-			return &sort_keys[i];
-	return NULL;
-}
-
-bool atag_diff_sort_key_known(const char *name)
-{
-	return find_sort_key(name) != NULL;
-}
 
 const char *atag_diff_status_name(enum atag_diff_status s)
 {
@@ -360,18 +327,31 @@ static enum atag_diff_status status_of(bool before, bool after, bool same)
 	return same ? ATAG_DIFF_SAME : ATAG_DIFF_CHANGED;
 }
 
-static double key_change(const struct atag_diff *d, const struct sort_key *k,
+/* The index in atag_diff_pcts of a lifetime key's figure (the maximum is 101). */
+static int pct_index(const struct atag_sort_key *k)
+{
+	double pct = k->kind == ATAG_SORT_MAX ? 101 : k->arg;
+	int i;
+
+	for (i = 0; i < ATAG_DIFF_NR_PCTS - 1; i++)
+		if (atag_diff_pcts[i].pct == pct)
+			break;
+	return i;
+}
+
+static double key_change(const struct atag_diff *d, const struct atag_sort_key *k,
 			 const struct atag_diff_site *s)
 {
 	uint64_t a = 0, b = 0;
 
 	switch (k->kind) {
-	case K_COUNTER:
+	case ATAG_SORT_COUNTER:
 		return fabs(atag_diff_delta(d, &s->counts[0], &s->counts[1],
 					    &atag_counter_fields[k->arg]));
-	case K_LIFETIME:
-		atag_diff_lifetime(&s->lifetimes[0], k->arg, &a);
-		atag_diff_lifetime(&s->lifetimes[1], k->arg, &b);
+	case ATAG_SORT_PERCENTILE:
+	case ATAG_SORT_MAX:
+		atag_diff_lifetime(&s->lifetimes[0], pct_index(k), &a);
+		atag_diff_lifetime(&s->lifetimes[1], pct_index(k), &b);
 		return a > b ? a - b : b - a;
 	default:
 		return 0;
@@ -389,7 +369,7 @@ static int cmp_names(const struct atag_diff_site *a, const struct atag_diff_site
 
 struct sort_ctx {
 	const struct atag_diff	*d;
-	const struct sort_key	*key;
+	const struct atag_sort_key	*key;
 };
 
 static int cmp_double(double a, double b)
@@ -402,16 +382,16 @@ static int cmp_sites(const void *pa, const void *pb, void *arg)
 	const struct atag_diff_site *a = *(const struct atag_diff_site * const *)pa;
 	const struct atag_diff_site *b = *(const struct atag_diff_site * const *)pb;
 	const struct sort_ctx *c = arg;
-	static const struct sort_key bytes = { "bytes", K_COUNTER, ATAG_COUNTER_BYTES_ALLOCED };
-	static const struct sort_key allocs = { "allocs", K_COUNTER, ATAG_COUNTER_ALLOCS };
+	const struct atag_sort_key *bytes = atag_sort_key("bytes");
+	const struct atag_sort_key *allocs = atag_sort_key("allocs");
 	int r;
 
-	if (c->key->kind != K_SITE) {
+	if (c->key->kind != ATAG_SORT_SITE) {
 		r = cmp_double(key_change(c->d, c->key, a), key_change(c->d, c->key, b));
 		if (!r)
-			r = cmp_double(key_change(c->d, &bytes, a), key_change(c->d, &bytes, b));
+			r = cmp_double(key_change(c->d, bytes, a), key_change(c->d, bytes, b));
 		if (!r)
-			r = cmp_double(key_change(c->d, &allocs, a), key_change(c->d, &allocs, b));
+			r = cmp_double(key_change(c->d, allocs, a), key_change(c->d, allocs, b));
 		if (r)
 			return r;
 	}
@@ -547,7 +527,7 @@ int atag_diff_compute(const struct atag_report *before, const struct atag_report
 		      size_t errlen)
 {
 	static const struct atag_diff_opts defaults;
-	const struct sort_key *key;
+	const struct atag_sort_key *key;
 	struct builder b = { 0 };
 	struct sort_ctx sc;
 	int ret;
@@ -555,7 +535,7 @@ int atag_diff_compute(const struct atag_report *before, const struct atag_report
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
-	key = find_sort_key(opts->sort ? opts->sort : "live_bytes");
+	key = atag_sort_key(opts->sort ? opts->sort : ATAG_SORT_DEFAULT);
 	if (!key) {
 		snprintf(err, errlen, "unknown sort key '%s'", opts->sort);
 		return atag_err(-EINVAL);
@@ -577,7 +557,8 @@ int atag_diff_compute(const struct atag_report *before, const struct atag_report
 	b.stacks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	if (add_side(&b, before, ATAG_DIFF_BEFORE) || add_side(&b, after, ATAG_DIFF_AFTER))
 		goto nomem;
-	settle_sites(b.d, opts->unchanged, key->kind == K_LIFETIME);
+	settle_sites(b.d, opts->unchanged, key->kind == ATAG_SORT_PERCENTILE ||
+					   key->kind == ATAG_SORT_MAX);
 	sc.d = b.d;
 	sc.key = key;
 	if (b.d->nr_sites > 1)

@@ -11,63 +11,22 @@
 #include "atag-report.h"
 #include "atag-suspects.h"
 #include "atag-rows.h"
+#include "atag-sort.h"
 #include "atag-source.h"
 #include "atag-utils.h"
 
-enum key_kind {
-	K_COUNTER,	/* a counter of the call site */
-	K_PERCENTILE,	/* of its lifetimes */
-	K_MAX,		/* its longest lifetime */
-	K_SITE,		/* by name alone */
-};
-
-struct sort_key {
-	const char	*name;
-	enum key_kind	kind;
-	int		arg;		/* enum atag_counter, or a percentile */
-};
-
-static const struct sort_key sort_keys[] = {
-	{ "live_bytes", K_COUNTER, ATAG_COUNTER_LIVE_BYTES },
-	{ "live", K_COUNTER, ATAG_COUNTER_LIVE },
-	{ "peak", K_COUNTER, ATAG_COUNTER_PEAK_LIVE_BYTES },
-	{ "bytes", K_COUNTER, ATAG_COUNTER_BYTES_ALLOCED },
-	{ "allocs", K_COUNTER, ATAG_COUNTER_ALLOCS },
-	{ "frees", K_COUNTER, ATAG_COUNTER_FREES },
-	{ "unmatched", K_COUNTER, ATAG_COUNTER_UNMATCHED_FREES },
-	{ "p50", K_PERCENTILE, 50 }, { "p90", K_PERCENTILE, 90 }, { "p99", K_PERCENTILE, 99 },
-	{ "max", K_MAX, 0 },
-	{ "site", K_SITE, 0 },
-};
-
-static uint64_t key_value(const struct sort_key *k, const struct atag_report_tag *t)
+static uint64_t key_value(const struct atag_sort_key *k, const struct atag_report_tag *t)
 {
 	switch (k->kind) {
-	case K_COUNTER:
+	case ATAG_SORT_COUNTER:
 		return atag_counter_value(&t->counts, &atag_counter_fields[k->arg]);
-	case K_PERCENTILE:
+	case ATAG_SORT_PERCENTILE:
 		return atag_lifetime_percentile(&t->lifetimes, k->arg);
-	case K_MAX:
+	case ATAG_SORT_MAX:
 		return t->lifetimes.max;
 	default:
 		return 0;
 	}
-}
-
-/* Index of sort key @name in sort_keys[], or -1. */
-static int find_sort_key(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
-		if (!strcmp(name, sort_keys[i].name))
-			return i;
-	return -1;
-}
-
-bool atag_report_sort_key_known(const char *name)
-{
-	return name && find_sort_key(name) >= 0;
 }
 
 char *atag_report_site(const struct atag_report_tag *t, char *buf, size_t len)
@@ -101,7 +60,7 @@ static int cmp_tags(const void *pa, const void *pb, void *arg)
 {
 	const struct atag_report_tag *a = *(const struct atag_report_tag * const *)pa;
 	const struct atag_report_tag *b = *(const struct atag_report_tag * const *)pb;
-	const struct sort_key *key = arg;
+	const struct atag_sort_key *key = arg;
 	uint64_t va, vb;
 	int ra, rb;
 
@@ -113,7 +72,7 @@ static int cmp_tags(const void *pa, const void *pb, void *arg)
 		if (ra != rb)
 			return ra < rb ? -1 : 1;
 	}
-	if (key->kind != K_SITE) {
+	if (key->kind != ATAG_SORT_SITE) {
 		va = key_value(key, a);
 		vb = key_value(key, b);
 		if (va != vb)
@@ -214,13 +173,13 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 	static const struct atag_report_view none = { 0 };
 	struct atag_report_source *src;
 	unsigned int k;
+	const struct atag_sort_key *key;
 	size_t i, n;
-	int key;
 
 	if (!view)
 		view = &none;
-	key = find_sort_key(view->sort ? view->sort : "live_bytes");
-	if (key < 0)
+	key = atag_sort_key(view->sort ? view->sort : ATAG_SORT_DEFAULT);
+	if (!key)
 		return atag_err(-EINVAL);
 
 	memset(&r->totals, 0, sizeof(r->totals));
@@ -255,7 +214,7 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 	}
 	if (r->nr_tags > 1)
 		qsort_r(r->tags, r->nr_tags, sizeof(*r->tags), cmp_tags,
-			(void *)&sort_keys[key]);
+			(void *)key);
 
 	/* the live list keeps the selected call sites' allocations old enough */
 	for (i = 0, n = 0; i < r->nr_live; i++) {
