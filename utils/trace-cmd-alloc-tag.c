@@ -93,19 +93,17 @@ static void check_stdout(void)
  * Memory that was freed is used again rather than handed back to the kernel: a
  * report frees its read windows and its pipe before it folds and renders, and
  * the stitching thread's allocations are freed for the main thread's to reuse.
- * A page the process touches for the first time costs a page fault, and on the
- * virtual machines this project is measured on a fault costs about 20 us. With
- * glibc's defaults (blocks over 128 KiB mmapped, an arena per thread, the top of
- * the heap trimmed) the fold of a 2-million-event report took 800 faults, 290
- * with these (110 once the fold symbolized each address once). Peak memory does
- * not grow: it still follows the live allocations and the stacks
- * (bench/run-bench.sh measures it: 13 492 KiB at 2 M events, 16 888 before).
+ * A page the process touches for the first time costs a page fault, and on
+ * virtual machines a fault is expensive. With glibc's defaults (blocks over
+ * 128 KiB mmapped, an arena per thread, the top of the heap trimmed) the same
+ * pages are handed back and faulted in again; with these they are reused. Peak
+ * memory does not grow with it: it still follows the live allocations and the
+ * stacks (make bench reports peak RSS beside the times; bench/README.md).
  *
  * The heap's first HEAP_HINT bytes are then marked for transparent huge pages
  * (where the system has them "madvise"; "always" does so anyway, "never" not at
- * all): a 2 MiB page faults once where 512 small ones fault 512 times. Measured
- * on a 2-million-event report: 2 074 faults became 300 to 700, and the run took
- * 0.85 times as long; peak RSS went from 13 492 KiB to 14 400-16 300 KiB.
+ * all): a 2 MiB page faults once where 512 small ones fault 512 times, for a few
+ * MiB more of peak RSS.
  */
 #define HEAP_HINT	(30UL << 20)	/* below M_MMAP_THRESHOLD: from the heap */
 

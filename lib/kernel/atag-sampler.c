@@ -7,9 +7,8 @@
  *
  * Why a pattern that moves: objects are reused, the hottest slot of a cache again and
  * again, so a fixed rule on addresses samples some call sites at every allocation and
- * others never (measured on `find /usr/lib`: with bits 12-15 zero, 7 of the 8 call
- * sites of 2 000 and more allocations got no stack; with bits 6-9 zero, between 0.6%
- * and 100% of a site's allocations did). Each slot matches one pattern of the
+ * others never (a recording of `find /usr/lib` with one fixed pattern left most of
+ * its busiest call sites without a single stack). Each slot matches one pattern of the
  * @every: over a whole round of patterns every allocation is sampled 1 time in
  * @every, whatever its size, slot or call site.
  *

@@ -3,11 +3,11 @@
  * atag-bigmem.h - large buffers backed by transparent huge pages where the
  * system allows them (library-internal).
  *
- * A first touch of a 4 KiB page costs a page fault; on virtual machines that
- * trap page-table updates to the host a fault takes 15-20 us (measured on the
- * project's test machine), so a 4 MiB buffer filled once costs 1 024 faults,
- * about 17 ms, where two 2 MiB huge pages cost under half a millisecond. Where
- * transparent huge pages are off ("never"), the buffer is ordinary memory.
+ * A first touch of a 4 KiB page costs a page fault, and virtual machines that
+ * trap page-table updates to the host make each fault expensive: a 4 MiB buffer
+ * filled once costs 1 024 faults on small pages, two on huge pages (bench/README.md
+ * has what that is worth). Where transparent huge pages are off ("never"), the
+ * buffer is ordinary memory.
  */
 #ifndef _ATAG_BIGMEM_H
 #define _ATAG_BIGMEM_H

@@ -5,9 +5,9 @@
  * Generic and domain-free: open addressing with linear probing, deletion by
  * backward shift (no tombstones), so lookups stay short however many inserts and
  * removals go by. The stitcher does one or two map operations per trace event; at
- * the rates libtracecmd delivers (over 10 M events/s on uncompressed files),
- * GHashTable's per-node allocation and indirect hashing cost more than the
- * iteration itself (bench/), hence this map. Not thread safe.
+ * the rates the reader delivers, GHashTable's per-node allocation and indirect
+ * hashing cost more than the reading itself (make bench), hence this map. Not
+ * thread safe.
  */
 #ifndef _ATAG_MAP_H
 #define _ATAG_MAP_H
