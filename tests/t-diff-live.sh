@@ -9,40 +9,18 @@
 . "$(dirname "$0")/fakeinfo.sh"
 . "$(dirname "$0")/sim.sh"
 
-export LC_ALL=C
-unset ATAG_ALLOCINFO ATAG_TRACE_CMD
-C=$ATAG_CMD
+. "$(dirname "$0")/live.sh"
 FDHOLD=$ATAG_BUILD/tests/progs/atag-fdhold
-TFS=$(tracefs_dir)
 N=50
-
-skip_reason() {
-	if ! is_root; then echo "not root: recording needs root"; return; fi
-	if [ -z "$TFS" ]; then echo "tracefs is not mounted"; return; fi
-	[ -d "$TFS/events/kmem/kmalloc" ] || { echo "no kmem events"; return; }
-	for p in trace-cmd jq flock; do
-		command -v $p > /dev/null || { echo "$p is not installed"; return; }
-	done
-}
-reason=$(skip_reason)
 # the recordings are record's and the same in both builds; diff itself runs under
 # ASan in t-diff and t-valgrind's memcheck
-[ -z "$reason" ] && [ "${ATAG_BUILD##*-}" = asan ] &&
-	reason="the ASan build: the normal build compares these recordings, t-diff runs diff under ASan"
-if [ -n "$reason" ]; then
-	skip "diff of real recordings" "$reason"
-	done_testing
-	exit
-fi
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-export ATAG_STATE_DIR=$T_TMP/state
+live_tier "diff of real recordings" --events kmalloc --progs trace-cmd,jq,flock \
+	--why "$([ "${ATAG_BUILD##*-}" = asan ] &&
+		echo "the ASan build: the normal build compares these recordings, t-diff runs diff under ASan")"
 # whatever a command that crashed left behind is undone before the state files go
 at_exit "'$C' reset"
 
 # Instances named after a pid of ours that outlived it, and state files: left behind.
-instances_at_start "$TFS"
 leftovers() {
 	instances_left "$TFS"
 	ls "$ATAG_STATE_DIR" 2>/dev/null | sed 's/^/state file /'

@@ -19,35 +19,12 @@
 # are skipped, saying how busy the CPUs were.
 . "$(dirname "$0")/lib.sh"
 
-export LC_ALL=C
-unset ATAG_ALLOCINFO ATAG_TRACE_CMD
-C=$ATAG_CMD
-TFS=$(tracefs_dir)
+. "$(dirname "$0")/live.sh"
 DIR=${ATAG_OBSERVER_DIR:-/usr/lib}
-
-skip_reason() {
-	if ! is_root; then echo "not root: recording needs root"; return; fi
-	if [ -z "$TFS" ]; then echo "tracefs is not mounted"; return; fi
-	for p in trace-cmd jq awk find; do
-		command -v $p > /dev/null || { echo "$p is not installed"; return; }
-	done
-	for e in kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc; do
-		[ -d "$TFS/events/kmem/$e" ] || { echo "this kernel has no kmem:$e event"; return; }
-	done
-	[ "$(find "$DIR" -name '*.so*' 2>/dev/null | head -n 200 | wc -l)" -ge 200 ] ||
-		echo "$DIR holds fewer than 200 shared objects: no workload to measure"
-}
-reason=$(skip_reason)
-if [ -n "$reason" ]; then
-	skip "the observer's cost" "$reason"
-	done_testing
-	exit
-fi
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-export ATAG_STATE_DIR=$T_TMP/state
-instances_at_start "$TFS"
+live_tier "the observer's cost" --progs trace-cmd,jq,awk,find \
+	--events kmalloc,kfree,kmem_cache_alloc,kmem_cache_free,mm_page_alloc \
+	--why "$([ "$(find "$DIR" -name '*.so*' 2>/dev/null | head -n 200 | wc -l)" -ge 200 ] ||
+		echo "$DIR holds fewer than 200 shared objects: no workload to measure")"
 
 # The workload, timing itself (ns into $T_TMP/NAME.ns)
 work() {

@@ -15,40 +15,18 @@
 #  3. Every way a recording ends, its exit status and its last line.
 . "$(dirname "$0")/lib.sh"
 
-export LC_ALL=C
-unset ATAG_TRACE_CMD ATAG_ALLOCINFO
-TFS=$(tracefs_dir)
+. "$(dirname "$0")/live.sh"
 AWAIT=$ATAG_BUILD/tests/progs/atag-await
 CHURN=$ATAG_BUILD/tests/progs/atag-comm-churn
 SLOW=$ATAG_BUILD/tests/preload/atag-slow-open.so
-
-skip_reason() {
-	if ! is_root; then echo "not root: recording needs root"; return; fi
-	if [ -z "$TFS" ]; then echo "tracefs is not mounted"; return; fi
-	[ -d "$TFS/events/kmem/kmalloc" ] || { echo "the kernel has no kmem events"; return; }
-	[ -d "$TFS/events/sched/sched_process_exit" ] ||
-		{ echo "the kernel has no sched events"; return; }
-	for p in trace-cmd jq zstd dd od; do
-		command -v $p > /dev/null || { echo "$p is not installed"; return; }
-	done
-}
-reason=$(skip_reason)
-if [ -n "$reason" ]; then
-	skip "record reads back what it wrote" "$reason"
-	done_testing
-	exit
-fi
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+live_tier "record reads back what it wrote" --progs trace-cmd,jq,zstd,dd,od \
+	--events kmalloc,sched:sched_process_exit
 
 # The command, through a wrapper that notes the pid of every run (exec keeps it).
 C=$T_TMP/atag
 printf '#!/bin/sh\necho $$ >> "%s/pids" 2>/dev/null\nexec "%s" "$@"\n' "$T_TMP" "$ATAG_CMD" > "$C"
 chmod 755 "$C"
 ours() { grep -qx "$1" "$T_TMP/pids" 2>/dev/null; }
-export ATAG_STATE_DIR=$T_TMP/state
-instances_at_start "$TFS"
 sh "$ATAG_SRC/tests/tracefs-state.sh" > "$T_TMP/top.before"
 
 # What record could leave behind, one line each; empty when clean.

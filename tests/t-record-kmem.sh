@@ -9,33 +9,10 @@
 # migrate type, with a stack by their first frame outside the page allocator.
 . "$(dirname "$0")/lib.sh"
 
-export LC_ALL=C
-unset ATAG_ALLOCINFO ATAG_TRACE_CMD
-C=$ATAG_CMD
+. "$(dirname "$0")/live.sh"
 FD=$ATAG_BUILD/tests/progs/atag-fdhold
-TFS=$(tracefs_dir)
-
-skip_reason() {
-	if ! is_root; then echo "not root: recording needs root"; return; fi
-	if [ -z "$TFS" ]; then echo "tracefs is not mounted"; return; fi
-	for p in trace-cmd jq; do
-		command -v $p > /dev/null || { echo "$p is not installed"; return; }
-	done
-	for e in kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_alloc mm_page_free; do
-		[ -d "$TFS/events/kmem/$e" ] || { echo "this kernel has no kmem:$e event"; return; }
-	done
-}
-reason=$(skip_reason)
-if [ -n "$reason" ]; then
-	skip "record --kmem recordings of this kernel" "$reason"
-	done_testing
-	exit
-fi
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-export ATAG_STATE_DIR=$T_TMP/state
-instances_at_start "$TFS"
+live_tier "record --kmem recordings of this kernel" --progs trace-cmd,jq \
+	--events kmalloc,kfree,kmem_cache_alloc,kmem_cache_free,mm_page_alloc,mm_page_free
 
 rec() {	# rec NAME ARGS... -- COMMAND: record --kmem into NAME.dat, stderr in NAME.err
 	name=$1; shift

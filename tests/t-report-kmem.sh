@@ -8,32 +8,10 @@
 # trace (maple tree nodes), and the recording's own description.
 . "$(dirname "$0")/lib.sh"
 
-export LC_ALL=C
-unset ATAG_ALLOCINFO ATAG_TRACE_CMD
-C=$ATAG_CMD
+. "$(dirname "$0")/live.sh"
 W=$ATAG_BUILD/tests/progs/atag-workload
-TFS=$(tracefs_dir)
-
-skip_reason() {
-	if ! is_root; then echo "not root: recording needs root"; return; fi
-	if [ -z "$TFS" ]; then echo "tracefs is not mounted"; return; fi
-	for p in trace-cmd jq; do
-		command -v $p > /dev/null || { echo "$p is not installed"; return; }
-	done
-	for e in kmalloc kfree kmem_cache_alloc kmem_cache_free; do
-		[ -d "$TFS/events/kmem/$e" ] || { echo "this kernel has no kmem:$e event"; return; }
-	done
-}
-reason=$(skip_reason)
-if [ -n "$reason" ]; then
-	skip "reports of record --kmem recordings" "$reason"
-	done_testing
-	exit
-fi
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-export ATAG_STATE_DIR=$T_TMP/state
+live_tier "reports of record --kmem recordings" --progs trace-cmd,jq \
+	--events kmalloc,kfree,kmem_cache_alloc,kmem_cache_free
 
 rec() {	# rec NAME ARGS... -- COMMAND: record --kmem into NAME.dat
 	name=$1; shift

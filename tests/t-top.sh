@@ -12,31 +12,10 @@
 . "$(dirname "$0")/fakeinfo.sh"
 . "$(dirname "$0")/sim.sh"
 
-export LC_ALL=C
-unset ATAG_ALLOCINFO ATAG_TRACE_CMD
-C=$ATAG_CMD
+. "$(dirname "$0")/live.sh"
 FDHOLD=$ATAG_BUILD/tests/progs/atag-fdhold
-TFS=$(tracefs_dir)
 N=40
-
-skip_reason() {
-	if ! is_root; then echo "not root: top needs root"; return; fi
-	if [ -z "$TFS" ]; then echo "tracefs is not mounted"; return; fi
-	[ -d "$TFS/events/kmem/kmalloc" ] || { echo "no kmem events"; return; }
-	for p in jq flock; do
-		command -v $p > /dev/null || { echo "$p is not installed"; return; }
-	done
-}
-reason=$(skip_reason)
-if [ -n "$reason" ]; then
-	skip "top on the real tracefs" "$reason"
-	done_testing
-	exit
-fi
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-export ATAG_STATE_DIR=$T_TMP/state
+live_tier "top on the real tracefs" --events kmalloc --progs jq,flock
 # whatever a command that crashed left behind is undone before the state files go
 at_exit "'$C' reset"
 
@@ -48,7 +27,6 @@ top_files > "$T_TMP/top.before"
 
 # Everything top could leave behind: instances named after a pid of ours that is
 # gone, state files, a changed top-level file.
-instances_at_start "$TFS"
 leftovers() {
 	top_files > "$T_TMP/top.now"
 	diff "$T_TMP/top.before" "$T_TMP/top.now" | sed -n 's/^[<>] /top-level file changed: /p'
