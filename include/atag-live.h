@@ -66,6 +66,7 @@ struct atag_live_opts {
 	 */
 	unsigned int		stack_every;
 	bool			names;		/* follow every task's name and exit */
+	bool			not_self;	/* leave out this process's own allocations */
 	unsigned long		buffer_kb;	/* per-CPU buffer of the instance, 0: kept */
 	const int		*pids;		/* count only these tasks ... */
 	unsigned int		nr_pids;

@@ -48,6 +48,7 @@ struct atag_liveview {
 	size_t				nr_prev;
 	int				*pids;
 	const char			**comms;
+	int				self;	/* our pid, left out; 0: counted */
 	/* stacks: 0 none, 1 every allocation, N one in N (a sampler moves the pattern) */
 	unsigned int			stack_every;
 	const char			*sampled[LIVE_MAX_TRIGGERS + 1];

@@ -90,6 +90,9 @@ static int filter_event(void *ctx, const struct atag_event *ev)
 		e.stack_follows = false;
 	if (lv->tasks.active)
 		e.filtered = !live_tasks_selected(&lv->tasks, ev->pid);
+	/* the watcher's own memory (its tables, its reads) is no workload's */
+	if (lv->self && ev->pid == lv->self)
+		e.filtered = true;
 	return lv->into.event(lv->into.ctx, &e);
 }
 
@@ -429,6 +432,7 @@ int atag_live_open(struct tracefs_instance *inst, const struct atag_live_opts *o
 		return -ENOMEM;
 	lv->inst = inst;
 	lv->stack_every = o->stack_every;
+	lv->self = o->not_self ? getpid() : 0;
 	lv->src = atag_source_find(o->source ? o->source : "alloc_tag");
 	if (!lv->src || !atag_live_events(lv->src->name, &optional) ||
 	    !strcmp(lv->src->name, "page")) {
