@@ -283,8 +283,10 @@ static void watch(struct leaks *l)
 		atag_stop_drain();
 		if (atag_stop_sig || atag_watch_command_done(&l->w) || l->w.error)
 			break;
-		if (l->end_ns && atag_now_ns() >= l->end_ns)
+		if (l->end_ns && atag_now_ns() >= l->end_ns) {
+			l->w.done = true;
 			break;
+		}
 		if (atag_watch_read(&l->w, false))
 			break;
 		if (atag_now_ns() >= next) {

@@ -307,7 +307,7 @@ int atag_watch_status(struct atag_watch *w, bool restore_failed)
 		ret = ATAG_EXIT_FAIL;
 	} else if (restore_failed) {
 		ret = ATAG_EXIT_FAIL;
-	} else if (!w->cmd.reaped || atag_stop_sig) {
+	} else if (!w->cmd.reaped || atag_stop_sig || w->done) {
 		ret = ATAG_EXIT_OK;
 	} else if (WIFSIGNALED(st)) {
 		fprintf(stderr, "%s: %s was killed by signal %d\n", ATAG_PROG, cmd, WTERMSIG(st));

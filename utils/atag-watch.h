@@ -59,6 +59,8 @@ struct atag_watch {
 	struct atag_liveview	*lv;
 	struct atag_command	cmd;		/* COMMAND, if any */
 	char			scope[128];
+	bool			done;		/* the command ended it (--duration): COMMAND,
+						 * stopped then, did not fail */
 	int			error;
 	char			errmsg[1024];
 };
