@@ -58,7 +58,7 @@ offers() {
 }
 
 cd "$ATAG_SRC" || exit 2
-SUBS="list enable disable record report diff top stat reset"
+SUBS="list enable disable record report diff top leaks stat reset"
 
 q sub ''
 q sub-re re
@@ -147,7 +147,7 @@ else
 fi
 
 # the subcommands, as the overview man page lists them
-offers sub "subcommands" list enable disable record report diff top stat reset help
+offers sub "subcommands" list enable disable record report diff top leaks stat reset help
 offers sub-re "subcommands by prefix" record report reset
 offers help "help SUBCOMMAND" stat
 check_eq "no subcommand for a prefix that has none" "$(got sub-zz)" ""
