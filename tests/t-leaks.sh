@@ -6,8 +6,9 @@
 # alloc_empty_file with 100 or more old allocations, with a stack, held by it (leak
 # suspects); every interval is a JSON line, an empty one too; -o writes report's
 # JSON shape (the keys of report -f json's live[], checked against report's own
-# output); what leaks set up is undone on Ctrl-C, SIGTERM and COMMAND's end, and by
-# reset after SIGKILL; tracefs is left as found. The 40 s churn of its memory is
+# output), which diff reads; COMMAND from the first operand on, as top; what leaks
+# set up is undone on Ctrl-C, SIGTERM and COMMAND's end, and by reset after SIGKILL;
+# tracefs is left as found. The 40 s churn of its memory is
 # tests/t-leaks-churn.sh.
 . "$(dirname "$0")/lib.sh"
 
@@ -138,6 +139,20 @@ check_eq "-o: the keys of tags[] and totals are report's" \
 check_eq "-o: a stack's keys are report's (with its frames)" \
 	"$(keys "$T_TMP/save.json" '.tags[].stacks[]')" \
 	"$(keys "$T_TMP/report.json" '.tags[].stacks[] | del(.estimate)')"
+# -o as a side of diff (offline): against itself no change; against the same
+# document with no call site, alloc_empty_file's live allocations and bytes those of
+# its entries in live[] (kmem call sites of one function are one row in a diff)
+"$C" diff -f json "$T_TMP/save.json" "$T_TMP/save.json" > "$T_TMP/dself.json" 2>&1
+check_eq "-o, diff with itself: no call site changed" \
+	"$(jq -c '[.summary.changed, .summary.appeared, .summary.disappeared]' "$T_TMP/dself.json" 2>&1)" \
+	"[0,0,0]"
+jq '.tags = [] | .live = []' "$T_TMP/save.json" > "$T_TMP/none.json"
+"$C" diff -f json --source kmem --function alloc_empty_file "$T_TMP/none.json" "$T_TMP/save.json" \
+	> "$T_TMP/dnone.json" 2>&1
+check_eq "-o, diff from nothing: alloc_empty_file appeared with live[]'s count and bytes" \
+	"$(jq -c '[.sites[] | [.status, .after.live, .after.live_bytes]]' "$T_TMP/dnone.json" 2>&1)" \
+	"$(jq -c '[.live[] | select(.source == "kmem" and .function == "alloc_empty_file")] |
+		[["appeared", length, (map(.bytes) | add)]]' "$T_TMP/save.json")"
 
 kill $W
 
@@ -174,6 +189,14 @@ check_eq "-- COMMAND: ends with it, exit 0, nothing left behind" \
 check_eq "-- COMMAND: its files, its comm, its task exited (the child holds them)" \
 	"$(tail -n 1 "$T_TMP/c.json" | jq -c '[.sites[] | select(.function == "alloc_empty_file") | .allocs >= 10] | any')" \
 	true
+
+# COMMAND from the first operand on, as top and record take it (issue 31): the
+# options after it are COMMAND's own
+"$C" leaks --kmem -m 0 -d 200ms -f json sh -c 'echo "$*"' sh -f x -n 2 > "$T_TMP/op.out" \
+	2> "$T_TMP/op.err"; rc=$?
+check_eq "leaks OPTIONS COMMAND -f x -n 2: the options after COMMAND are its own" \
+	"$rc:$(grep -v '^{' "$T_TMP/op.out"):$(grep -c '^{' "$T_TMP/op.out" | sed 's/^[1-9][0-9]*$/json/'):$(cat "$T_TMP/op.err")" \
+	"0:-f x -n 2:json:"
 
 "$C" leaks --kmem -d 200ms -f json > "$T_TMP/t.json" 2> "$T_TMP/t.err" &
 lp=$!
