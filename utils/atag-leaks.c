@@ -64,7 +64,8 @@ static const char leaks_usage[] =
 	"  -h, --help          show this help\n"
 	"\n"
 	"With COMMAND, only the allocations of COMMAND and of the tasks it forks are\n"
-	"counted (frees of them by anyone), and leaks ends when COMMAND exits.\n"
+	"counted (frees of them by anyone), and leaks ends when COMMAND exits. COMMAND\n"
+	"runs from the first operand on, '--' or not: the words after it are its own.\n"
 	"\n"
 	ATAG_TAGOPTS_HELP;
 
