@@ -387,6 +387,9 @@ static int set_up(struct atag_liveview *lv, const struct atag_live_opts *o, char
 		}
 	for (k = 0; lv->st && k < lv->nr_src; k++)
 		atag_stitcher_nesting(lv->st, k, lv->srcs[k]->nests);
+	/* memory follows the watched tasks' live allocations, not the system's */
+	if (lv->st)
+		atag_stitcher_forget_filtered(lv->st, true);
 	if (!lv->st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
