@@ -82,7 +82,8 @@ O		?= build
 
 CC		?= gcc
 PKG_CONFIG	?= pkg-config
-PKGS		:= libtracecmd libtracefs libtraceevent glib-2.0 libprotobuf-c zlib libzstd fuse3 libdw
+PKGS		:= libtracecmd libtracefs libtraceevent glib-2.0 json-glib-1.0 libprotobuf-c zlib libzstd \
+		   fuse3 libdw
 
 ifeq ($(V),1)
 Q		:=

@@ -32,8 +32,12 @@
 #     sampled stacks and with --all-stacks, each against --no-stack, side by side
 #     ($RUNS pairs): the workload's time, and the p90 lifetime of every call site
 #     with 2 000 frees or more in both (the median of those ratios); needs root.
-# BENCH_PARTS chooses parts (default "loop tc startup perf observer": 1 and 5, 2, 3,
-# 4, 6).
+#  7. leaks' memory over time (issue 27): leaks --kmem with its default sampled
+#     stacks on a churning workload (short-lived processes opening, reading and
+#     closing files, mapping and unmapping memory), its RSS after 10 s and after
+#     LEAKS_LONG s (default 600: ten minutes), and their ratio; needs root.
+# BENCH_PARTS chooses parts (default "loop tc startup perf observer leaks": 1 and 5,
+# 2, 3, 4, 6, 7).
 # Then the ratios against the targets of issue 13, and the README's speed table
 # ($B/bench-results.md; BENCH_README=1 writes it into README.md between its
 # markers).
@@ -44,7 +48,7 @@ B=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SIZES=${BENCH_SIZES:-"2000000 20000000"}
 RUNS=${RUNS:-5}
-PARTS=${BENCH_PARTS:-"loop tc startup perf observer"}
+PARTS=${BENCH_PARTS:-"loop tc startup perf observer leaks"}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 SLOW_RUNS=${SLOW_RUNS:-1}
 DIR=${BENCH_DIR:-$B/bench-data}
@@ -242,6 +246,42 @@ if part loop; then
 	echo "peak RSS of report: $rss_a KiB at $1 events, $rss_b KiB at ${2:-$1} events ($growth%)"
 	echo "peak RSS|$rss_a|$rss_b|$growth" >> "$DIR/results.txt"
 fi
+
+# leaks_rss: part 7, a line of figures, and "leaks RSS|10 s|long|ratio" into results.txt
+leaks_rss() {
+	long=${LEAKS_LONG:-600}
+	wl=$B/tests/progs/atag-workload
+	echo
+	echo "== leaks: RSS over time on a churning workload (issue 27)"
+	if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/kmem/kmalloc ]; then
+		echo "not measured: needs root and the kmem events"
+		return
+	fi
+	if [ "$long" -le 10 ]; then
+		echo "not measured: LEAKS_LONG ($long s) must be more than 10 s"
+		return
+	fi
+	out=$DIR/leaks-churn.json
+	"$CMD" leaks --kmem -m 2s -d 1s -t "${long}s" -f json -- sh -c \
+		"while :; do '$wl' loop 300; '$wl' vma 100; sleep 0.1; done" \
+		> "$out" 2> "$DIR/leaks-churn.err" &
+	lp=$!
+	# an interval a second: RSS at the 10th line, and at the last one but one
+	"$B/tests/progs/atag-await" -t 60 lines "$out" 10
+	r10=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$lp/status" 2>/dev/null)
+	"$B/tests/progs/atag-await" -t $((long + 60)) lines "$out" $((long - 1))
+	rlong=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$lp/status" 2>/dev/null)
+	"$B/tests/progs/atag-await" -t 30 exit $lp || kill -INT $lp
+	wait $lp
+	recs=$(tail -n 1 "$out" | jq .records 2>/dev/null)
+	ratio=$(awk -v a="${r10:-0}" -v b="${rlong:-0}" 'BEGIN { printf "%.2f", a ? b / a : 0 }')
+	echo "RSS of leaks --kmem: ${r10:-?} KiB after 10 s, ${rlong:-?} KiB after $long s" \
+		"(${ratio}x; ${recs:-?} records read)"
+	echo "leaks RSS|${r10:-0}|${rlong:-0}|$ratio" >> "$DIR/results.txt"
+	awk -v r="$ratio" -v l="$long" 'BEGIN { printf "%-46s %6sx  target <= 1.3: %s\n",
+		"leaks RSS after " l " s / after 10 s", r, (r > 0 && r <= 1.3) ? "met" : "NOT MET" }'
+}
+part leaks && leaks_rss
 
 echo
 echo "== targets (issue 13)"

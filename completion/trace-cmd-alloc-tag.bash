@@ -200,7 +200,7 @@ _trace_cmd_alloc_tag()
 	if [[ $cur == -* ]]; then
 		# "--" where the usage runs a COMMAND after it
 		local dashes=
-		[[ $_atag_help_text == *"[-- COMMAND"* ]] && dashes=--
+		[[ $_atag_help_text == *"-- COMMAND"* ]] && dashes=--
 		COMPREPLY=($(compgen -W "$(cut -f1 <<<"$table") $dashes" -- "$cur"))
 		return
 	fi

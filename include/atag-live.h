@@ -46,6 +46,9 @@
 #include "atag-lifetime.h"
 
 struct tracefs_instance;
+
+/* Sources one view reads at most (slab and page events). */
+#define ATAG_LIVE_SOURCES_MAX	2
 /* the view (struct atag_live of include/atag-stitch.h is a live allocation) */
 struct atag_liveview;
 
@@ -54,6 +57,16 @@ struct atag_liveview;
 
 struct atag_live_opts {
 	const char		*source;	/* "alloc_tag" (default) or "kmem" */
+	bool			pages;		/* with "kmem": the page events too ("page") */
+	/*
+	 * Kernel stacks: 0 none; 1 every allocation's; N (a power of two) one
+	 * allocation's in N, by address patterns that move on as record's do
+	 * (include/atag-record.h: slab objects and alloc_tag_mem_alloced; pages always
+	 * carry one, their call site is in it)
+	 */
+	unsigned int		stack_every;
+	bool			names;		/* follow every task's name and exit */
+	bool			not_self;	/* leave out this process's own allocations */
 	unsigned long		buffer_kb;	/* per-CPU buffer of the instance, 0: kept */
 	const int		*pids;		/* count only these tasks ... */
 	unsigned int		nr_pids;
@@ -180,5 +193,144 @@ int atag_live_render_text(const struct atag_live_snapshot *s,
 /* One JSON object on one line (top --json; documented in its man page). */
 int atag_live_render_json(const struct atag_live_snapshot *s,
 			  const struct atag_live_render_opts *o, FILE *f);
+
+/* ------------------------------------------------------------ leaks (atag-live-leaks*.c) */
+
+/*
+ * Where the allocations older than a minimum age stand: leaks' interval. Every
+ * allocation still live and at least min_age old (counted by the task filter, its
+ * stack come when one was to come) is grouped by call site and then by stack. An
+ * allocation is a leak suspect unless the rules report applies explain it
+ * (include/atag-suspect.h: untraced free paths, RCU frees once its task exited,
+ * caches...); one its task still holds stays a suspect.
+ *
+ * Lost events make the view uncertain: an allocation whose free was lost stays live
+ * here for ever. Events are lost when the buffers said so (a gap before a record) or
+ * the instance's counters rose; every allocation made before the latest loss is
+ * "uncertain": its free may be among the lost ones. The snapshot says how many
+ * events were lost in the interval and since the start, how many intervals lost
+ * some, and per call site and stack how many of its old allocations are uncertain.
+ *
+ * Memory: the snapshot's, while it is held, follows the old allocations and their
+ * distinct stacks; the view's follows the live allocations, the distinct stacks and
+ * the tasks that run or own live allocations (the names of exited tasks that own none
+ * are forgotten at each snapshot).
+ */
+
+/* Example pointers and tasks kept per call site and per stack. */
+#define ATAG_LEAK_EXAMPLES	3
+#define ATAG_LEAK_TASKS		3
+
+struct atag_leak_opts {
+	uint64_t	min_age_ns;	/* only allocations at least this old */
+};
+
+/* A task that made old allocations. */
+struct atag_leak_task {
+	int		pid;
+	char		comm[16];	/* "" when not known */
+	int		exited;		/* 1 exited, 0 runs, -1 not known */
+	uint64_t	allocs;		/* of the group's old allocations */
+};
+
+/* What one group of old allocations (a call site, or one of its stacks) adds up to. */
+struct atag_leak_group {
+	uint64_t		allocs;
+	uint64_t		bytes;
+	uint64_t		oldest_ns;	/* the age of the oldest */
+	uint64_t		suspects;	/* nothing explains them */
+	uint64_t		uncertain;	/* made before the latest loss of events */
+	const char		*why;		/* what explains the others (the first met) */
+	uint64_t		ptrs[ATAG_LEAK_EXAMPLES];	/* the oldest's pointers */
+	unsigned int		nr_ptrs;
+	struct atag_leak_task	tasks[ATAG_LEAK_TASKS];		/* most allocations first */
+	unsigned int		nr_tasks;
+	unsigned int		more_tasks;	/* tasks beyond those */
+};
+
+struct atag_leak_stack {
+	char			**frames;	/* innermost first, as report names them; */
+	unsigned int		nr_frames;	/* 0: allocations without a stack */
+	struct atag_leak_group	g;
+};
+
+struct atag_leak_site {
+	const char		*source;	/* "alloc_tag", "kmem", "page" */
+	uint64_t		tag;
+	const char		*function;	/* NULL when unknown */
+	const char		*file;
+	const char		*module;
+	long			line;
+	long long		offset;
+	uint64_t		live;		/* all its live allocations, young ones too */
+	uint64_t		live_bytes;
+	struct atag_leak_group	g;		/* its old ones */
+	struct atag_leak_stack	*stacks;	/* most bytes first */
+	size_t			nr_stacks;
+};
+
+struct atag_leak_snapshot {
+	const char		*sources[ATAG_LIVE_SOURCES_MAX + 1];	/* NULL-terminated */
+	uint64_t		interval;	/* its number, from 1 */
+	uint64_t		elapsed_ns;	/* since atag_live_start() */
+	uint64_t		interval_ns;
+	uint64_t		min_age_ns;
+	unsigned int		stack_every;	/* 0: no stacks */
+	uint64_t		records;
+	bool			lost_known;	/* the instance's counters could be read */
+	uint64_t		lost;		/* in this interval */
+	uint64_t		lost_total;	/* since the start */
+	uint64_t		lossy_intervals;	/* intervals that lost events, this one too */
+	/* the age of the latest loss (allocations older are uncertain); 0 and false: none */
+	bool			uncertain;
+	uint64_t		loss_age_ns;
+	uint64_t		live;		/* every live allocation */
+	uint64_t		live_bytes;
+	struct atag_leak_group	g;		/* the old ones, over every call site */
+	struct atag_leak_site	*sites;		/* most bytes first */
+	size_t			nr_sites;
+	uint64_t		tasks;		/* tasks followed (names, filter) */
+	void			*priv;		/* what the snapshot owns */
+};
+
+/**
+ * atag_live_leaks - the allocations older than @o->min_age_ns, now
+ * @lv: a view opened with names (its last read is the snapshot's end)
+ * @o: the options
+ * @snap: filled; release with atag_leak_snapshot_release()
+ *
+ * Strings point into @lv: valid until its next read. Returns 0 or -ENOMEM.
+ */
+int atag_live_leaks(struct atag_liveview *lv, const struct atag_leak_opts *o,
+		    struct atag_leak_snapshot *snap);
+void atag_leak_snapshot_release(struct atag_leak_snapshot *snap);
+
+struct atag_leak_render_opts {
+	long		rows;		/* call sites, 0 = all */
+	long		lines;		/* text: lines at most (the terminal's), 0 = no limit */
+	int		columns;	/* text: the width lines are cut to; 0: no limit */
+	const char	*scope;		/* what is counted ("all tasks") */
+};
+
+/* leaks' text for one interval: a header, a row per call site, its stacks. */
+int atag_leak_render_text(const struct atag_leak_snapshot *s,
+			  const struct atag_leak_render_opts *o, FILE *f);
+
+/* One JSON object on one line (leaks -f json; documented in its man page). */
+int atag_leak_render_json(const struct atag_leak_snapshot *s,
+			  const struct atag_leak_render_opts *o, FILE *f);
+
+/**
+ * atag_live_save - what the view holds, as report's JSON document
+ * @lv: the view (after its last read)
+ * @scope: what was counted, for the document
+ * @f: where to write
+ *
+ * Every live allocation (counted, with its stack when it has one), in the keys of
+ * report -f json's live[], with the call sites they belong to in tags[] and the
+ * totals (Documentation/trace-cmd-alloc-tag-leaks.1.txt). Returns 0, -ENOMEM, or -EIO
+ * for a write error.
+ */
+int atag_live_save(struct atag_liveview *lv, const char *scope, FILE *f);
 
 #endif /* _ATAG_LIVE_H */

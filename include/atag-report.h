@@ -289,6 +289,29 @@ void atag_report_free(struct atag_report *r);
  */
 int atag_report_add_file(struct atag_report *r, const char *path, char *err, size_t errlen);
 
+/*
+ * Whether @path holds a JSON document rather than a trace.dat: its first byte that
+ * is not white space is '{'. False when it cannot be read.
+ */
+bool atag_report_is_document(const char *path);
+
+/*
+ * Fold into @r the call sites of a document that report -f json or leaks -o wrote
+ * (lib/stitch/atag-report-json.c), as atag_report_add_file() folds a file's: tags[]
+ * with their counters, their stacks with theirs (merged with the call sites and
+ * stacks of what @r read before, by the same identity), each source's stack
+ * sampling (sources[].stack_every), files[] (their first_ts and last_ts, or 0 and
+ * elapsed_ns for leaks' live instance), complete and notices. The document keeps
+ * no lifetimes but their percentiles, which do not merge: its call sites have no
+ * lifetimes. live[] is not read (tags[] counts the same allocations). The read
+ * options that select records (buffer, window, tasks) cannot apply to counts
+ * already made: -EINVAL; opts.read.source keeps that source's call sites. On
+ * failure a negative errno and a one-line reason in @err (without the file name)
+ * that names the key; @r may then hold part of the document: free it.
+ */
+int atag_report_add_document(struct atag_report *r, const char *path, char *err,
+			     size_t errlen);
+
 struct atag_report_view {
 	const char	*sort;		/* one of ATAG_SORT_KEYS (atag-sort.h); NULL: live_bytes */
 	const char	*function;	/* globs selecting call sites; NULL: all */

@@ -208,6 +208,17 @@ void atag_stitcher_nesting(struct atag_stitcher *st, unsigned int src, bool nest
 void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw);
 
 /*
+ * Keep no live record of the allocations marked filtered (struct atag_event):
+ * memory then follows the live allocations of the tasks counted, not the whole
+ * system's. Such an allocation still retires a live record at its address
+ * (replaced: its free was not seen); a counted task's free of what a filtered
+ * task allocated is an unmatched free. Off by default (report keeps them, to
+ * match frees and count the other tasks); top and leaks turn it on. Before the
+ * first event.
+ */
+void atag_stitcher_forget_filtered(struct atag_stitcher *st, bool forget);
+
+/*
  * The messages of include/atag-event.h, in the order the reader made them
  * (timestamp order across CPUs). Each returns 0 or -ENOMEM.
  *   atag_stitch_event()   one decoded record

@@ -10,7 +10,7 @@
 # command is printed and the script fails.
 
 BUILD="gcc make pkg-config libtraceevent-dev libtracefs-dev libtracecmd-dev libglib2.0-dev
- libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libzstd-dev libfuse3-dev libdw-dev"
+ libjson-glib-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libzstd-dev libfuse3-dev libdw-dev"
 TEST="trace-cmd libtraceevent1-plugin libcunit1-dev fuse3 jq valgrind zstd golang-go
  clang libclang-rt-14-dev
  bash-completion"

@@ -665,6 +665,43 @@ static void test_tag_from_stack(void)
 	run_free(&r);
 }
 
+static size_t nr_live(struct run *r)
+{
+	size_t i = 0, n = 0;
+
+	while (atag_stitch_live_next(r->st, &i))
+		n++;
+	return n;
+}
+
+/* top and leaks: no record of the tasks left out, whatever they allocate */
+static void test_forget_filtered(void)
+{
+	struct reader_side o = { .selected = not_pid_7 };
+	const struct atag_totals *tot;
+	struct run r;
+	int i;
+
+	run_init(&r, &o);
+	atag_stitcher_forget_filtered(r.st, true);
+	for (i = 0; i < 1000; i++)
+		ALLOC(&r, 0, 7, TAG1, 0x10000 + i * 64, 64);	/* task 7's: never kept */
+	ALLOC(&r, 0, 5, TAG1, 0x200, 8);
+	ALLOC(&r, 0, 5, TAG1, 0x300, 8);
+	CU_ASSERT_EQUAL(nr_live(&r), 2);
+	ALLOC(&r, 0, 7, TAG1, 0x300, 16);	/* 0x300 given out again: its free was missed */
+	FREE(&r, 0, 5, TAG1, 0x10000, 64);	/* task 7's object, freed by 5: unmatched */
+	FREE(&r, 0, 7, TAG1, 0x200, 8);		/* 5's, freed by 7: matched */
+	tot = atag_aggr_totals(r.aggr);
+	CU_ASSERT_EQUAL(tot->allocs, 2);
+	CU_ASSERT_EQUAL(tot->replaced, 1);
+	CU_ASSERT_EQUAL(tot->frees, 2);		/* the matched one and the unmatched one */
+	CU_ASSERT_EQUAL(tot->unmatched_frees, 1);
+	CU_ASSERT_EQUAL(tot->live, 0);
+	CU_ASSERT_EQUAL(nr_live(&r), 0);
+	run_free(&r);
+}
+
 static void test_pid_filter(void)
 {
 	struct reader_side o = { .selected = not_pid_7 };
@@ -1189,6 +1226,7 @@ static void add_tests(void)
 	CU_add_test(s, "26.3: the selected tags, by key", test_selected_tags);
 	CU_add_test(s, "page allocations: tag from the stack", test_tag_from_stack);
 	CU_add_test(s, "pid filter", test_pid_filter);
+	CU_add_test(s, "filtered tasks forgotten (top, leaks)", test_forget_filtered);
 	CU_add_test(s, "peak live bytes", test_peak_live);
 	CU_add_test(s, "memory follows live records, not events", test_memory_bounded);
 	CU_add_test(s, "any pid, -1 first", test_any_pid);

@@ -58,7 +58,7 @@ offers() {
 }
 
 cd "$ATAG_SRC" || exit 2
-SUBS="list enable disable record report diff top stat reset"
+SUBS="list enable disable record report diff top leaks stat reset"
 
 q sub ''
 q sub-re re
@@ -80,6 +80,10 @@ q file report tests/data/sam
 q file-i report -i tests/data/sam
 q file-diff diff tests/data/sample.dat tests/data/sam
 q command record -- tru
+q leaks-f leaks -f ''
+q leaks-m leaks --m
+q leaks-cmd leaks --kmem -- tru
+q leaks-o leaks -o tests/data/sam
 q buffer report tests/data/sample.dat -B ''
 
 # the help parser on a command of the test's own, in the shapes --help uses
@@ -147,7 +151,7 @@ else
 fi
 
 # the subcommands, as the overview man page lists them
-offers sub "subcommands" list enable disable record report diff top stat reset help
+offers sub "subcommands" list enable disable record report diff top leaks stat reset help
 offers sub-re "subcommands by prefix" record report reset
 offers help "help SUBCOMMAND" stat
 check_eq "no subcommand for a prefix that has none" "$(got sub-zz)" ""
@@ -194,6 +198,16 @@ offers file-diff "diff BEFORE.dat AFTER.dat" tests/data/sample.dat
 offers command "record -- COMMAND" true
 offers long-record "record: -- offered (record runs a COMMAND after it)" --
 check_eq "report: no -- offered" "$(got long-report | grep -cx -- --)" 0
+
+# leaks (issue 27): its options and their values, from its --help
+offers long-leaks "leaks: -- offered (leaks runs a COMMAND after it)" --
+offers long-leaks "leaks: its own options" --min-age --interval --duration --kmem --all-stacks \
+	--stack-every --no-pages --output
+check_eq "leaks -f: text and json" "$(got leaks-f | tr '\n' ' ')" "json text "
+check_eq "leaks --m: --min-age and the tag filters --max-size, --min-size, --module" \
+	"$(got leaks-m | tr '\n' ' ')" "--max-size --min-age --min-size --module "
+offers leaks-cmd "leaks --kmem -- COMMAND" true
+offers leaks-o "leaks -o FILE: files" tests/data/sample.dat
 
 # report -B: the buffers of the trace.dat on the line (trace-cmd dump --options
 # names it; the sample was recorded in the instance of pid 82)

@@ -262,6 +262,69 @@ EOF
 diff_ --per-second "$T_TMP/one.dat" "$A" > /dev/null 2> "$T_TMP/err"; rc=$?
 check_eq "--per-second on a side spanning no time: exit 1, saying so" "$rc:$(cat "$T_TMP/err")" \
 	"1:trace-cmd-alloc-tag: cannot normalise by duration: the before side spans no time (fewer than two events)"
+# ------------------------------------------------------------------ a report document as a side
+# (issue 27) what report -f json (or leaks -o) wrote is a side as the trace it was made of:
+# its tags[] and their stacks compare; the expectations are the document's own numbers
+# and a hand edit of them, never diff's output
+S=$D/sample.dat
+"$ATAG_CMD" report -f json "$S" > "$T_TMP/a.json"
+ntags=$(jq '.tags | length' "$T_TMP/a.json")
+diff_ -f json --all "$T_TMP/a.json" "$S" > "$T_TMP/doc.json"
+jq_eq "a report document against its trace: all its $ntags call sites the same" '.summary' \
+	"{\"changed\":0,\"appeared\":0,\"disappeared\":0,\"unchanged\":$ntags}" "$T_TMP/doc.json"
+jq_eq "... their stacks too, the totals those of its totals" \
+	'[([.sites[].stacks[]?.status] | unique), (.totals.change | [.[]] | unique)]' \
+	'[["same"],[0]]' "$T_TMP/doc.json"
+# the edit: alloc_thread_stack_node 3 more live of 4 KiB, __d_alloc gone, a call site new
+jq '.tags |= map(select(.function != "__d_alloc") |
+	if .function == "alloc_thread_stack_node" then
+		.allocs += 3 | .live += 3 | .live_bytes += 12288 | .bytes_alloced += 12288
+	else . end) |
+    .tags += [{ source: "alloc_tag", tag: "0xffffffff81000000", function: "new_site",
+	file: "mm/new.c", line: 7, module: null, offset: null, allocs: 2, frees: 0,
+	unmatched_frees: 0, partial_frees: 0, replaced: 0, live: 2, live_bytes: 64,
+	peak_live_bytes: 64, bytes_alloced: 64, bytes_freed: 0, stacked: 0, stacks: [] }]' \
+	"$T_TMP/a.json" > "$T_TMP/b.json"
+dl=$(jq '[.tags[] | select(.function == "__d_alloc")] | [.[0].live, .[0].live_bytes] | join(" ")' \
+	-r "$T_TMP/a.json")
+set -- $dl
+diff_ -f json "$T_TMP/a.json" "$T_TMP/b.json" > "$T_TMP/ab.json"
+jq_eq "two documents: the edit, exactly" \
+	'[.summary, (.sites[] | [.function, .status, .change.allocs, .change.live, .change.live_bytes]),
+	  .totals.change.live_bytes]' \
+	"[{\"changed\":1,\"appeared\":1,\"disappeared\":1,\"unchanged\":$((ntags - 2))},
+		[\"alloc_thread_stack_node\",\"changed\",3,3,12288],
+		$(jq -c '.tags[] | select(.function == "__d_alloc") | ["__d_alloc","disappeared",-.allocs,-.live,-.live_bytes]' "$T_TMP/a.json"),
+		[\"new_site\",\"appeared\",2,2,64],
+		$((12288 + 64 - $2))]" "$T_TMP/ab.json"
+diff_ -f json "$S" "$T_TMP/b.json" > "$T_TMP/sb.json"
+# (a document keeps no lifetimes but percentiles: its side has none)
+counts='[.summary, (.sites[] | [.function, .status, .before, .after, .change] | del(.[2:][].lifetime_ns))]'
+check_eq "the trace against the edit: as its document against it (lifetimes aside)" \
+	"$(jq -c "$counts" "$T_TMP/sb.json")" "$(jq -c "$counts" "$T_TMP/ab.json")"
+diff_ "$T_TMP/a.json" "$S" > "$T_TMP/doc.txt"
+check_grep "text: the document named with the trace it was made of" \
+	"^before  $T_TMP/a.json .*/sample.dat.: alloc_tag events, buffer trace-cmd-alloc-tag-82, 23585 records" \
+	"$T_TMP/doc.txt"
+# bad documents: one line naming the file and what is wrong, exit 1
+echo '{ "tag": [] }' > "$T_TMP/no-tags.json"
+jq '.tags[1].allocs = "5"' "$T_TMP/a.json" > "$T_TMP/bad-count.json"
+jq '.tags[0].stacks[0].frames[1] = 3' "$T_TMP/a.json" > "$T_TMP/bad-frame.json"
+printf '{ "tags": [ \n' > "$T_TMP/cut.json"
+for f in no-tags bad-count bad-frame cut; do
+	diff_ "$T_TMP/$f.json" "$S" > /dev/null 2> "$T_TMP/err.$f"
+	echo "$?:$(wc -l < "$T_TMP/err.$f"):$(cat "$T_TMP/err.$f")"
+done > "$T_TMP/errs"
+check_eq "bad documents: exit 1, one line each, the file and the key" \
+	"$(sed 's/: not valid JSON: .*/: not valid JSON/' "$T_TMP/errs")" \
+	"1:1:trace-cmd-alloc-tag: $T_TMP/no-tags.json: a report document: no tags[]: not what report -f json or leaks -o writes
+1:1:trace-cmd-alloc-tag: $T_TMP/bad-count.json: a report document: tags[1]: 'allocs' is not a count
+1:1:trace-cmd-alloc-tag: $T_TMP/bad-frame.json: a report document: tags[0].stacks[0]: frames[1] is not a string
+1:1:trace-cmd-alloc-tag: $T_TMP/cut.json: not valid JSON"
+diff_ --comm sh "$T_TMP/a.json" "$S" > /dev/null 2> "$T_TMP/err"; rc=$?
+check_eq "--comm with a document: refused, saying why" "$rc:$(cat "$T_TMP/err")" \
+	"1:trace-cmd-alloc-tag: $T_TMP/a.json: a report document: -B, --comm and a --start or --end window select the records of a trace.dat: they cannot apply to the counts of a document"
+
 check "diff --help" diff_ --help
 
 done_testing

@@ -34,7 +34,7 @@ header_part() {
 	include/atag-event.h|include/atag-debuginfo.h|include/atag-recording.h) echo read ;;
 	include/atag-stitch.h|include/atag-lifetime.h|include/atag-report.h|\
 	include/atag-counters.h|include/atag-diff.h|include/atag-timeline.h|\
-	include/atag-sort.h) echo stitch ;;
+	include/atag-sort.h|include/atag-suspect.h) echo stitch ;;
 	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
 	include/atag-record.h|include/atag-state.h|include/atag-session.h|\

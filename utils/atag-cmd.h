@@ -30,6 +30,7 @@ void trace_alloc_tag_stat(int argc, char **argv);
 void trace_alloc_tag_reset(int argc, char **argv);
 void trace_alloc_tag_diff(int argc, char **argv);
 void trace_alloc_tag_top(int argc, char **argv);
+void trace_alloc_tag_leaks(int argc, char **argv);
 
 /* Whether a report's arguments ask for --diff (then trace_alloc_tag_diff() runs it). */
 bool atag_diff_asked(int argc, char **argv);

@@ -30,7 +30,8 @@ static const char usage[] =
 "with the call sites that appeared or disappeared. Call sites are matched by\n"
 "function, file, line and module (alloc_tag), or by function and module without\n"
 "the offset (kmem, page), stacks by their functions: never by address, so two\n"
-"boots or two kernels compare. Reads files offline; needs no root.\n"
+"boots or two kernels compare. Reads files offline; needs no root. Either side\n"
+"may be a JSON document that report -f json or leaks -o wrote.\n"
 "\n"
 "input (both sides alike):\n"
 "  -B, --buffer NAME     instance buffer to read (default: as report chooses)\n"
@@ -224,7 +225,10 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 	if (!r)
 		die("out of memory");
 	for (i = 0; i < p->nr_inputs[side]; i++) {
-		if (atag_report_add_file(r, p->inputs[side][i], err, sizeof(err))) {
+		/* a document report -f json or leaks -o wrote, or a trace.dat */
+		if (atag_report_is_document(p->inputs[side][i]) ?
+		    atag_report_add_document(r, p->inputs[side][i], err, sizeof(err)) :
+		    atag_report_add_file(r, p->inputs[side][i], err, sizeof(err))) {
 			if (shown)
 				fputc('\n', stderr);
 			atag_warn_text(p->inputs[side][i], err);

@@ -10,26 +10,21 @@
  * read by the live engine (include/atag-live.h): no trace.dat, no trace-cmd.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "atag-cmd.h"
 #include "atag-live.h"
-#include "atag-session.h"
-#include "atag-command.h"
-#include "atag-profiling.h"
 #include "atag-stop.h"
 #include "atag-tagopts.h"
 #include "atag-utils.h"
+#include "atag-watch.h"
 
 static const char top_usage[] =
 	"usage: trace-cmd-alloc-tag top [FILTERS | --all] [options] [-- COMMAND [ARGS...]]\n"
@@ -71,95 +66,39 @@ static const char top_usage[] =
 #define DEFAULT_ROWS		25
 #define MIN_INTERVAL_NS		(100 * 1000000ULL)
 #define READ_EVERY_MS		250
-#define CHILD_TERM_MS		5000
 
 struct top_params {
-	struct atag_tagopts	tagopts;
-	unsigned long long	interval_ns;
-	unsigned long long	count;		/* 0: no limit */
-	long			rows;
-	bool			rows_given;
-	const char		*sort;
-	struct atag_output_opts	out;
-	bool			json;		/* -f json */
-	unsigned long long	buffer_kb;
-	bool			all;
-	bool			kmem;
-	bool			all_tasks;
-	int			*pids;
-	unsigned int		nr_pids;
-	const char		**comms;
-	unsigned int		nr_comms;
-	char			**command;
+	struct atag_watch_params	w;
+	unsigned long long		interval_ns;
+	unsigned long long		count;		/* 0: no limit */
+	long				rows;
+	bool				rows_given;
+	const char			*sort;
+	struct atag_output_opts		out;
+	bool				json;		/* -f json */
 };
 
 struct top {
 	struct top_params	*p;
-	struct atag_allocinfo	*ai;
-	struct atag_taglist	*tags;
-	struct atag_session	*sess;
-	struct atag_enabled	n;
-	struct atag_liveview	*lv;
-	struct atag_command	cmd;		/* COMMAND, if any */
+	struct atag_watch	w;
 	bool			tty;
 	unsigned long long	screens;
-	char			scope[128];
-	int			error;
-	char			errmsg[1024];
 };
 
-enum {
-	OPT_count = OPT_TAGOPTS_END, OPT_json, OPT_all, OPT_kmem, OPT_pid,
-	OPT_comm, OPT_all_tasks,
-};
+enum { OPT_count = OPT_WATCH_END, OPT_json };
 
 /* ------------------------------------------------------------------ options */
-
-static void add_pids(struct top_params *p, const char *list)
-{
-	char *copy = strdup(list), *tok, *save = NULL;
-	unsigned long long v;
-	int *a;
-
-	if (!copy)
-		die("out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (atag_parse_u64(tok, &v) || !v || v > 0x7fffffff)
-			atag_usage_error(top_usage, "--pid: '%s' is not a pid", tok);
-		a = realloc(p->pids, (p->nr_pids + 1) * sizeof(*a));
-		if (!a)
-			die("out of memory");
-		a[p->nr_pids++] = v;
-		p->pids = a;
-	}
-	free(copy);
-}
-
-static void add_comm(struct top_params *p, const char *glob)
-{
-	const char **a = realloc(p->comms, (p->nr_comms + 1) * sizeof(*a));
-
-	if (!a)
-		die("out of memory");
-	a[p->nr_comms++] = glob;
-	p->comms = a;
-}
 
 static void parse_top_options(struct top_params *p, int argc, char **argv)
 {
 	static const struct option long_options[] = {
-		ATAG_TAGOPTS_LONG,
+		ATAG_WATCH_LONG,
 		{ "interval", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, OPT_count },
 		{ "rows", required_argument, NULL, 'n' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, OPT_json },
 		ATAG_OUTPUT_LONG,
-		{ "all", no_argument, NULL, OPT_all },
-		{ "kmem", no_argument, NULL, OPT_kmem },
-		{ "pid", required_argument, NULL, OPT_pid },
-		{ "comm", required_argument, NULL, OPT_comm },
-		{ "all-tasks", no_argument, NULL, OPT_all_tasks },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -169,7 +108,7 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, optstring, long_options, NULL)) != -1) {
-		if (atag_tagopts_parse(&p->tagopts, c, optarg, top_usage) ||
+		if (atag_watch_option(&p->w, c, optarg, top_usage) ||
 		    atag_output_parse(&p->out, c, optarg, top_usage))
 			continue;
 		switch (c) {
@@ -195,173 +134,16 @@ static void parse_top_options(struct top_params *p, int argc, char **argv)
 				atag_usage_error(top_usage, "--sort: unknown value '%s'", optarg);
 			p->sort = optarg;
 			break;
-		case 'b':
-			if (atag_parse_u64(optarg, &p->buffer_kb) || !p->buffer_kb)
-				atag_usage_error(top_usage, "-b: '%s' is not a size in KiB",
-						 optarg);
-			break;
 		case OPT_json: p->out.format = "json"; break;
-		case OPT_all: p->all = true; break;
-		case OPT_kmem: p->kmem = true; break;
-		case OPT_pid: add_pids(p, optarg); break;
-		case OPT_comm: add_comm(p, optarg); break;
-		case OPT_all_tasks: p->all_tasks = true; break;
 		case 'h': atag_usage_exit(top_usage);
 		default:
 			atag_option_error(top_usage, optstring, c, argv);
 		}
 	}
 	if (optind + 1 < argc)
-		p->command = argv + optind + 1;
+		p->w.command = argv + optind + 1;
 	p->json = atag_output_is(&p->out, "json");
-	atag_tagopts_check(&p->tagopts, top_usage);
-	if (p->kmem && (p->all || !atag_filter_is_empty(&p->tagopts.filter)))
-		atag_usage_error(top_usage, "--kmem watches every allocation: no tag filter");
-	if (!p->kmem && !p->all && atag_filter_is_empty(&p->tagopts.filter))
-		atag_usage_error(top_usage, "give a filter, or --all to trace every call site");
-	if (p->all && !atag_filter_is_empty(&p->tagopts.filter))
-		atag_usage_error(top_usage, "--all and a filter exclude each other");
-	if (p->all_tasks && !p->command)
-		atag_usage_error(top_usage, "--all-tasks goes with a COMMAND");
-	if (p->all_tasks && (p->nr_pids || p->nr_comms))
-		atag_usage_error(top_usage, "--all-tasks and --pid or --comm exclude each other");
-}
-
-/* ------------------------------------------------------------------ before changing anything */
-
-static void preflight(struct top *t)
-{
-	const char *dir = atag_tracefs_dir(), * const *evs;
-	char path[4096];
-	int i, optional, n;
-
-	if (t->p->command)
-		atag_command_check(t->p->command[0]);
-	if (!dir)
-		die("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-	snprintf(path, sizeof(path), "%s/instances", dir);
-	if (access(path, W_OK))
-		die("%s: %s: run as root", path, strerror(errno));
-	evs = atag_live_events(t->p->kmem ? "kmem" : "alloc_tag", &optional);
-	for (n = 0; evs[n]; n++)
-		;
-	for (i = 0; i < n - optional; i++) {
-		if (atag_event_spec_exists(evs[i]))
-			continue;
-		if (t->p->kmem)
-			die("%s/events/%s: no such event: this kernel cannot be watched with --kmem",
-			    dir, evs[i]);
-		die("%s/events/alloc_tag: no alloc_tag trace events: this kernel lacks the patch series \"%s\" (top --kmem works without it)",
-		    dir, ATAG_TRACING_SERIES);
-	}
-	if (t->p->kmem)
-		return;
-	t->ai = atag_tagopts_open(&t->p->tagopts);
-	if (atag_allocinfo_source(t->ai) != ATAG_SRC_IOCTL)
-		atag_tagopts_die(&t->p->tagopts, t->ai, ATAG_TAGOP_TOGGLE, ENOTTY);
-	if (atag_allocinfo_list(t->ai, &t->p->tagopts.filter, &t->tags))
-		atag_tagopts_die(&t->p->tagopts, t->ai, ATAG_TAGOP_LIST, errno);
-	if (!t->tags->nr)
-		atag_tagopts_die(&t->p->tagopts, t->ai, ATAG_TAGOP_TOGGLE, ENOENT);
-}
-
-/*
- * Profiling switched off: the kernel emits no alloc_tag event, so top has nothing to
- * show (include/atag-profiling.h). Said before watching and after.
- */
-static void warn_profiling_off(struct top *t, bool after)
-{
-	struct atag_profiling_state st;
-	char off[256];
-
-	if (t->p->kmem || atag_profiling_read(atag_allocinfo_name(t->ai), &st) !=
-			  ATAG_PROFILING_OFF)
-		return;
-	fprintf(stderr, "%s top: %s: %s\n", ATAG_PROG, atag_profiling_off(&st, off, sizeof(off)),
-		after ? "what was allocated while it was off is in no screen" :
-		"no allocation shows while it is off (sysctl vm.mem_profiling=1 turns it on)");
-}
-
-static void __attribute__((format(printf, 3, 4)))
-top_fail(struct top *t, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (t->error)
-		return;
-	t->error = err ? err : EIO;
-	va_start(ap, fmt);
-	vsnprintf(t->errmsg, sizeof(t->errmsg), fmt, ap);
-	va_end(ap);
-}
-
-/* ------------------------------------------------------------------ setting up */
-
-static int set_up(struct top *t)
-{
-	struct atag_live_opts o = {
-		.source = t->p->kmem ? "kmem" : "alloc_tag",
-		.buffer_kb = t->p->buffer_kb,
-		.pids = t->p->pids,
-		.nr_pids = t->p->nr_pids,
-		.comms = t->p->comms,
-		.nr_comms = t->p->nr_comms,
-		.children = t->p->command && !t->p->all_tasks,
-	};
-	const char *name = atag_session_instance_name(t->sess);
-	char err[1024], msg[1024];
-	int ret;
-
-	ret = atag_session_create_instance(t->sess);
-	if (ret == -EEXIST) {
-		top_fail(t, EEXIST, "tracefs instance %s exists already (not ours): not touching it",
-			 name);
-		return ret;
-	}
-	if (ret) {
-		top_fail(t, -ret, "cannot create tracefs instance %s: %s", name, strerror(-ret));
-		return ret;
-	}
-	ret = atag_live_open(atag_session_instance(t->sess), &o, &t->lv, err, sizeof(err));
-	if (ret) {
-		top_fail(t, -ret, "%s", err);
-		return ret;
-	}
-	if (t->p->kmem)
-		return 0;
-	ret = atag_session_enable_tags(t->sess, t->tags, atag_stop_fd(), &t->n);
-	if (!ret || ret == -EINTR)
-		return 0;
-	if (atag_session_failed(t->sess) == ATAG_PART_STATE) {
-		top_fail(t, -ret, "%s: cannot write: %s", atag_session_state(t->sess)->path,
-			 strerror(-ret));
-	} else {
-		atag_tagopts_message(msg, sizeof(msg), &t->p->tagopts, t->ai, ATAG_TAGOP_TOGGLE,
-				     ret);
-		top_fail(t, -ret, "%s", msg);
-	}
-	return ret;
-}
-
-/* ------------------------------------------------------------------ COMMAND */
-
-/* Starts COMMAND, counted from its first allocation on; false when it did not start. */
-static bool start_command(struct top *t)
-{
-	int err = atag_command_fork(&t->cmd, t->p->command);
-
-	if (err) {
-		if (err != -EINTR)
-			top_fail(t, -err, "cannot run %s: %s", t->p->command[0], strerror(-err));
-		return false;
-	}
-	/* before any record of it is read */
-	if (!t->p->all_tasks && atag_live_add_pid(t->lv, t->cmd.pid))
-		top_fail(t, ENOMEM, "out of memory");
-	err = atag_command_go(&t->cmd);
-	if (err)
-		top_fail(t, err, "cannot run %s: %s", t->p->command[0], strerror(err));
-	return !err;
+	atag_watch_check(&p->w, top_usage);
 }
 
 /* ------------------------------------------------------------------ screens */
@@ -383,7 +165,7 @@ static long screen_rows(const struct top *t)
 static int show(struct top *t)
 {
 	struct atag_live_render_opts o = {
-		.rows = screen_rows(t), .scope = t->scope, .sort = t->p->sort,
+		.rows = screen_rows(t), .scope = t->w.scope, .sort = t->p->sort,
 		.columns = atag_columns(),
 	};
 	struct atag_live_snapshot snap;
@@ -392,11 +174,11 @@ static int show(struct top *t)
 	FILE *f;
 	int ret;
 
-	ret = atag_live_snapshot(t->lv, t->p->sort, &snap);
+	ret = atag_live_snapshot(t->w.lv, t->p->sort, &snap);
 	f = ret ? NULL : open_memstream(&buf, &len);
 	if (!f) {
 		atag_live_snapshot_release(&snap);
-		top_fail(t, ENOMEM, "out of memory");
+		atag_watch_fail(&t->w, ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	if (t->p->json) {
@@ -411,7 +193,7 @@ static int show(struct top *t)
 	atag_live_snapshot_release(&snap);
 	if (fclose(f) || ret) {
 		free(buf);
-		top_fail(t, ENOMEM, "out of memory");
+		atag_watch_fail(&t->w, ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	t->screens++;
@@ -420,47 +202,35 @@ static int show(struct top *t)
 		ret = errno ? errno : EIO;
 		__fpurge(stdout);
 		clearerr(stdout);
-		top_fail(t, ret, "standard output: %s", strerror(ret));
+		atag_watch_fail(&t->w, ret, "standard output: %s", strerror(ret));
 		ret = -EIO;
 	}
 	free(buf);
 	return ret;
 }
 
-static int read_events(struct top *t, bool all)
-{
-	int ret = atag_live_read(t->lv, all);
-
-	if (ret)
-		top_fail(t, -ret, "%s: cannot read its buffers: %s",
-			 atag_session_instance_name(t->sess), strerror(-ret));
-	return ret;
-}
-
 /* Read as events come, show a screen every interval, until something ends it. */
 static void watch(struct top *t)
 {
-	unsigned int i, nr = atag_live_nr_fds(t->lv);
+	unsigned int i, nr = atag_live_nr_fds(t->w.lv);
 	unsigned long long next = atag_now_ns() + t->p->interval_ns;
 	struct pollfd *p = calloc(nr + 2, sizeof(*p));
 	bool unwatched;
 	int ms;
 
 	if (!p) {
-		top_fail(t, ENOMEM, "out of memory");
+		atag_watch_fail(&t->w, ENOMEM, "out of memory");
 		return;
 	}
 	p[0] = (struct pollfd){ .fd = atag_stop_fd(), .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = t->cmd.pid > 0 ? atag_pidfd_open(t->cmd.pid) : -1,
-				.events = POLLIN };
+	p[1] = (struct pollfd){ .fd = atag_watch_command_fd(&t->w, &unwatched), .events = POLLIN };
 	for (i = 0; i < nr; i++)
-		p[i + 2] = (struct pollfd){ .fd = atag_live_fd(t->lv, i), .events = POLLIN };
-	unwatched = t->cmd.pid > 0 && p[1].fd < 0;
+		p[i + 2] = (struct pollfd){ .fd = atag_live_fd(t->w.lv, i), .events = POLLIN };
 	for (;;) {
 		atag_stop_drain();
-		if (atag_stop_sig || (t->p->command && atag_command_done(&t->cmd)) || t->error)
+		if (atag_stop_sig || atag_watch_command_done(&t->w) || t->w.error)
 			break;
-		if (read_events(t, false))
+		if (atag_watch_read(&t->w, false))
 			break;
 		if (atag_now_ns() >= next) {
 			if (t->p->count && t->screens + 1 >= t->p->count)
@@ -477,109 +247,37 @@ static void watch(struct top *t)
 		if (unwatched && ms > ATAG_NO_PIDFD_MS)
 			ms = ATAG_NO_PIDFD_MS;
 		if (atag_poll(p, nr + 2, ms) < 0)
-			top_fail(t, errno, "cannot wait: %s", strerror(errno));
+			atag_watch_fail(&t->w, errno, "cannot wait: %s", strerror(errno));
 	}
 	if (p[1].fd >= 0)
 		close(p[1].fd);
 	free(p);
 }
 
-static void describe_scope(struct top *t)
-{
-	const struct top_params *p = t->p;
-	size_t n;
-
-	if (p->command && !p->all_tasks)
-		snprintf(t->scope, sizeof(t->scope), "%s and its children",
-			 strrchr(p->command[0], '/') ? strrchr(p->command[0], '/') + 1 :
-			 p->command[0]);
-	else if (p->nr_pids || p->nr_comms)
-		snprintf(t->scope, sizeof(t->scope), "%u %s, %u %s", p->nr_pids,
-			 atag_plural(p->nr_pids, "pid", "pids"), p->nr_comms,
-			 atag_plural(p->nr_comms, "comm glob", "comm globs"));
-	else
-		snprintf(t->scope, sizeof(t->scope), "all tasks");
-	n = strlen(t->scope);
-	if (!p->kmem)
-		snprintf(t->scope + n, sizeof(t->scope) - n, "; %zu %s traced",
-			 t->n.turned_on + t->n.already_on,
-			 atag_plural(t->n.turned_on + t->n.already_on, "tag", "tags"));
-}
-
-/* ------------------------------------------------------------------ the end */
-
-static bool teardown(struct top *t)
-{
-	bool failed, kept;
-
-	atag_command_end(&t->cmd, CHILD_TERM_MS);
-	atag_live_close(t->lv);
-	t->lv = NULL;
-	failed = atag_cmd_undo(t->sess, t->ai, NULL);
-	kept = atag_cmd_session_close(t->sess);
-	t->sess = NULL;
-	return failed || kept;
-}
-
-static int command_status(struct top *t)
-{
-	const char *cmd = t->p->command ? t->p->command[0] : "";
-	int st = t->cmd.status;
-
-	if (!t->cmd.reaped || atag_stop_sig)
-		return ATAG_EXIT_OK;
-	if (WIFSIGNALED(st)) {
-		fprintf(stderr, "%s: %s was killed by signal %d\n", ATAG_PROG, cmd, WTERMSIG(st));
-		return ATAG_EXIT_FAIL;
-	}
-	if (WEXITSTATUS(st)) {
-		fprintf(stderr, "%s: %s exited with status %d\n", ATAG_PROG, cmd, WEXITSTATUS(st));
-		return ATAG_EXIT_FAIL;
-	}
-	return ATAG_EXIT_OK;
-}
-
 static int run_top(struct top_params *p)
 {
-	struct top t = { .p = p, .tty = isatty(STDOUT_FILENO) };
+	struct top t = { .p = p, .w = { .p = &p->w, .name = "top" } };
+	struct atag_live_opts o = { 0 };
 	bool restore_failed;
-	int ret = ATAG_EXIT_OK;
 
-	preflight(&t);
-	warn_profiling_off(&t, false);
+	atag_watch_preflight(&t.w);
+	atag_watch_warn_profiling(&t.w, false);
 	atag_output_redirect(&p->out);
 	t.tty = isatty(STDOUT_FILENO);
 	atag_stop_install();
-	t.sess = atag_cmd_session(t.ai, "top");
-	if (!set_up(&t) && !atag_stop_sig) {
-		describe_scope(&t);
-		if (atag_live_start(t.lv))
-			top_fail(&t, EIO, "%s/tracing_on: cannot turn the instance on",
-				 atag_session_instance_name(t.sess));
-		if (!t.error && p->command)
-			start_command(&t);
-		if (!t.error)
+	if (!atag_watch_set_up(&t.w, &o) && !atag_stop_sig) {
+		if (atag_watch_start(&t.w))
 			watch(&t);
 		/* the last screen: everything up to the end */
-		if (!t.error && !atag_live_stop(t.lv) && !read_events(&t, true))
+		if (!t.w.error && !atag_live_stop(t.w.lv) && !atag_watch_read(&t.w, true))
 			show(&t);
 	}
-	restore_failed = teardown(&t);
-	warn_profiling_off(&t, true);
+	restore_failed = atag_watch_teardown(&t.w);
+	atag_watch_warn_profiling(&t.w, true);
 	/* the screens written are the output, whatever COMMAND's status */
-	if (!t.error)
+	if (!t.w.error)
 		atag_output_finish();
-	if (t.error) {
-		fprintf(stderr, "%s: %s\n", ATAG_PROG, t.errmsg);
-		ret = ATAG_EXIT_FAIL;
-	} else if (restore_failed) {
-		ret = ATAG_EXIT_FAIL;
-	} else {
-		ret = command_status(&t);
-	}
-	atag_taglist_free(t.tags);
-	atag_allocinfo_close(t.ai);
-	return ret;
+	return atag_watch_status(&t.w, restore_failed);
 }
 
 void trace_alloc_tag_top(int argc, char **argv)
@@ -588,11 +286,9 @@ void trace_alloc_tag_top(int argc, char **argv)
 	struct top_params p = { .interval_ns = 1000000000ULL, .out.formats = formats };
 	int ret;
 
-	atag_tagopts_init(&p.tagopts);
+	atag_watch_init(&p.w);
 	parse_top_options(&p, argc, argv);
 	ret = run_top(&p);
-	atag_tagopts_release(&p.tagopts);
-	free(p.pids);
-	free(p.comms);
+	atag_watch_release(&p.w);
 	exit(ret);
 }

@@ -37,6 +37,8 @@ static const struct command commands[] = {
 				"compare two recordings by call site and stack" },
 	{ "top",	trace_alloc_tag_top,
 				"watch live allocations by call site as they happen" },
+	{ "leaks",	trace_alloc_tag_leaks,
+				"hunt leaks: old live allocations by call site and stack" },
 	{ "stat",	trace_alloc_tag_stat,
 				"show the memory tracing's own ring buffers use" },
 	{ "reset",	trace_alloc_tag_reset,

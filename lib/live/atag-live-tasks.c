@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <event-parse.h>
+#include <glib.h>
 
 #include "atag-live-tasks.h"
 #include "atag-utils.h"
@@ -33,6 +34,88 @@ void live_tasks_init(struct live_tasks *t, bool active, const char * const *comm
 void live_tasks_free(struct live_tasks *t)
 {
 	atag_map_free(&t->tasks);
+	if (t->names)
+		g_hash_table_destroy(t->names);
+	t->names = NULL;
+}
+
+int live_tasks_keep_names(struct live_tasks *t)
+{
+	if (!t->names)
+		t->names = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free);
+	return t->names ? 0 : -ENOMEM;
+}
+
+unsigned int live_tasks_nr_names(const struct live_tasks *t)
+{
+	return t->names ? g_hash_table_size(t->names) : 0;
+}
+
+/* The entry of @pid, made (empty) when missing; NULL without memory. */
+static struct live_name *name_entry(struct live_tasks *t, int pid)
+{
+	struct live_name *n = g_hash_table_lookup(t->names, GINT_TO_POINTER(pid));
+
+	if (n)
+		return n;
+	n = calloc(1, sizeof(*n));
+	if (n)
+		g_hash_table_insert(t->names, GINT_TO_POINTER(pid), n);
+	return n;
+}
+
+static void name_set(struct live_name *n, const char *comm, size_t len)
+{
+	if (len >= sizeof(n->comm))
+		len = sizeof(n->comm) - 1;
+	memcpy(n->comm, comm, len);
+	n->comm[len] = '\0';
+}
+
+const struct live_name *live_tasks_name(struct live_tasks *t, int pid)
+{
+	struct live_name *n;
+	char path[64], *comm;
+	size_t len = 0;
+
+	if (!t->names)
+		return NULL;
+	n = g_hash_table_lookup(t->names, GINT_TO_POINTER(pid));
+	if (n)
+		return n;
+	n = name_entry(t, pid);
+	if (!n)
+		return NULL;
+	/* a task older than the view: its name now, or gone without our seeing it */
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	comm = atag_read_head(path, COMM_LEN, &len);
+	if (comm)
+		name_set(n, comm, strcspn(comm, "\n"));
+	else
+		n->exited = true;
+	free(comm);
+	return n;
+}
+
+struct forget {
+	bool	(*keep)(void *ctx, int pid);
+	void	*ctx;
+};
+
+static gboolean forget_one(gpointer key, gpointer value, gpointer data)
+{
+	const struct live_name *n = value;
+	struct forget *f = data;
+
+	return n->exited && !f->keep(f->ctx, GPOINTER_TO_INT(key));
+}
+
+void live_tasks_forget_exited(struct live_tasks *t, bool (*keep)(void *ctx, int pid), void *ctx)
+{
+	struct forget f = { keep, ctx };
+
+	if (t->names)
+		g_hash_table_foreach_remove(t->names, forget_one, &f);
 }
 
 const char * const *live_tasks_events(const struct live_tasks *t)
@@ -45,9 +128,9 @@ const char * const *live_tasks_events(const struct live_tasks *t)
 		"sched:sched_process_fork", "sched:sched_process_exit", NULL
 	};
 
-	if (!t->active)
+	if (!t->active && !t->names)
 		return with_comms + 4;
-	return t->nr_comms ? with_comms : pids;
+	return t->nr_comms || t->names ? with_comms : pids;
 }
 
 static int event_id(struct tep_handle *tep, const char *sys, const char *name,
@@ -74,8 +157,10 @@ void live_tasks_bind(struct live_tasks *t, struct tep_handle *tep)
 		t->exec_file = tep_find_field(ev, "filename");
 	}
 	t->exit_id = event_id(tep, "sched", "sched_process_exit", &ev);
-	if (ev)
+	if (ev) {
 		t->exit_pid = tep_find_field(ev, "pid");
+		t->exit_comm = tep_find_field(ev, "comm");
+	}
 	t->rename_id = event_id(tep, "task", "task_rename", &ev);
 	if (ev) {
 		t->rename_pid = tep_find_field(ev, "pid");
@@ -106,9 +191,16 @@ static bool comm_matches(const struct live_tasks *t, const char *comm)
 /* Judge the comm of @pid, now known to be @comm (at most COMM_LEN - 1 bytes are it). */
 static int set_comm(struct live_tasks *t, int pid, const char *comm, size_t len)
 {
+	struct live_name *n;
 	char buf[COMM_LEN];
 	uint64_t *v;
 
+	if (t->names) {
+		n = name_entry(t, pid);
+		if (!n)
+			return -ENOMEM;
+		name_set(n, comm, len);
+	}
 	if (!t->nr_comms)
 		return 0;
 	if (len >= COMM_LEN)
@@ -166,6 +258,16 @@ static int on_fork(struct live_tasks *t, const struct tep_record *rec)
 	const char *comm;
 	size_t len;
 
+	struct live_name *n;
+
+	if (t->names) {
+		/* a pid used again: a new task from here on */
+		n = name_entry(t, child);
+		if (!n)
+			return -ENOMEM;
+		memset(n, 0, sizeof(*n));
+		n->since = rec->ts;
+	}
 	/*
 	 * Its comm is the parent's now. A pid selected already is a command the
 	 * caller forked and added before its fork event was read: it stays so (a
@@ -193,12 +295,34 @@ static int on_exec(struct live_tasks *t, const struct tep_record *rec)
 	return set_comm(t, field_num(t->exec_pid, rec), base, len - (base - file));
 }
 
+/* A task exits: the filter forgets it, the names mark it so. */
+static int on_task_exit(struct live_tasks *t, const struct tep_record *rec)
+{
+	int pid = field_num(t->exit_pid, rec);
+	struct live_name *n;
+	const char *comm;
+	size_t len;
+
+	atag_map_remove(&t->tasks, (uint32_t)pid, NULL);
+	if (!t->names)
+		return 0;
+	n = name_entry(t, pid);
+	if (!n)
+		return -ENOMEM;
+	comm = field_str(t->exit_comm, rec, &len);
+	if (comm && !n->comm[0])
+		name_set(n, comm, len);
+	n->exited = true;
+	n->exit_ts = rec->ts;
+	return 0;
+}
+
 int live_tasks_note(struct live_tasks *t, const struct tep_record *rec, int type)
 {
 	const char *comm;
 	size_t len;
 
-	if (!t->active || type < 0)
+	if ((!t->active && !t->names) || type < 0)
 		return 0;
 	if (type == t->fork_id)
 		return on_fork(t, rec);
@@ -210,7 +334,7 @@ int live_tasks_note(struct live_tasks *t, const struct tep_record *rec, int type
 	}
 	/* a thread's exit forgets that thread (its pid) alone */
 	if (type == t->exit_id)
-		atag_map_remove(&t->tasks, (uint32_t)field_num(t->exit_pid, rec), NULL);
+		return on_task_exit(t, rec);
 	return 0;
 }
 

@@ -16,8 +16,7 @@
 #include <tracefs.h>
 
 #include "atag-live.h"
-#include "atag-live-cpu.h"
-#include "atag-live-tasks.h"
+#include "atag-live-int.h"
 #include "atag-source.h"
 #include "atag-stitch.h"
 #include "atag-symbols.h"
@@ -25,28 +24,6 @@
 #include "atag-utils.h"
 
 #define KALLSYMS	"/proc/kallsyms"
-
-struct atag_liveview {
-	struct tracefs_instance		*inst;
-	const struct atag_source	*src;
-	struct tep_handle		*tep;
-	struct atag_modules		*modules;
-	struct atag_decoder		*dec;
-	struct atag_aggr		*aggr;
-	struct atag_stacks		*stacks;
-	struct atag_stitcher		*st;
-	struct atag_sink		into;	/* the stitcher */
-	struct atag_sink		sink;	/* the task filter in front of it */
-	struct live_cpus		cpus;
-	struct live_tasks		tasks;
-	bool				mono;	/* timestamps are CLOCK_MONOTONIC */
-	uint64_t			start_ns;
-	uint64_t			last_snap_ns;
-	uint64_t			*prev;	/* per tag: allocs, frees at the last snapshot */
-	size_t				nr_prev;
-	int				*pids;
-	const char			**comms;
-};
 
 static const char * const tag_events[] = {
 	"alloc_tag:alloc_tag_hit", "alloc_tag:alloc_tag_mem_alloced",
@@ -57,6 +34,15 @@ static const char * const kmem_events[] = {
 	"kmem:kmalloc", "kmem:kmem_cache_alloc", "kmem:kfree", "kmem:kmem_cache_free",
 	"kmem:kmalloc_node", "kmem:kmem_cache_alloc_node", NULL
 };
+/* the slab allocation events, whose stacks are sampled by the object's address */
+static const char * const slab_alloc_events[] = {
+	"kmem:kmalloc", "kmem:kmem_cache_alloc", "kmem:kmalloc_node",
+	"kmem:kmem_cache_alloc_node", NULL
+};
+static const char * const page_events[] = {
+	"kmem:mm_page_alloc", "kmem:mm_page_free", "kmem:mm_page_free_batched", NULL
+};
+static const char stack_event[] = "ftrace:kernel_stack";
 
 const char * const *atag_live_events(const char *source, int *optional)
 {
@@ -68,16 +54,22 @@ const char * const *atag_live_events(const char *source, int *optional)
 		*optional = 2;
 		return kmem_events;
 	}
+	if (!strcmp(source, "page")) {
+		*optional = 1;
+		return page_events;
+	}
 	return NULL;
 }
 
-static uint64_t mono_ns(void)
+uint64_t live_now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
+
+#define mono_ns live_now_ns
 
 /* ------------------------------------------------------------ the sink */
 
@@ -93,10 +85,14 @@ static int filter_event(void *ctx, const struct atag_event *ev)
 	if (ev->kind != ATAG_EV_ALLOC && ev->kind != ATAG_EV_FREE)
 		return lv->into.event(lv->into.ctx, ev);
 	e = *ev;
-	/* no stack events are read: an allocation waits for none */
-	e.stack_follows = false;
+	/* without stack events an allocation waits for none */
+	if (!lv->stack_every)
+		e.stack_follows = false;
 	if (lv->tasks.active)
 		e.filtered = !live_tasks_selected(&lv->tasks, ev->pid);
+	/* the watcher's own memory (its tables, its reads) is no workload's */
+	if (lv->self && ev->pid == lv->self)
+		e.filtered = true;
 	return lv->into.event(lv->into.ctx, &e);
 }
 
@@ -121,11 +117,16 @@ static int on_record(void *ctx, const struct tep_record *rec, bool missed)
 	int ret;
 
 	if (missed) {
+		/* whatever was live then may have lost its free */
+		lv->gaps++;
+		if (rec->ts > lv->last_loss_ts)
+			lv->last_loss_ts = rec->ts;
 		ret = lv->sink.missed(lv->sink.ctx, rec->cpu);
 		if (ret)
 			return ret;
 	}
-	if (lv->tasks.active && rec->size >= 2) {
+	lv->last_ts = rec->ts;
+	if ((lv->tasks.active || lv->tasks.names) && rec->size >= 2) {
 		memcpy(&type, rec->data, 2);
 		ret = live_tasks_note(&lv->tasks, rec, type);
 		if (ret)
@@ -173,10 +174,10 @@ static int enable_event(struct atag_liveview *lv, const char *spec, char *err, s
 	return 0;
 }
 
-/* The source's events, and the sched events the task filter follows. */
-static int enable_events(struct atag_liveview *lv, const char *source, char *err, size_t errlen)
+/* The events of one source. */
+static int enable_source(struct atag_liveview *lv, const char *source, char *err, size_t errlen)
 {
-	const char * const *evs, * const *sched;
+	const char * const *evs;
 	int i, n, optional, ret;
 
 	evs = atag_live_events(source, &optional);
@@ -190,6 +191,21 @@ static int enable_events(struct atag_liveview *lv, const char *source, char *err
 			return ret;
 		}
 		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	return 0;
+}
+
+/* The sources' events, and the sched events the task filter and names follow. */
+static int enable_events(struct atag_liveview *lv, char *err, size_t errlen)
+{
+	const char * const *sched;
+	unsigned int k;
+	int i, ret;
+
+	for (k = 0; k < lv->nr_src; k++) {
+		ret = enable_source(lv, lv->srcs[k]->name, err, errlen);
+		if (ret)
 			return ret;
 	}
 	sched = live_tasks_events(&lv->tasks);
@@ -239,10 +255,11 @@ static int parse_file(struct tep_handle *tep, const char *file, const char *sys,
  * the source's events, the sched events of the task filter. Events the kernel
  * lacks are left out.
  */
-static struct tep_handle *load_formats(struct atag_liveview *lv, const char *source, char *err,
-				       size_t errlen)
+static struct tep_handle *load_formats(struct atag_liveview *lv, char *err, size_t errlen)
 {
-	const char * const *lists[2], * const *e;
+	static const char * const stack_list[] = { stack_event, NULL };
+	const char * const *lists[LIVE_MAX_SOURCES + 2], * const *e;
+	unsigned int k, nr = 0;
 	struct tep_handle *tep = tep_alloc();
 	char file[256], sys[64];
 	const char *colon;
@@ -259,9 +276,12 @@ static struct tep_handle *load_formats(struct atag_liveview *lv, const char *sou
 	tep_set_long_size(tep, sizeof(long));
 	if (parse_file(tep, "events/header_page", NULL, err, errlen))
 		goto fail;
-	lists[0] = atag_live_events(source, &optional);
-	lists[1] = live_tasks_events(&lv->tasks);
-	for (i = 0; i < 2; i++) {
+	for (k = 0; k < lv->nr_src; k++)
+		lists[nr++] = atag_live_events(lv->srcs[k]->name, &optional);
+	lists[nr++] = live_tasks_events(&lv->tasks);
+	if (lv->stack_every)
+		lists[nr++] = stack_list;
+	for (i = 0; i < (int)nr; i++) {
 		for (e = lists[i]; *e; e++) {
 			colon = strchr(*e, ':');
 			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - *e), *e);
@@ -278,31 +298,98 @@ fail:
 	return NULL;
 }
 
+/*
+ * The stack triggers, inside the instance: slab allocations and the alloc_tag
+ * source's alloced events one in stack_every by the address pattern of the first
+ * position of the sampler's round (include/atag-record.h; every allocation with 1),
+ * page allocations always (the page source takes its call site from the stack), as
+ * record sets them. The alloc_tag source's stacks come with alloc_tag_mem_alloced,
+ * never with the hit: a hit's stack is cached by task and tag, which would keep one
+ * entry for every task that ever allocated; an alloced event's stack is the
+ * allocation's own.
+ */
+static int set_triggers(struct atag_liveview *lv, char *err, size_t errlen)
+{
+	static const char * const tag_stacks[] = { "alloc_tag:alloc_tag_mem_alloced", NULL };
+	static const char * const page_stacks[] = { "kmem:mm_page_alloc", NULL };
+	const char * const *evs, *trigger, *colon;
+	char sampled[512], sys[64];
+	unsigned int k, n = 0;
+	bool page;
+
+	if (atag_sampler_trigger(lv->stack_every, 0, sampled, sizeof(sampled)))
+		return -E2BIG;
+	for (k = 0; k < lv->nr_src; k++) {
+		page = !strcmp(lv->srcs[k]->name, "page");
+		evs = page ? page_stacks : !strcmp(lv->srcs[k]->name, "kmem") ? slab_alloc_events :
+		      tag_stacks;
+		for (; *evs; evs++) {
+			colon = strchr(*evs, ':');
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - *evs), *evs);
+			if (!atag_event_exists(sys, colon + 1))
+				continue;
+			trigger = page ? "stacktrace" : sampled;
+			if (tracefs_event_file_write(lv->inst, sys, colon + 1, "trigger",
+						     trigger) < 0) {
+				snprintf(err, errlen, "%s/events/%s/%s/trigger: cannot set '%s': %s",
+					 tracefs_instance_get_name(lv->inst), sys, colon + 1,
+					 trigger, strerror(errno));
+				return -errno ? -errno : -EIO;
+			}
+			if (page)
+				continue;
+			/* its ALLOC may be followed by a stack, or not */
+			atag_decoder_stacks_sampled(lv->dec, *evs);
+			if (lv->stack_every > 1 && n < LIVE_MAX_TRIGGERS)
+				lv->sampled[n++] = *evs;
+		}
+	}
+	lv->sampled[n] = NULL;
+	return 0;
+}
+
 static int set_up(struct atag_liveview *lv, const struct atag_live_opts *o, char *err,
 		  size_t errlen)
 {
+	bool symbols = lv->stack_every;
+	unsigned int k;
 	char kb[32];
 	int ret;
 
-	lv->tep = load_formats(lv, lv->src->name, err, errlen);
+	lv->tep = load_formats(lv, err, errlen);
 	if (!lv->tep)
 		return -EIO;
-	lv->dec = atag_decoder_alloc(lv->src, lv->tep);
+	lv->dec = atag_decoder_alloc_sources(lv->srcs, lv->nr_src, lv->tep);
 	if (!lv->dec) {
 		snprintf(err, errlen, "%s/events: no %s events", atag_tracefs_dir(), lv->src->name);
 		return -ENOENT;
 	}
-	if (lv->src->name_tag) {
+	for (k = 0; k < lv->nr_src; k++)
+		symbols |= lv->srcs[k]->name_tag != NULL;
+	if (symbols) {
 		ret = load_kallsyms(lv, err, errlen);
 		if (ret)
 			return ret;
 	}
 	live_tasks_bind(&lv->tasks, lv->tep);
-	lv->aggr = atag_aggr_alloc();
 	lv->stacks = atag_stacks_alloc();
-	lv->st = lv->aggr && lv->stacks ? atag_stitcher_alloc(lv->aggr, lv->stacks) : NULL;
+	for (k = 0; k < lv->nr_src; k++) {
+		lv->aggrs[k] = atag_aggr_alloc();
+		if (!lv->aggrs[k])
+			break;
+	}
+	lv->aggr = lv->aggrs[0];
+	lv->st = k == lv->nr_src && lv->stacks ? atag_stitcher_alloc(lv->aggr, lv->stacks) : NULL;
+	for (k = 1; lv->st && k < lv->nr_src; k++)
+		if (atag_stitcher_add_source(lv->st, lv->aggrs[k]) < 0) {
+			atag_stitcher_free(lv->st);
+			lv->st = NULL;
+		}
+	for (k = 0; lv->st && k < lv->nr_src; k++)
+		atag_stitcher_nesting(lv->st, k, lv->srcs[k]->nests);
+	/* memory follows the watched tasks' live allocations, not the system's */
 	if (lv->st)
-		atag_stitcher_nesting(lv->st, 0, lv->src->nests);
+		atag_stitcher_forget_filtered(lv->st, true);
 	if (!lv->st) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -322,7 +409,9 @@ static int set_up(struct atag_liveview *lv, const struct atag_live_opts *o, char
 	}
 	/* a reader's poll() wakes once a CPU's buffer is a quarter full */
 	tracefs_instance_file_write(lv->inst, "buffer_percent", "25");
-	ret = enable_events(lv, o->source, err, errlen);
+	ret = enable_events(lv, err, errlen);
+	if (!ret && lv->stack_every)
+		ret = set_triggers(lv, err, errlen);
 	if (ret)
 		return ret;
 	return live_cpus_open(&lv->cpus, lv->inst, lv->tep, err, errlen);
@@ -336,16 +425,27 @@ int atag_live_open(struct tracefs_instance *inst, const struct atag_live_opts *o
 	unsigned int i;
 
 	*out = NULL;
+	if (o->stack_every & (o->stack_every - 1)) {
+		snprintf(err, errlen, "stacks of one allocation in %u: not a power of two",
+			 o->stack_every);
+		return -EINVAL;
+	}
 	lv = calloc(1, sizeof(*lv));
 	if (!lv)
 		return -ENOMEM;
 	lv->inst = inst;
+	lv->stack_every = o->stack_every;
+	lv->self = o->not_self ? getpid() : 0;
 	lv->src = atag_source_find(o->source ? o->source : "alloc_tag");
-	if (!lv->src || !atag_live_events(lv->src->name, &optional)) {
+	if (!lv->src || !atag_live_events(lv->src->name, &optional) ||
+	    !strcmp(lv->src->name, "page")) {
 		snprintf(err, errlen, "source %s cannot be watched live", o->source);
 		free(lv);
 		return -EINVAL;
 	}
+	lv->srcs[lv->nr_src++] = lv->src;
+	if (o->pages && !strcmp(lv->src->name, "kmem"))
+		lv->srcs[lv->nr_src++] = atag_source_find("page");
 	lv->pids = calloc(o->nr_pids + 1, sizeof(*lv->pids));
 	lv->comms = calloc(o->nr_comms + 1, sizeof(*lv->comms));
 	if (!lv->pids || !lv->comms) {
@@ -358,6 +458,10 @@ int atag_live_open(struct tracefs_instance *inst, const struct atag_live_opts *o
 		lv->comms[i] = o->comms[i];
 	live_tasks_init(&lv->tasks, o->nr_pids || o->nr_comms || o->children, lv->comms,
 			o->nr_comms, o->children);
+	if (o->names && live_tasks_keep_names(&lv->tasks)) {
+		atag_live_close(lv);
+		return -ENOMEM;
+	}
 	for (i = 0; i < o->nr_pids; i++)
 		if (live_tasks_add(&lv->tasks, lv->pids[i])) {
 			atag_live_close(lv);
@@ -375,11 +479,26 @@ int atag_live_open(struct tracefs_instance *inst, const struct atag_live_opts *o
 int atag_live_start(struct atag_liveview *lv)
 {
 	lv->start_ns = lv->last_snap_ns = mono_ns();
-	return tracefs_trace_on(lv->inst) ? -EIO : 0;
+	if (tracefs_trace_on(lv->inst))
+		return -EIO;
+	/* the sampled stacks' pattern moves on from here (a failure: said at the stop) */
+	if (lv->sampled[0])
+		lv->sampler = atag_sampler_start(tracefs_instance_get_name(lv->inst), lv->sampled,
+						 lv->stack_every, LIVE_STACK_PERIOD_MS);
+	return 0;
+}
+
+static void stop_sampler(struct atag_liveview *lv)
+{
+	if (!lv->sampler)
+		return;
+	atag_sampler_stop(lv->sampler, &lv->sampler_result);
+	lv->sampler = NULL;
 }
 
 int atag_live_stop(struct atag_liveview *lv)
 {
+	stop_sampler(lv);
 	return tracefs_trace_off(lv->inst) ? -EIO : 0;
 }
 
@@ -397,6 +516,23 @@ int atag_live_read(struct atag_liveview *lv, bool all)
 	return live_cpus_read(&lv->cpus, until, on_record, lv);
 }
 
+bool live_lost(struct atag_liveview *lv, uint64_t *lost)
+{
+	struct atag_lost l;
+
+	*lost = 0;
+	if (atag_instance_lost_events(tracefs_instance_get_name(lv->inst), &l))
+		return false;
+	*lost = l.overrun + l.dropped;
+	if (*lost > lv->lost_seen) {
+		/* lost since the last look, when exactly the counters do not say */
+		if (lv->mono && mono_ns() > lv->last_loss_ts)
+			lv->last_loss_ts = mono_ns();
+		lv->lost_seen = *lost;
+	}
+	return true;
+}
+
 unsigned int atag_live_nr_fds(const struct atag_liveview *lv)
 {
 	return lv->cpus.nr;
@@ -409,13 +545,17 @@ int atag_live_fd(const struct atag_liveview *lv, unsigned int i)
 
 void atag_live_close(struct atag_liveview *lv)
 {
+	unsigned int k;
+
 	if (!lv)
 		return;
+	stop_sampler(lv);
 	live_cpus_close(&lv->cpus);
 	live_tasks_free(&lv->tasks);
 	atag_stitcher_free(lv->st);
 	atag_stacks_free(lv->stacks);
-	atag_aggr_free(lv->aggr);
+	for (k = 0; k < LIVE_MAX_SOURCES; k++)
+		atag_aggr_free(lv->aggrs[k]);
 	atag_decoder_free(lv->dec);
 	atag_modules_free(lv->modules);
 	if (lv->tep)
@@ -574,7 +714,6 @@ int atag_live_snapshot(struct atag_liveview *lv, const char *sort, struct atag_l
 	size_t i, n = atag_aggr_nr_tags(lv->aggr);
 	const struct atag_tag_stats *t;
 	struct atag_live_site *s;
-	struct atag_lost lost;
 	uint64_t now = mono_ns(), frees, *oldest;
 
 	memset(snap, 0, sizeof(*snap));
@@ -592,8 +731,7 @@ int atag_live_snapshot(struct atag_liveview *lv, const char *sort, struct atag_l
 	snap->interval_ns = now - lv->last_snap_ns;
 	lv->last_snap_ns = now;
 	snap->records = lv->cpus.records;
-	snap->lost_known = !atag_instance_lost_events(tracefs_instance_get_name(lv->inst), &lost);
-	snap->lost = snap->lost_known ? lost.overrun + lost.dropped : 0;
+	snap->lost_known = live_lost(lv, &snap->lost);
 	snap->tasks = lv->tasks.active ? atag_map_count(&lv->tasks.tasks) : 0;
 	for (i = 0; i < n; i++) {
 		t = atag_aggr_tag(lv->aggr, i);

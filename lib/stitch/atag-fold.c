@@ -104,11 +104,11 @@ static char *dup_or_null(const char *s)
 }
 
 /* The identity of a call site across files. */
-static char *tag_key(const char *source, const struct atag_tag_stats *t, const char *function,
+static char *tag_key(const char *source, uint64_t tag, const char *function,
 		     const char *file, long line, long long offset, const char *module)
 {
 	if (!function)
-		return g_strdup_printf("%s\x1f" "0x%llx", source, (unsigned long long)t->tag);
+		return g_strdup_printf("%s\x1f" "0x%llx", source, (unsigned long long)tag);
 	return g_strdup_printf("%s\x1f%s\x1f%s\x1f%ld\x1f%s\x1f%lld", source, function,
 			       file ? file : "", line, module ? module : "", offset);
 }
@@ -131,28 +131,15 @@ static int code_line(struct file_fold *ff, uint64_t addr, const char **file)
 	return line;
 }
 
-static struct atag_report_tag *report_tag(struct file_fold *ff, const struct atag_tag_stats *t)
+struct atag_report_tag *atag_fold_tag(struct atag_fold *fold, struct atag_report *r,
+				      const char *source, uint64_t tag, const char *function,
+				      const char *file, long line, long long offset,
+				      const char *module)
 {
-	const char *function = t->function, *module = t->module, *file = t->file;
-	struct atag_fold *fold = ff->fold;
 	struct atag_report_tag *rt, **tags;
-	struct atag_report *r = ff->r;
-	long long offset = -1;
-	long line = t->line;
-	uint64_t off = 0;
-	int dl;
 	char *key;
 
-	if (!function && t->tag &&
-	    atag_decoder_name_source_tag(atag_reader_decoder(ff->rd), ff->src, t->tag, &function,
-					 &off, &module)) {
-		offset = off;
-		/* a code address: its line from debug information, as the call it returns from */
-		dl = file ? -1 : code_line(ff, t->tag, &file);
-		if (dl >= 0)
-			line = dl;
-	}
-	key = tag_key(ff->src_name, t, function, file, line, offset, module);
+	key = tag_key(source, tag, function, file, line, offset, module);
 	rt = g_hash_table_lookup(fold->tag_by_key, key);
 	if (rt) {
 		g_free(key);
@@ -168,20 +155,48 @@ static struct atag_report_tag *report_tag(struct file_fold *ff, const struct ata
 	rt = calloc(1, sizeof(*rt));
 	if (!rt)
 		goto nomem;
-	rt->tag = t->tag;
-	rt->source = ff->src_name;
+	rt->tag = tag;
+	rt->source = source;
 	rt->function = dup_or_null(function);
 	rt->file = dup_or_null(file);
 	rt->module = dup_or_null(module);
 	rt->line = line;
 	rt->offset = offset;
 	rt->selected = true;
+	if ((function && !rt->function) || (file && !rt->file) || (module && !rt->module)) {
+		free(rt->function);
+		free(rt->file);
+		free(rt->module);
+		free(rt);
+		goto nomem;
+	}
 	r->tags[r->nr_tags++] = rt;
 	g_hash_table_insert(fold->tag_by_key, key, rt);
 	return rt;
 nomem:
 	g_free(key);
 	return NULL;
+}
+
+static struct atag_report_tag *report_tag(struct file_fold *ff, const struct atag_tag_stats *t)
+{
+	const char *function = t->function, *module = t->module, *file = t->file;
+	long long offset = -1;
+	long line = t->line;
+	uint64_t off = 0;
+	int dl;
+
+	if (!function && t->tag &&
+	    atag_decoder_name_source_tag(atag_reader_decoder(ff->rd), ff->src, t->tag, &function,
+					 &off, &module)) {
+		offset = off;
+		/* a code address: its line from debug information, as the call it returns from */
+		dl = file ? -1 : code_line(ff, t->tag, &file);
+		if (dl >= 0)
+			line = dl;
+	}
+	return atag_fold_tag(ff->fold, ff->r, ff->src_name, t->tag, function, file, line, offset,
+			     module);
 }
 
 static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
@@ -296,8 +311,8 @@ static char *stack_key(const struct atag_report_tag *rt, char **frames, unsigned
  * its frames in a hash table, so that folding costs the same per stack however many
  * stacks a call site has (a scan of the call site's stacks was quadratic).
  */
-static struct atag_report_stack *report_stack(struct atag_fold *fold, struct atag_report_tag *rt,
-					      char **frames, char **lines, unsigned int nr)
+struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_report_tag *rt,
+					 char **frames, char **lines, unsigned int nr)
 {
 	struct atag_report_stack *s, **p;
 	char *key = stack_key(rt, frames, nr);
@@ -313,13 +328,16 @@ static struct atag_report_stack *report_stack(struct atag_fold *fold, struct ata
 		return s;
 	}
 	p = realloc(rt->stacks, (rt->nr_stacks + 1) * sizeof(*p));
+	if (p)
+		rt->stacks = p;
 	s = calloc(1, sizeof(*s));
 	if (!key || !p || !s) {
 		g_free(key);
 		free(s);
+		free_strings(frames, nr);
+		free_strings(lines, nr);
 		return NULL;
 	}
-	rt->stacks = p;
 	s->frames = frames;
 	s->lines = lines;
 	s->nr_frames = nr;
@@ -342,7 +360,7 @@ static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 		if (!ff->tags[s->tag_idx] || !s->counts.allocs)
 			continue;
 		frames = symbolize_frames(ff, s->stack_id, &nr, &lines);
-		rs = report_stack(ff->fold, ff->tags[s->tag_idx], frames, lines, nr);
+		rs = atag_fold_stack(ff->fold, ff->tags[s->tag_idx], frames, lines, nr);
 		if (!rs)
 			return -ENOMEM;
 		atag_counters_add(&rs->counts, &s->counts);

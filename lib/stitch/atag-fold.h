@@ -10,6 +10,7 @@
 #define _ATAG_FOLD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "atag-report.h"
 
@@ -41,6 +42,28 @@ void atag_fold_free(struct atag_fold *fold) __hidden;
 int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct atag_run *run,
 		   struct atag_reader *rd, const struct atag_report_opts *opts,
 		   struct atag_debuginfo *di) __hidden;
+
+/*
+ * The call site of @r with this identity, added (selected, no counts) on first
+ * sight: what atag_fold_file() folds a file's tag into, and the loader of report
+ * documents (atag-report-json.c) a document's. @source is the registry's string.
+ * NULL on ENOMEM.
+ */
+struct atag_report_tag *atag_fold_tag(struct atag_fold *fold, struct atag_report *r,
+				      const char *source, uint64_t tag, const char *function,
+				      const char *file, long line, long long offset,
+				      const char *module) __hidden;
+
+/*
+ * The stack of @rt with @nr @frames (and @lines, or NULL), added on first sight;
+ * takes @frames and @lines (freed when the stack was there, or on ENOMEM: NULL).
+ */
+struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_report_tag *rt,
+					 char **frames, char **lines, unsigned int nr) __hidden;
+
+/* The fold of @r, and the options it reads with (atag-report.c). */
+struct atag_fold *atag_report_fold(struct atag_report *r) __hidden;
+const struct atag_report_opts *atag_report_opts_of(const struct atag_report *r) __hidden;
 
 /* The section of source @name in @r, added (in the registry's order) on first sight. */
 struct atag_report_source *atag_fold_source(struct atag_report *r, const char *name) __hidden;

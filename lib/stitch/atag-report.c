@@ -106,6 +106,16 @@ struct atag_report *atag_report_alloc(const struct atag_report_opts *opts)
 	return r;
 }
 
+struct atag_fold *atag_report_fold(struct atag_report *r)
+{
+	return ((struct report_priv *)r->priv)->fold;
+}
+
+const struct atag_report_opts *atag_report_opts_of(const struct atag_report *r)
+{
+	return &((const struct report_priv *)r->priv)->opts;
+}
+
 static void stack_free(struct atag_report_stack *s)
 {
 	unsigned int i;

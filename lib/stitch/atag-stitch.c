@@ -126,6 +126,7 @@ struct atag_stitcher {
 	size_t			nr_tasks;
 	size_t			cap_tasks;
 	bool			raw;		/* raw lifetimes */
+	bool			forget_filtered;	/* keep no record of them */
 	uint8_t			window;		/* enum window_state */
 	uint64_t		window_open;
 	uint64_t		window_close;
@@ -172,6 +173,11 @@ void atag_stitcher_nesting(struct atag_stitcher *st, unsigned int src, bool nest
 void atag_stitcher_raw_lifetimes(struct atag_stitcher *st, bool raw)
 {
 	st->raw = raw;
+}
+
+void atag_stitcher_forget_filtered(struct atag_stitcher *st, bool forget)
+{
+	st->forget_filtered = forget;
 }
 
 void atag_stitcher_on_end(struct atag_stitcher *st, atag_end_fn fn, void *ctx)
@@ -563,6 +569,20 @@ static void fold_nested(struct atag_stitcher *st, struct task *t, uint32_t slot,
 		atag_aggr_note_nested(s->aggr, idx);
 }
 
+/*
+ * An allocation of a task left out, where the stitcher keeps none: not kept, but a
+ * live record at its address was freed without an event, and is retired so (the
+ * allocator gave the address out again).
+ */
+static int forget_alloc(struct atag_stitcher *st, struct source *s, const struct atag_event *ev)
+{
+	uint64_t slot;
+
+	if (!atag_map_remove(&s->live_index, ev->ptr, &slot))
+		return 0;
+	return retire_replaced(st, slot, ev->ts);
+}
+
 static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struct waiter *w)
 {
 	struct source *s = &st->src[ev->src];
@@ -580,6 +600,8 @@ static int on_alloc(struct atag_stitcher *st, const struct atag_event *ev, struc
 	atag_aggr_note_event(s->aggr, idx);
 	if (in_window(st))
 		atag_aggr_note_window(s->aggr, idx, true, ev->bytes, uncertain(st));
+	if (ev->filtered && st->forget_filtered)
+		return forget_alloc(st, s, ev);
 	t = task_get(st, ev->pid);
 	slotp = t ? atag_map_get(&s->live_index, ev->ptr, 0, &created) : NULL;
 	if (!slotp)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Leak suspects (include/atag-report.h, struct atag_report_live): an allocation live
+ * Leak suspects (include/atag-suspect.h; report: struct atag_report_live): an allocation live
  * at the end of its trace is a suspect unless the trace or the kernel explains why it
  * looks live. The explanations, in order:
  *
@@ -53,6 +53,7 @@
 
 #include "atag-report.h"
 #include "atag-suspects.h"
+#include "atag-suspect.h"
 
 struct known {
 	const char	*source;	/* NULL: every source */
@@ -125,48 +126,64 @@ static const char movable[] = "movable page without a stack: anonymous or page c
 static const char split[] = "its call site has unmatched or partial frees: split or migrated "
 			    "pages, freed under another address";
 
-/* Whether a frame of @s is one of the slab allocator's that take a new slab's page. */
-static bool new_slab_frame(const struct atag_report_stack *s)
+/* Whether one of the frames is one of the slab allocator's that take a new slab's page. */
+static bool new_slab_frame(const char *const *frames, unsigned int nr)
 {
 	static const char *const slab[] = {
 		"allocate_slab+", "new_slab+", "alloc_slab_page+", "___slab_alloc+",
 	};
 	unsigned int i, k;
 
-	for (i = 0; s && i < s->nr_frames; i++)
-		for (k = 0; k < sizeof(slab) / sizeof(slab[0]); k++)
-			if (!strncmp(s->frames[i], slab[k], strlen(slab[k])))
+	for (i = 0; frames && i < nr; i++)
+		for (k = 0; frames[i] && k < sizeof(slab) / sizeof(slab[0]); k++)
+			if (!strncmp(frames[i], slab[k], strlen(slab[k])))
 				return true;
 	return false;
+}
+
+const char *atag_suspect_why(const struct atag_suspect_facts *f)
+{
+	size_t i;
+
+	if (f->replaced)
+		return reused;
+	if (!strcmp(f->source, "page") && new_slab_frame(f->frames, f->nr_frames))
+		return slabpage;
+	for (i = 0; f->function && i < sizeof(known) / sizeof(known[0]); i++) {
+		if (known[i].source && strcmp(known[i].source, f->source))
+			continue;
+		if (fnmatch(known[i].function, f->function, 0))
+			continue;
+		if (known[i].after_exit && f->task_exited != 1)
+			continue;
+		return known[i].why;
+	}
+	if (strcmp(f->source, "page"))
+		return NULL;
+	if (f->unmatched_frees || f->partial_frees)
+		return split;
+	/* the page source's names of allocations without a stack (atag-source-page.c) */
+	if (f->function && !fnmatch("pages of order *, movable: no stack", f->function, 0))
+		return movable;
+	return NULL;
 }
 
 /* Why @l is live although no leak, or NULL: a suspect. */
 static const char *explain(const struct atag_report_live *l)
 {
 	const struct atag_report_tag *t = l->tag;
-	size_t i;
+	struct atag_suspect_facts f = {
+		.source = t->source,
+		.function = t->function,
+		.frames = l->stack ? (const char *const *)l->stack->frames : NULL,
+		.nr_frames = l->stack ? l->stack->nr_frames : 0,
+		.task_exited = l->task_exited,
+		.replaced = t->counts.replaced,
+		.unmatched_frees = t->counts.unmatched_frees,
+		.partial_frees = t->counts.partial_frees,
+	};
 
-	if (t->counts.replaced)
-		return reused;
-	if (!strcmp(t->source, "page") && new_slab_frame(l->stack))
-		return slabpage;
-	for (i = 0; t->function && i < sizeof(known) / sizeof(known[0]); i++) {
-		if (known[i].source && strcmp(known[i].source, t->source))
-			continue;
-		if (fnmatch(known[i].function, t->function, 0))
-			continue;
-		if (known[i].after_exit && l->task_exited != 1)
-			continue;
-		return known[i].why;
-	}
-	if (strcmp(t->source, "page"))
-		return NULL;
-	if (t->counts.unmatched_frees || t->counts.partial_frees)
-		return split;
-	/* the page source's names of allocations without a stack (atag-source-page.c) */
-	if (t->function && !fnmatch("pages of order *, movable: no stack", t->function, 0))
-		return movable;
-	return NULL;
+	return atag_suspect_why(&f);
 }
 
 void atag_suspects_classify(struct atag_report *r)

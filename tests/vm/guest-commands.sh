@@ -1328,6 +1328,43 @@ t_cmd_top() {
 	[ $bad = 0 ]
 }
 
+# leaks on a guest tag: the module holds what it allocates until "free" (a leak on
+# demand); its old allocations show by call site with their bytes, a stack that starts
+# at the call site, and are leak suspects; -o saves them in report's live[] shape
+t_cmd_leaks() {
+	bad=0
+	echo free >"$ATP"
+	cat /proc/atag_test_counts >"$CW/lk0"
+	run "$C" leaks --module atag_test --all-stacks --min-age 500ms -d 300ms -f json \
+		-o "$CW/leaks.json" \
+		-- sh -c "echo slab 128 5 >$ATP && echo page 1 2 >$ATP && sleep 1.5"
+	same "leaks --module -- COMMAND: exit 0 when COMMAND ends" "$st" 0
+	cat /proc/atag_test_counts >"$CW/lk1"
+	echo free >"$ATP"
+	clean "leaks"
+	want=$(module_delta "$CW/lk0" "$CW/lk1" page slab | awk '{ print $1, $2, $3 }')
+	printf '%s\n' "$want" | while read -r l; do echo "# the module: $l"; done
+	last=$(printf '%s\n' "$out" | grep '^{' | tail -n 1)
+	sum=$(printf '%s\n' "$last" | jq -r '
+		(.sites | sort_by(.function)[] | select(.function | test("^atag_test_(page|slab)_alloc$")) |
+			"site \(.function) \(.allocs) \(.bytes)",
+			"suspect \(.function) \(.suspects == .allocs) \(.oldest_ns >= 500000000)"),
+		"stacked \([.sites[] | select(.function == "atag_test_slab_alloc") | .stacks[] |
+			select(.frames | length > 0) | .frames[0] | startswith("atag_test_slab_alloc")] | any)",
+		"lost \(.lost) \(.sources | join(","))"')
+	same "leaks: the module's call sites, old, with the allocations and bytes it made" \
+		"$(pick site)" "$want"
+	same "leaks: all of them suspects, older than --min-age" "$(pick suspect)" \
+		"atag_test_page_alloc true true
+atag_test_slab_alloc true true"
+	same "leaks: a sampled stack starts at the call site" "$(pick stacked)" true
+	same "leaks: no event lost, the alloc_tag source" "$(pick lost)" "0 alloc_tag"
+	saved=$(jq -r '[.live[] | select(.function == "atag_test_slab_alloc" and .suspect)] | length' \
+		"$CW/leaks.json" 2>&1)
+	same "leaks -o: the slab allocations live, suspects, in report's live[]" "$saved" 5
+	[ $bad = 0 ]
+}
+
 t_cmd_diff() {
 	bad=0
 	echo free >"$ATP"

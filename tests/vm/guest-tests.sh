@@ -164,6 +164,7 @@ run_test cmd-stat t_cmd_stat
 run_test cmd-stat-persistent t_cmd_stat_persistent
 run_test cmd-profiling-off t_cmd_profiling_off
 run_test cmd-top t_cmd_top
+run_test cmd-leaks t_cmd_leaks
 run_test cmd-diff t_cmd_diff
 run_test cmd-module-unload "$PROBE" modunload
 run_test kernel-log t_kernel_log
