@@ -258,12 +258,11 @@ int atag_tracecmd_open(struct atag_tracedat *td, int fd,
 		ret = open_buffers(tc, err, errlen);
 		speaking = NULL;
 	}
-	if (ret) {
+	if (!ret)
+		*out = tc;
+	else
 		atag_tracecmd_close(tc);
-		return ret;
-	}
-	*out = tc;
-	return 0;
+	return ret;
 }
 
 void atag_tracecmd_close(struct atag_tracecmd *tc)
