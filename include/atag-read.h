@@ -88,8 +88,8 @@ void atag_reader_close(struct atag_reader *rd);
 
 /*
  * Read every record of the chosen buffer into @sink. Returns 0, or the first
- * error the sink returned (reading stops there). Corrupt data that stops the
- * walk is no error: see atag_reader_stats()->fault.
+ * error the sink returned (reading stops there). A walk that stopped short is
+ * no error: see atag_reader_stats()->fault.
  */
 int atag_reader_run(struct atag_reader *rd, const struct atag_sink *sink);
 
@@ -99,7 +99,7 @@ struct atag_read_stats {
 	uint64_t	records;	/* records in the time window */
 	uint64_t	first_ts;	/* of those records */
 	uint64_t	last_ts;
-	int		fault;		/* signal of a fault in corrupt data (walk stopped), or 0 */
+	int		fault;		/* the walk stopped short (a negative errno), or 0 */
 	uint64_t	backwards;	/* records of a CPU earlier than the one before */
 	/* the buffer's records outside the time window (--start, --end), and its span */
 	uint64_t	outside;

@@ -33,9 +33,8 @@
  * calling thread reads (lib/stitch/atag-run.h has the contract); every
  * libtracecmd and libtraceevent call stays on the calling thread, and the
  * report is complete when it returns. A report is not thread safe: one thread
- * at a time. The process-wide effects of reading trace.dat files (a probe
- * child, fd 1 briefly redirected, SIGSEGV/SIGBUS handlers while libtracecmd
- * reads) are those of include/atag-trace.h.
+ * at a time. Reading trace.dat files forks no process and installs no signal
+ * handler; the process-wide effects of ATAG_PAGES=0 are those of include/atag-trace.h.
  */
 #ifndef _ATAG_REPORT_H
 #define _ATAG_REPORT_H

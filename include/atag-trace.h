@@ -9,37 +9,35 @@
  * atag_trace_open() reads the file's headers itself, once (lib/read/atag-tracedat.c):
  * every size, count and offset is checked against the file, and the tep that
  * decodes records gets the event formats, kallsyms, printk formats and comms
- * as libtracecmd would give them. The records of a file whose timestamps need
- * no conversion are walked straight from its pages (lib/read/atag-pages.c),
- * each page checked before a byte of it is trusted: a damaged page is skipped
- * with a warning (atag_trace_warning()), and no input makes a walk read outside
- * a page, loop, or use memory beyond a bound set by the file's size. A file cut
- * short is read up to the cut; atag_trace_truncated() says so.
+ * as libtracecmd would give them. The records are walked straight from the
+ * file's pages (lib/read/atag-pages.c), each page checked before a byte of it is
+ * trusted: a damaged page is skipped with a warning (atag_trace_warning()), and
+ * no input makes a walk read outside a page, loop, or use memory beyond a bound
+ * set by the file's size. A file cut short is read up to the cut;
+ * atag_trace_truncated() says so.
  *
- * Files whose timestamps libtracecmd converts (DATE, OFFSET, TSC2NSEC, guest
- * time synchronisation), latency traces, files with an option this reader does
- * not know, and any file when ATAG_PAGES=0 is set are walked through
- * libtracecmd 1.3.1's tracecmd_iterate_events() instead, once all their pages
- * proved sound (a damaged one makes atag_trace_open() fail: kbuffer cannot skip
- * it). For those files only, these process-wide workarounds apply:
- *  - atag_trace_open() forks: a child opens the file first, because libtracecmd
- *    crashes in its own cleanup on some files. The child dies with its parent
- *    (PR_SET_PDEATHSIG) and is killed after a minute. stdio is flushed before.
- *  - A truncated file is copied into a memory file padded with zeroes to the
- *    size its headers claim (libtracecmd refuses a file whose data runs past its
- *    end), when that is no more than twice its size; else the open fails.
- *  - While libtracecmd opens the file, file descriptor 1 (stdout) is pointed at
- *    a memory file: libtracecmd prints to stdout. Another thread writing to
- *    stdout meanwhile would lose its output.
- *  - While libtracecmd reads ring-buffer data (atag_trace_iterate(),
- *    atag_trace_buffer_has(), atag_trace_last_ts()), SIGSEGV and SIGBUS handlers
- *    are installed, and the previous ones restored after. A fault stops the walk,
- *    keeping what was read, and abandons the file's handles (they leak). The
- *    caller's own callback runs without them: a fault there is a bug and crashes.
- *  - libatag defines tracecmd_warning() and tracecmd_critical(), which libtracecmd
- *    declares weak, for the whole process: what libtracecmd says while it works on
- *    a trace is kept with that trace (atag_trace_warning(), "libtracecmd: ...");
- *    anything else is printed to stderr as libtracecmd would.
+ * Timestamps are the file's, converted as its options ask, with libtracecmd
+ * 1.3.1's arithmetic (stock trace-cmd report gives the same): TSC2NSEC (cycles
+ * times its multiplier, shifted right), then DATE (microseconds) and OFFSET
+ * (nanoseconds) added. A file whose records this reader cannot read right is
+ * refused with the reason: guest timestamps synchronised with a host (TIME_SHIFT),
+ * a latency trace, a CPU count that changes, buffers with pages of different
+ * sizes, the ring buffer of Linux 2.6.30 and older. An option it does not know
+ * is read around with a warning (libtracecmd 1.3.1 passes it over too).
+ *
+ * ATAG_PAGES=0 in the environment has libtracecmd walk the records instead
+ * (lib/read/atag-tracecmd.c: tests compare both walks), once the page walker
+ * found every page sound (a damaged one, or damaged saved comms, make
+ * atag_trace_open() fail: libtracecmd cannot read around them). Its workarounds
+ * of libtracecmd 1.3.1, for that mode only: a truncated file is read from a
+ * padded copy in a memory file (refused when its headers claim more than twice
+ * its size); file descriptor 1 (stdout) is pointed at a memory file while
+ * libtracecmd opens the file (it prints there); libatag defines
+ * tracecmd_warning() and tracecmd_critical(), which libtracecmd declares weak,
+ * for the whole process: what libtracecmd says while it works on a trace is kept
+ * with that trace ("libtracecmd: ..."), anything else printed to stderr.
+ *
+ * No reading forks a process or installs a signal handler.
  *
  * CPUs: a record's cpu is the CPU's index in its buffer's list (0 ..
  * atag_trace_nr_cpus() - 1), whatever id the file gives it
@@ -47,7 +45,7 @@
  * never by the ids it names.
  *
  * Threads: a trace and its tep belong to the thread that opened it; libtracecmd
- * and libtraceevent are not thread safe. The fault guard is per thread.
+ * and libtraceevent are not thread safe.
  */
 #ifndef _ATAG_TRACE_H
 #define _ATAG_TRACE_H
@@ -80,14 +78,14 @@ typedef int (*atag_record_fn)(const struct tep_record *rec, void *data);
 
 /*
  * Call @cb for every record of buffer @i in timestamp order across CPUs, until
- * it returns non-zero. Returns 0, or the signal number of a fault while
- * libtracecmd walked the file (see above).
+ * it returns non-zero. Returns 0, or a negative errno when the walk stopped
+ * short (out of memory).
  */
 int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *data);
 
 /*
  * Whether buffer @i is walked straight from its pages (lib/read/atag-pages.c) rather
- * than through libtracecmd: files whose timestamps need no conversion.
+ * than through libtracecmd (ATAG_PAGES=0).
  */
 bool atag_trace_direct(const struct atag_trace *t, int i);
 
@@ -163,7 +161,7 @@ int atag_trace_cpu_id(const struct atag_trace *t, int i, int index);
 /*
  * Whether buffer @i holds at least one record of an event in @ids (nr_ids
  * entries), looking at no more than @limit records per CPU (in timestamp order
- * across CPUs, @limit times the CPUs). Guarded like atag_trace_iterate().
+ * across CPUs, @limit times the CPUs).
  */
 bool atag_trace_buffer_has(struct atag_trace *t, int i, const int *ids, int nr_ids,
 			   unsigned int limit);

@@ -3,7 +3,7 @@
 # tier: quick (make check-quick: generated files only, no root, seconds)
 # The direct walk of ring-buffer pages (lib/read/atag-pages.c), v6 and v7 with or without
 # compression, hands out exactly the records libtracecmd does: same order,
-# timestamps, sizes, data, lost events. ATAG_DEBUG_PAGES makes trace-walk say
+# timestamps (converted as DATE, OFFSET, TSC2NSEC ask), sizes, data, lost events. ATAG_DEBUG_PAGES makes trace-walk say
 # which walk it took, so a test cannot pass by both taking libtracecmd's.
 . "$(dirname "$0")/lib.sh"
 
@@ -54,6 +54,48 @@ same "v7 zstd: an instance buffer" "$T_TMP/a7.dat" inst1
 size=$(stat -c %s "$T_TMP/g.dat")
 head -c $((size * 2 / 3)) "$T_TMP/g.dat" > "$T_TMP/cut.dat"
 same "a truncated file" "$T_TMP/cut.dat"
+
+# Timestamps converted as the options ask (DATE: us, OFFSET: ns, TSC2NSEC: mult, shift;
+# its offset is not applied): the page walker gives what libtracecmd gives (same), and
+# what stock trace-cmd report prints (-t: in ns), in the top buffer and an instance.
+hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; echo 00; }
+stock_ts() {	# stock_ts FILE: the top buffer's timestamps as trace-cmd report prints them
+	env $ATAG_TRACECMD_ENV trace-cmd report -N -t -i "$1" 2>/dev/null |
+		awk '/^cpus=/ || /^inst1:/ || /EVENTS DROPPED/ { next }
+		     { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+			 sub(/:$/, "", $i); sub(/\./, "", $i); sub(/^0+/, "", $i); print $i; break } }'
+}
+# TSC2NSEC: mult 2500, shift 10, offset 1000 (u32, u32, u64, little-endian)
+tsc="option 14 c40900000a000000e803000000000000"
+for o in "date:option 1 $(hex 0x1000)" "offset:option 7 $(hex 123456789)" "tsc2nsec:$tsc" \
+	 "all three:$tsc;option 7 $(hex 123456789);option 1 $(hex 0x1000)"; do
+	name=${o%%:*}
+	{ cat "$T_TMP/a.txt"; echo "${o#*:}" | tr ';' '\n'; } |
+		mkfixture -o "$T_TMP/conv.dat" - || fail "fixture $name"
+	same "timestamps converted ($name)" "$T_TMP/conv.dat"
+	same "timestamps converted ($name), an instance buffer" "$T_TMP/conv.dat" inst1
+	"$WALK" "$T_TMP/conv.dat" | awk '{ print $2 }' > "$T_TMP/conv.ours"
+	stock_ts "$T_TMP/conv.dat" > "$T_TMP/conv.stock"
+	check_eq "timestamps converted ($name): as stock trace-cmd report prints them" \
+		"$(paste -d' ' "$T_TMP/conv.ours" "$T_TMP/conv.stock")" \
+		"$(paste -d' ' "$T_TMP/conv.stock" "$T_TMP/conv.stock")"
+done
+# by hand: 9000000000 cycles = 2 * 2^32 + 410065408; (410065408 * 2500 >> 10) +
+# (2 * 2500 << 22) = 1001136250 + 20971520000, plus 123456789 ns, plus 0x1000 us
+check_eq "TSC2NSEC, OFFSET and DATE: a timestamp past 2^32 cycles, by hand" \
+	"$(sed -n 5p "$T_TMP/conv.ours")" "$((1001136250 + 20971520000 + 123456789 + 4096000))"
+
+# what the walker cannot read right is refused, the file and the reason on one line
+for o in "12 $(printf '%032x' 0)00:synchronised with a host's" \
+	 "22 $(hex inst1):a latency trace" "14 c4090000210000000000000000000000:more than 32 bits"; do
+	{ cat "$T_TMP/a.txt"; echo "option ${o%%:*}"; } | mkfixture -o "$T_TMP/no.dat" - ||
+		fail "fixture ${o#*:}"
+	"$ATAG_CMD" report "$T_TMP/no.dat" > /dev/null 2> "$T_TMP/no.err"
+	check_eq "refused: ${o#*:} (exit 1, one line, named)" \
+		"$?:$(wc -l < "$T_TMP/no.err"):$(grep -c "no.dat: .*${o#*:}" "$T_TMP/no.err")" "1:1:1"
+done
+{ cat "$T_TMP/a.txt"; echo "option 99 0102"; } | mkfixture -o "$T_TMP/unk.dat" -
+same "an option it does not know: read as if absent, as libtracecmd does" "$T_TMP/unk.dat"
 
 # a file recorded by trace-cmd on this machine, converted to v6
 if is_root && [ -n "$(tracefs_dir)" ] && [ -d "$(tracefs_dir)/events/kmem" ]; then

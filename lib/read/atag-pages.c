@@ -7,7 +7,10 @@
  * window to window (uncompressed data), or decompressed a chunk at a time
  * ({u32 chunks, then per chunk u32 size, u32 uncompressed size, data}) with a
  * decompression context made once. Records are merged across CPUs by
- * timestamp through a heap of CPUs, into one reused struct tep_record.
+ * timestamp through a heap of CPUs, into one reused struct tep_record. The
+ * timestamps are the file's, converted as its options ask (TSC2NSEC, DATE,
+ * OFFSET: atag_tracedat_ts()) before the merge compares them, as libtracecmd
+ * orders them.
  *
  * A page is {u64 timestamp, long commit (bit 31: events were lost before it,
  * bit 30: their count is stored after the data), data}; its events are decoded
@@ -98,6 +101,7 @@ struct atag_pages {
 	bool			swap;		/* byte order of numbers */
 	bool			big;		/* layout of event headers */
 	bool			long8;
+	bool			convert;	/* the timestamps need atag_tracedat_ts() */
 	size_t			window;		/* bytes per read, a multiple of ps */
 	uint64_t		done;		/* bytes of the file read */
 	uint64_t		total;
@@ -491,6 +495,12 @@ struct head {
 	int		cpu;
 };
 
+/* The timestamp of @w's record at hand, as the file means it. */
+static inline uint64_t ts_of(const struct atag_pages *p, const struct cpu_walk *w)
+{
+	return p->convert ? atag_tracedat_ts(p->td, w->ts) : w->ts;
+}
+
 static inline bool before(const struct head *a, const struct head *b)
 {
 	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
@@ -534,6 +544,7 @@ int atag_pages_iterate(struct atag_pages *p, int buffer,
 	p->hdr = 8 + (p->long8 ? 8 : 4);
 	p->swap = td->swap;
 	p->big = td->big_endian;
+	p->convert = td->convert_ts;
 	p->done = p->total = 0;
 	p->damaged = 0;
 	for (c = active = 0; c < b->nr_cpus; c++)
@@ -555,13 +566,13 @@ int atag_pages_iterate(struct atag_pages *p, int buffer,
 			continue;
 		ret = cpu_init(p, &w[c], &b->cpus[c], b->compressed);
 		if (w[c].rec)
-			h[n++] = (struct head){ .ts = w[c].ts, .cpu = c };
+			h[n++] = (struct head){ .ts = ts_of(p, &w[c]), .cpu = c };
 	}
 	for (c = n / 2 - 1; c >= 0; c--)
 		sift_down(h, n, c);
 	while (!ret && n) {
 		c = h[0].cpu;
-		rec.ts = w[c].ts;
+		rec.ts = h[0].ts;
 		rec.cpu = c;
 		rec.data = (void *)w[c].rec;
 		rec.size = w[c].rec_size;
@@ -569,7 +580,7 @@ int atag_pages_iterate(struct atag_pages *p, int buffer,
 		if (cb(&rec, data))
 			break;
 		if (cpu_next(p, &w[c], b->compressed))
-			h[0].ts = w[c].ts;
+			h[0].ts = ts_of(p, &w[c]);
 		else
 			h[0] = h[--n];
 		sift_down(h, n, 0);

@@ -664,31 +664,80 @@ static int read_cmdlines(struct parse *ps, struct src *s)
 /* ------------------------------------------------------------ options */
 
 /*
- * Options after which the records' timestamps are what the pages say, as
- * libtracecmd would give them. Others make it convert them (DATE, OFFSET,
- * TSC2NSEC, time synchronisation of guests) or are unknown here.
+ * An option's number as libtracecmd reads it: strtoll() of its text, any base
+ * ("0x1000", "100"), up to the first byte that is not part of it; modulo 2^64.
  */
-static const char *converting_option(unsigned int id)
+static uint64_t option_number(struct src *s, uint64_t size)
 {
+	char text[64];
+
+	if (size >= sizeof(text))
+		size = sizeof(text) - 1;
+	rd(s, text, size);
+	text[s->bad ? 0 : size] = '\0';
+	s->bad = false;		/* the caller checked the option fits */
+	return (uint64_t)strtoll(text, NULL, 0);
+}
+
+/* TSC2NSEC: u32 mult, u32 shift, u64 offset (which libtracecmd 1.3.1 does not apply) */
+static void read_tsc2nsec(struct parse *ps, struct src *s, uint64_t size)
+{
+	struct atag_tracedat *td = ps->td;
+	uint32_t mult, shift;
+
+	/* libtracecmd passes a shorter one over */
+	if (size < 16)
+		return;
+	mult = rd_num(s, 4);
+	shift = rd_num(s, 4);
+	/* libtracecmd keeps both in ints: the multiplier goes in sign-extended */
+	td->tsc_mult = (uint64_t)(int64_t)(int32_t)mult;
+	td->tsc_shift = shift;
+	/* a shift past 32 is undefined in libtracecmd's arithmetic: no reading is right */
+	if (mult && shift > 32 && !td->unreadable)
+		td->unreadable = "its TSC2NSEC option shifts the cycles by more than 32 bits";
+}
+
+/*
+ * An option of the records at @s's position (@size bytes, which the file holds):
+ * the timestamps' conversion (DATE, OFFSET, TSC2NSEC), or what makes the records
+ * unreadable here. Options of metadata, or that change nothing of the records,
+ * are passed over; unknown ones are counted (libtracecmd passes them over too).
+ */
+static void records_option(struct parse *ps, struct src *s, unsigned int id, uint64_t size)
+{
+	struct atag_tracedat *td = ps->td;
+
 	switch (id) {
-	case OPT_CPUSTAT: case OPT_TRACECLOCK: case OPT_UNAME: case OPT_HOOK:
-	case OPT_VERSION: case OPT_PROCMAPS: case OPT_TRACEID: case OPT_STRINGS:
-	case OPT_HEADER_INFO: case OPT_FTRACE_EVENTS: case OPT_EVENT_FORMATS:
-	case OPT_KALLSYMS: case OPT_PRINTK: case OPT_CMDLINES: case OPT_CPUCOUNT:
-		return NULL;
 	case OPT_DATE:
-		return "its timestamps are shifted to the date (DATE option)";
+		/* the distance of the clock from the time of day, in us */
+		td->ts_offset += option_number(s, size) * 1000;
+		break;
 	case OPT_OFFSET:
-		return "its timestamps carry an offset (OFFSET option)";
-	case OPT_TIME_SHIFT:
-	case OPT_GUEST:
-		return "its timestamps are synchronised with a host (TIME_SHIFT, GUEST options)";
+		td->ts_offset += option_number(s, size);
+		break;
 	case OPT_TSC2NSEC:
-		return "its timestamps are converted from TSC cycles (TSC2NSEC option)";
+		read_tsc2nsec(ps, s, size);
+		break;
+	case OPT_TIME_SHIFT:
+		if (size >= 16 && !td->unreadable)
+			td->unreadable = "its timestamps are synchronised with a host's (a guest's "
+					 "TIME_SHIFT option), which this reader does not do";
+		break;
 	case OPT_BUFFER_TEXT:
-		return "it holds a latency trace";
+		if (!td->unreadable)
+			td->unreadable = "it holds a latency trace (text, no ring-buffer records)";
+		break;
+	case OPT_CPUSTAT: case OPT_TRACECLOCK: case OPT_UNAME: case OPT_HOOK:
+	case OPT_VERSION: case OPT_PROCMAPS: case OPT_TRACEID: case OPT_GUEST:
+	case OPT_STRINGS: case OPT_HEADER_INFO: case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS: case OPT_KALLSYMS: case OPT_PRINTK: case OPT_CMDLINES:
+	case OPT_CPUCOUNT:
+		break;
 	default:
-		return "it has an option this reader does not know";
+		if (!td->nr_unknown++)
+			td->unknown_option = id;
+		break;
 	}
 }
 
@@ -737,7 +786,7 @@ static int v6_table(struct parse *ps, struct src *s, struct atag_buffer_layout *
 	if (s->bad)
 		return fail(ps, "cut inside its headers (the CPU table of buffer '%s')", b->name);
 	if (!memcmp(word, "latency  ", 10)) {
-		ps->td->convert = "it holds a latency trace";
+		ps->td->unreadable = "it holds a latency trace (text, no ring-buffer records)";
 		return set_cpus(ps, b, 0);
 	}
 	if (memcmp(word, "flyrecord", 10))
@@ -805,10 +854,11 @@ static int v6_options(struct parse *ps, struct src *s, uint64_t cpus, uint64_t *
 			read_uname(ps, s, size);
 		} else if (id == OPT_CPUCOUNT) {
 			/* libtracecmd then sizes the tables its own way: leave it to it */
-			if (size != 4 || rd_num(s, 4) != cpus)
-				ps->td->convert = "its CPU count changes (CPUCOUNT option)";
-		} else if (converting_option(id) && !ps->td->convert) {
-			ps->td->convert = converting_option(id);
+			if ((size != 4 || rd_num(s, 4) != cpus) && !ps->td->unreadable)
+				ps->td->unreadable = "its CPU count changes (a CPUCOUNT option "
+						     "other than its header's)";
+		} else {
+			records_option(ps, s, id, size);
 		}
 		s->pos = next;
 	}
@@ -931,8 +981,8 @@ static int v7_buffer(struct parse *ps, struct src *o, uint64_t end)
 	cpus = rd_num(o, 4);
 	if (o->bad || o->pos > end)
 		return fail(ps, "corrupt header: a BUFFER option ends early");
-	if (page != td->page_size)
-		td->convert = "its buffers have pages of different sizes";
+	if (page != td->page_size && !td->unreadable)
+		td->unreadable = "its buffers have pages of different sizes";
 	if (name[0]) {
 		ret = new_buffer(ps, name, &b);
 		if (ret)
@@ -993,11 +1043,8 @@ static int v7_options(struct parse *ps, struct src *o, uint64_t *sections, uint6
 		case OPT_UNAME:
 			read_uname(ps, o, size);
 			break;
-		case OPT_CPUCOUNT:
-			break;
 		default:
-			if (converting_option(id) && !ps->td->convert)
-				ps->td->convert = converting_option(id);
+			records_option(ps, o, id, size);
 			break;
 		}
 		o->pos = end;
@@ -1243,8 +1290,9 @@ int atag_tracedat_open(int fd, struct atag_tracedat **tdp, char *err, size_t err
 	ret = td->version == 6 ? v6_open(&ps, &s) : v7_open(&ps, &s);
 	if (!ret)
 		ret = check_regions(&ps);
-	if (!ret && tep_is_old_format(td->tep) && !td->convert)
-		td->convert = "its ring buffer has the format of Linux 2.6.30 and older";
+	if (!ret && tep_is_old_format(td->tep) && !td->unreadable)
+		td->unreadable = "its ring buffer has the format of Linux 2.6.30 and older";
+	td->convert_ts = td->tsc_mult || td->ts_offset;
 out:
 	free(ps.cache);
 	if (ret) {

@@ -84,10 +84,22 @@ struct atag_tracedat {
 	struct tep_handle	*tep;
 	struct atag_modules	*kallsyms;	/* the tep's function resolver; may be NULL */
 	/*
-	 * Why this library cannot walk the records itself (timestamps libtracecmd
-	 * converts, a latency trace, an option it does not know), or NULL.
+	 * The timestamps' conversion the file's options ask for, as libtracecmd
+	 * applies it (atag_tracedat_ts()): TSC cycles to ns (TSC2NSEC), then an offset
+	 * added (DATE, in us; OFFSET, in ns; summed). Without them it is the identity.
 	 */
-	const char		*convert;
+	bool			convert_ts;
+	uint64_t		ts_offset;	/* ns, added modulo 2^64 */
+	uint64_t		tsc_mult;	/* 0: no TSC2NSEC; else its int, sign-extended */
+	unsigned int		tsc_shift;	/* at most 32 */
+	/* the first option this reader does not know (its id), and how many there are */
+	unsigned int		unknown_option;
+	unsigned int		nr_unknown;
+	/*
+	 * Why this library cannot read the file's records (a latency trace, guest
+	 * timestamps synchronised with a host, ...), or NULL: atag_trace_open() refuses it.
+	 */
+	const char		*unreadable;
 	char			*uname;		/* the UNAME option's text, or NULL */
 	/* kmem:mm_page_alloc's names of the GFP flags (its print format); may be empty */
 	struct atag_flag_names	gfp_names;
@@ -116,6 +128,25 @@ void atag_tracedat_close(struct atag_tracedat *td);
  */
 int atag_tracedat_compress(struct atag_tracedat *td, const void *in, size_t in_len, void **out,
 			   size_t *out_len);
+
+/*
+ * The timestamp @ts of a page or record of @td as the file means it: what
+ * libtracecmd 1.3.1's timestamp_calc() gives (TSC2NSEC: the cycles times mult,
+ * shifted right by shift, in two 32-bit halves as the kernel's mul_u64_u32_shr();
+ * then the offset added, modulo 2^64).
+ */
+static inline uint64_t atag_tracedat_ts(const struct atag_tracedat *td, uint64_t ts)
+{
+	uint64_t lo = (uint32_t)ts, hi = ts >> 32, ns;
+
+	if (td->tsc_mult) {
+		ns = (lo * td->tsc_mult) >> td->tsc_shift;
+		if (hi)
+			ns += (hi * td->tsc_mult) << (32 - td->tsc_shift);
+		ts = ns;
+	}
+	return ts + td->ts_offset;
+}
 
 /* Index of the buffer called @name ("" = top), or -1. */
 int atag_tracedat_find(const struct atag_tracedat *td, const char *name);

@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-report: a trace.dat, read by report in-process (lib/read: headers, pages,
- * decoder; lib/stitch; every renderer). Files that need libtracecmd (options DATE,
- * OFFSET, TSC2NSEC, unknown ones) are read through it as report reads them: after
- * their pages are checked, libtracecmd opens them first in a probe child (a fork
- * per such input), then in-process. Every renderer runs on what was read: the
- * lifetimes rows (CSV or JSON lines, streamed while the file is read), JSON, text
- * with every view, CSV with the live list, folded and pprof (a weight per run),
- * HTML, the timelines (text, JSON, CSV), and the diff of the report with itself
- * (text, JSON, CSV, folded).
+ * decoder; lib/stitch; every renderer). Files whose timestamps are converted
+ * (options DATE, OFFSET, TSC2NSEC) and files with an unknown option are read by
+ * the page walker as every other file is: no fork, no signal handler. Every
+ * renderer runs on what was read: the lifetimes rows (CSV or JSON lines, streamed
+ * while the file is read), JSON, text with every view, CSV with the live list,
+ * folded and pprof (a weight per run), HTML, the timelines (text, JSON, CSV), and
+ * the diff of the report with itself (text, JSON, CSV, folded).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <sanitizer/common_interface_defs.h>
 
 #include "atag-diff.h"
 #include "atag-render.h"
@@ -23,22 +19,6 @@
 #include "fuzz.h"
 
 #define BUCKETS	16
-
-/*
- * report's probe child (a fork, lib/read/atag-trace.c) runs libtracecmd on the input
- * first: where a sanitizer stops it there (libtracecmd allocates sizes the file gives
- * it, 2^62 bytes and more), the child dies, and the parent refuses the file as report
- * does. That death is the probe doing its work: libFuzzer is not to keep the input as
- * a crash of ours (it would, from the child).
- */
-static void quiet_death(void)
-{
-}
-
-static void in_child(void)
-{
-	__sanitizer_set_death_callback(quiet_death);
-}
 
 /* FUZZ_REPORT_SAY=1: the renderers each input went through, a line on stderr (tests) */
 static void said(const char *what)
@@ -105,7 +85,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!once) {
 		once = 1;
 		setenv("ATAG_THREADS", "1", 1);
-		pthread_atfork(NULL, NULL, in_child);
 	}
 	if (!path)
 		return 0;

@@ -69,8 +69,8 @@ seeds() {
 		trace-cmd convert -i "$s/report/lifetimes.dat" -o "$s/report/lifetimes-v7-$c.dat" \
 			--file-version 7 --compression $c > /dev/null 2>&1
 	done
-	# files read through libtracecmd: options DATE ("0x1000"), OFFSET ("100"),
-	# TSC2NSEC (mult 1, shift 0, offset 1000) and one it does not know
+	# files whose timestamps are converted: options DATE ("0x1000"), OFFSET ("100"),
+	# TSC2NSEC (mult 1, shift 0, offset 1000); and one it does not know
 	for o in date:"1 30783130303000" offset:"7 3130303000" \
 		 tsc2nsec:"14 0100000000000000e803000000000000" unknown:"99 0102"; do
 		{ cat "$SRC/tests/data/lifetimes.txt"; echo "option ${o#*:}"; } |
