@@ -32,10 +32,7 @@
 
 #include "atag-event.h"
 
-/* The prefix of every line. */
-#define ATAG_MARKER_PREFIX	"trace-cmd-alloc-tag: "
-#define ATAG_MARKER_VERSION	1
-
+/* The lines themselves (prefix, version, keywords, fields): atag-marker.h. */
 /* A call site as a line names it: module NULL for built-in code; strings may be NULL ('?'). */
 struct atag_marker_tag {
 	char		*module;

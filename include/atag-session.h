@@ -55,10 +55,11 @@
  *
  * The recording's self-description: atag_session_mark() writes one line into the
  * instance's trace_marker (so that it lands in the recorded buffer as an ftrace:print
- * event): ATAG_SESSION_MARKER_PREFIX, a keyword, and tab-separated fields. A field with a tab
- * or newline is written as "?"; a line longer than ATAG_SESSION_MARKER_MAX is not written.
- * The keywords and their fields are the contract between record and report (record's
- * man page lists them); the session only writes them.
+ * event), as atag-marker.h defines the lines: a prefix with the format's
+ * version, a keyword, and tab-separated fields. A field with a tab or newline is
+ * written as "?"; a line longer than ATAG_MARKER_MAX is not written. The keywords and
+ * their fields are the contract between record and report (report's man page,
+ * MARKERS); the session only writes them.
  */
 #ifndef _ATAG_SESSION_H
 #define _ATAG_SESSION_H
@@ -88,10 +89,6 @@ enum atag_session_part {
 	ATAG_PART_INSTANCE,	/* the tracefs instance */
 	ATAG_PART_RECORDER,	/* the recorder process */
 };
-
-#define ATAG_SESSION_MARKER_PREFIX	"trace-cmd-alloc-tag: v1 "
-/* The longest line written, its newline included. */
-#define ATAG_SESSION_MARKER_MAX		1024
 
 /* What atag_session_enable_tags() found (every tag counted is held). */
 struct atag_enabled {
@@ -307,10 +304,10 @@ int atag_session_lost_events(struct atag_session *s, struct atag_lost *lost);
  * @keyword: the line's keyword ("record", "select-all", "end"...)
  * @...: its fields, strings, NULL-terminated
  *
- * Writes ATAG_SESSION_MARKER_PREFIX KEYWORD, then TAB FIELD for each field, and a newline,
- * into the instance's trace_marker with one write(). The instance must be recording
- * (tracing_on 1), else the kernel drops the line. Returns 0, -E2BIG for a line longer
- * than ATAG_SESSION_MARKER_MAX (not written), or -errno.
+ * Writes ATAG_MARKER_PREFIX, the version, KEYWORD, then TAB FIELD for each field, and a
+ * newline (atag-marker.h), into the instance's trace_marker with one write().
+ * The instance must be recording (tracing_on 1), else the kernel drops the line.
+ * Returns 0, -E2BIG for a line longer than ATAG_MARKER_MAX (not written), or -errno.
  */
 int atag_session_mark(struct atag_session *s, const char *keyword, ...)
 	__attribute__((sentinel));

@@ -8,6 +8,7 @@
 
 #include "atag-utest.h"
 #include "atag-map.h"
+#include "atag-marker.h"
 #include "atag-recording.h"
 #include "atag-stitch.h"
 

@@ -29,7 +29,7 @@ RULES="$RULES;kernel:util kernel;bufstat:util bufstat;live:util read stitch kern
 header_part() {
 	case $1 in
 	lib/*/*)	echo "$1" | cut -d/ -f2 ;;
-	include/atag-utils.h|include/atag-json.h|include/atag-map.h) echo util ;;
+	include/atag-utils.h|include/atag-json.h|include/atag-map.h|include/atag-marker.h) echo util ;;
 	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-symbols.h|\
 	include/atag-event.h|include/atag-debuginfo.h|include/atag-recording.h) echo read ;;
 	include/atag-stitch.h|include/atag-lifetime.h|include/atag-report.h|\

@@ -31,6 +31,7 @@
 #include "atag-allocinfo-uapi.h"
 #include "atag-cmd.h"
 #include "atag-command.h"
+#include "atag-marker.h"
 #include "atag-profiling.h"
 #include "atag-readback.h"
 #include "atag-session.h"
@@ -656,7 +657,7 @@ static void mark_counters(struct recording *r, const char *when, const struct at
 
 	snprintf(bytes, sizeof(bytes), "%lld", t->bytes);
 	snprintf(calls, sizeof(calls), "%llu", t->calls);
-	mark_result(r, atag_session_mark_tag(r->sess, "counters", named(r, t, &buf), when, bytes,
+	mark_result(r, atag_session_mark_tag(r->sess, ATAG_MK_COUNTERS, named(r, t, &buf), when, bytes,
 					     calls, NULL));
 }
 
@@ -711,7 +712,7 @@ static void start_sampling(struct recording *r, const char **events)
 		if (!strcmp(t->trigger, "stacktrace") || !recorded_event(events, t->event))
 			continue;
 		sampled[n++] = t->event;
-		mark_result(r, atag_session_mark(r->sess, "stack-sample", t->event, every, how,
+		mark_result(r, atag_session_mark(r->sess, ATAG_MK_STACK_SAMPLE, t->event, every, how,
 						 NULL));
 	}
 	sampled[n] = NULL;
@@ -751,26 +752,26 @@ static void describe_start(struct recording *r)
 	size_t j;
 
 	snprintf(spid, sizeof(spid), "%d", (int)getpid());
-	mark_result(r, atag_session_mark(r->sess, "record", spid,
+	mark_result(r, atag_session_mark(r->sess, ATAG_MK_RECORD, spid,
 					 r->p->kmem ? "kmem" : "alloc_tag",
 					 r->p->no_stack ? "no" : "yes", NULL));
 	r->described = true;
 	start_sampling(r, r->events);
 	/* the recording machinery: record, trace-cmd record and its readers */
-	mark_task(r, "recorder", getpid(), NULL);
+	mark_task(r, ATAG_MK_RECORDER, getpid(), NULL);
 	tc = atag_recorder_pid(r->rec);
-	mark_task(r, "recorder", tc, NULL);
+	mark_task(r, ATAG_MK_RECORDER, tc, NULL);
 	nr = atag_proc_descendants(tc, &kids);
 	for (i = 0; i < nr; i++)
-		mark_task(r, "recorder", kids[i], NULL);
+		mark_task(r, ATAG_MK_RECORDER, kids[i], NULL);
 	free(kids);
 	if (r->p->all || r->p->kmem)
-		mark_result(r, atag_session_mark(r->sess, "select-all", NULL));
+		mark_result(r, atag_session_mark(r->sess, ATAG_MK_SELECT_ALL, NULL));
 	for (j = 0; !r->p->all && !r->p->kmem && j < r->tags->nr; j++)
-		mark_tag(r, "select", &r->tags->tags[j]);
+		mark_tag(r, ATAG_MK_SELECT, &r->tags->tags[j]);
 	/* the counters right after their reading-start line: the window is the reading's */
 	if (!r->p->kmem)
-		mark_result(r, atag_session_mark(r->sess, "counters-reading", "start", NULL));
+		mark_result(r, atag_session_mark(r->sess, ATAG_MK_COUNTERS_READING, "start", NULL));
 	r->at_start = list_now(r);
 	for (j = 0; r->at_start && j < r->at_start->nr; j++) {
 		t = &r->at_start->tags[j];
@@ -780,7 +781,7 @@ static void describe_start(struct recording *r)
 	for (j = 0; r->at_start && j < r->at_start->nr; j++) {
 		t = &r->at_start->tags[j];
 		if (!selected(r, t) && t->traced == 1) {
-			mark_tag(r, "also-traced", t);
+			mark_tag(r, ATAG_MK_ALSO_TRACED, t);
 			if (r->nr_also++ < MAX_SITES_SHOWN) {
 				atag_tag_site(named(r, t, &buf), site, sizeof(site));
 				fprintf(stderr, "%s record: traced already, outside the selection: %s\n",
@@ -798,7 +799,7 @@ static void describe_start(struct recording *r)
 /* The description is complete: COMMAND runs (or -p attaches) right after this line. */
 static void mark_described(struct recording *r)
 {
-	mark_result(r, atag_session_mark(r->sess, "described", NULL));
+	mark_result(r, atag_session_mark(r->sess, ATAG_MK_DESCRIBED, NULL));
 }
 
 /* "SIGTERM" */
@@ -830,10 +831,10 @@ static void describe_end(struct recording *r)
 
 		stop_sampling(r);
 		snprintf(moves, sizeof(moves), "%u", r->sampled.rotations);
-		mark_result(r, atag_session_mark(r->sess, "stack-sample-moves", moves, NULL));
+		mark_result(r, atag_session_mark(r->sess, ATAG_MK_STACK_SAMPLE_MOVES, moves, NULL));
 	}
 	if (!r->p->kmem)
-		mark_result(r, atag_session_mark(r->sess, "counters-reading", "end", NULL));
+		mark_result(r, atag_session_mark(r->sess, ATAG_MK_COUNTERS_READING, "end", NULL));
 	now = list_now(r);
 	if (now)
 		atag_taglist_sort(now);
@@ -851,7 +852,7 @@ static void describe_end(struct recording *r)
 	atag_taglist_free(now);
 	check_profiling(r, "end");
 	if (!r->error && r->end_reason[0])
-		mark_result(r, atag_session_mark(r->sess, "end", r->end_reason, NULL));
+		mark_result(r, atag_session_mark(r->sess, ATAG_MK_END, r->end_reason, NULL));
 }
 
 /* ------------------------------------------------------------------ running */
@@ -880,7 +881,7 @@ static bool start_command(struct recording *r)
 		return false;
 	}
 	command_comm(r->p->command[0], comm, sizeof(comm));
-	mark_task(r, "workload", r->cmd.pid, comm);
+	mark_task(r, ATAG_MK_WORKLOAD, r->cmd.pid, comm);
 	mark_described(r);
 	err = atag_command_go(&r->cmd);
 	if (err)
@@ -896,10 +897,10 @@ static void attach_process(struct recording *r)
 
 	nr = atag_proc_threads(r->p->attach, &tids);
 	if (nr <= 0) {
-		mark_task(r, "workload", r->p->attach, NULL);
+		mark_task(r, ATAG_MK_WORKLOAD, r->p->attach, NULL);
 	} else {
 		for (i = 0; i < nr; i++)
-			mark_task(r, "workload", tids[i], NULL);
+			mark_task(r, ATAG_MK_WORKLOAD, tids[i], NULL);
 		free(tids);
 	}
 	mark_described(r);
@@ -1050,7 +1051,7 @@ static void linger(struct recording *r)
 	    (strcmp(r->end_reason, "command-exited") && strcmp(r->end_reason, "process-exited")))
 		return;
 	snprintf(ms, sizeof(ms), "%llu", r->p->linger_ns / 1000000);
-	mark_result(r, atag_session_mark(r->sess, "linger", ms, NULL));
+	mark_result(r, atag_session_mark(r->sess, ATAG_MK_LINGER, ms, NULL));
 	while (!atag_stop_sig && (wait = atag_ms_until(end)) > 0) {
 		if (p[1].fd < 0 && wait > ATAG_NO_PIDFD_MS)
 			wait = ATAG_NO_PIDFD_MS;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "atag-allocinfo.h"
+#include "atag-marker.h"
 #include "atag-profiling.h"
 #include "atag-session.h"
 #include "atag-utils.h"
@@ -78,5 +79,5 @@ int atag_profiling_mark(struct atag_session *s, const char *allocinfo, const cha
 	/* no switch to read: no line, as from a record that did not write them */
 	if (atag_profiling_read(allocinfo, st) == ATAG_PROFILING_UNKNOWN)
 		return 0;
-	return atag_session_mark(s, "profiling", when, atag_profiling_word(st->state), NULL);
+	return atag_session_mark(s, ATAG_MK_PROFILING, when, atag_profiling_word(st->state), NULL);
 }

@@ -16,6 +16,7 @@
 
 #include <tracefs.h>
 
+#include "atag-marker.h"
 #include "atag-session.h"
 #include "atag-utils.h"
 
@@ -355,31 +356,14 @@ int atag_session_lost_events(struct atag_session *s, struct atag_lost *lost)
 
 /* ------------------------------------------------------------------ markers */
 
-/* A field as the contract allows it: "?" for one with a tab or newline. */
-static const char *marker_field(const char *f)
-{
-	return strpbrk(f, "\t\n") ? "?" : f;
-}
-
-/* Append "\tFIELD" to @buf; false when it does not fit. */
-static bool marker_add(char *buf, size_t *n, const char *field)
-{
-	int len = snprintf(buf + *n, ATAG_SESSION_MARKER_MAX - *n, "\t%s", marker_field(field));
-
-	if (len < 0 || (size_t)len >= ATAG_SESSION_MARKER_MAX - *n)
-		return false;
-	*n += len;
-	return true;
-}
-
-static int marker_write(struct atag_session *s, char *buf, size_t n)
+/* One line, built (atag-marker.h), in one write() */
+static int marker_write(struct atag_session *s, struct atag_marker_line *l)
 {
 	char *path;
 	ssize_t w;
 
-	if (n + 1 >= ATAG_SESSION_MARKER_MAX)
+	if (atag_marker_end(l))
 		return atag_err(-E2BIG);	/* never written in part */
-	buf[n++] = '\n';
 	if (s->marker_fd < 0) {
 		if (!s->instance)
 			return failed(s, ATAG_PART_INSTANCE, -ENOENT);
@@ -389,8 +373,8 @@ static int marker_write(struct atag_session *s, char *buf, size_t n)
 		if (s->marker_fd < 0)
 			return failed(s, ATAG_PART_INSTANCE, path ? -errno : -ENOMEM);
 	}
-	w = write(s->marker_fd, buf, n);
-	if (w != (ssize_t)n)
+	w = write(s->marker_fd, l->buf, l->len);
+	if (w != (ssize_t)l->len)
 		return failed(s, ATAG_PART_INSTANCE, w < 0 ? -errno : -EIO);
 	return 0;
 }
@@ -399,22 +383,21 @@ static int marker_write(struct atag_session *s, char *buf, size_t n)
 static int vmark(struct atag_session *s, const char *keyword, const struct atag_tag *t,
 		 va_list ap)
 {
-	char buf[ATAG_SESSION_MARKER_MAX], line[32];
+	struct atag_marker_line l;
 	const char *f;
-	size_t n;
+	char line[32];
 
-	n = snprintf(buf, sizeof(buf), "%s%s", ATAG_SESSION_MARKER_PREFIX, keyword);
+	atag_marker_begin(&l, keyword);
 	while ((f = va_arg(ap, const char *)))
-		if (!marker_add(buf, &n, f))
-			return atag_err(-E2BIG);
+		atag_marker_add(&l, f);
 	if (t) {
 		snprintf(line, sizeof(line), "%llu", t->lineno);
-		if (!marker_add(buf, &n, t->modname[0] ? t->modname : "-") ||
-		    !marker_add(buf, &n, t->filename) || !marker_add(buf, &n, line) ||
-		    !marker_add(buf, &n, t->function))
-			return atag_err(-E2BIG);
+		atag_marker_add(&l, t->modname[0] ? t->modname : "-");
+		atag_marker_add(&l, t->filename);
+		atag_marker_add(&l, line);
+		atag_marker_add(&l, t->function);
 	}
-	return marker_write(s, buf, n);
+	return marker_write(s, &l);
 }
 
 int atag_session_mark(struct atag_session *s, const char *keyword, ...)

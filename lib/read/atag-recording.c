@@ -17,10 +17,10 @@
 #include <glib.h>
 
 #include "atag-map.h"
+#include "atag-marker.h"
 #include "atag-recording.h"
 #include "atag-utils.h"
 
-#define MAX_FIELDS	8
 
 /* ------------------------------------------------------------ lines */
 
@@ -291,7 +291,7 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 {
 	long long pid;
 
-	if (!strcmp(kw, "record")) {
+	if (!strcmp(kw, ATAG_MK_RECORD)) {
 		if (nf != 3 || !parse_int(f[0], 1, 0x7fffffff, &pid) ||
 		    (strcmp(f[2], "yes") && strcmp(f[2], "no")))
 			return ATAG_MARKER_UNKNOWN;
@@ -303,51 +303,51 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 		r->labelled = true;
 		return ATAG_MARKER_RECORD;
 	}
-	if (!strcmp(kw, "recorder"))
+	if (!strcmp(kw, ATAG_MK_RECORDER))
 		return add_task(&r->recorders, &r->nr_recorders, f, nf, ATAG_MARKER_RECORDER);
-	if (!strcmp(kw, "workload"))
+	if (!strcmp(kw, ATAG_MK_WORKLOAD))
 		return add_task(&r->workloads, &r->nr_workloads, f, nf, ATAG_MARKER_WORKLOAD);
-	if (!strcmp(kw, "select"))
+	if (!strcmp(kw, ATAG_MK_SELECT))
 		return add_tag(r, &r->selected, &r->nr_selected, f, nf, ATAG_MARKER_SELECT);
-	if (!strcmp(kw, "select-all")) {
+	if (!strcmp(kw, ATAG_MK_SELECT_ALL)) {
 		if (nf)
 			return ATAG_MARKER_UNKNOWN;
 		r->select_all = true;
 		return ATAG_MARKER_SELECT;
 	}
-	if (!strcmp(kw, "also-traced"))
+	if (!strcmp(kw, ATAG_MK_ALSO_TRACED))
 		return add_tag(r, &r->also_traced, &r->nr_also_traced, f, nf,
 			       ATAG_MARKER_ALSO_TRACED);
-	if (!strcmp(kw, "counters"))
+	if (!strcmp(kw, ATAG_MK_COUNTERS))
 		return add_counters(r, f, nf, ts);
-	if (!strcmp(kw, "counters-reading")) {
+	if (!strcmp(kw, ATAG_MK_COUNTERS_READING)) {
 		if (nf != 1 || (strcmp(f[0], "start") && strcmp(f[0], "end")))
 			return ATAG_MARKER_UNKNOWN;
 		return strcmp(f[0], "start") ? ATAG_MARKER_COUNTERS_READING_END :
 					       ATAG_MARKER_COUNTERS_READING_START;
 	}
-	if (!strcmp(kw, "profiling"))
+	if (!strcmp(kw, ATAG_MK_PROFILING))
 		return add_profiling(r, f, nf);
-	if (!strcmp(kw, "described")) {
+	if (!strcmp(kw, ATAG_MK_DESCRIBED)) {
 		if (nf)
 			return ATAG_MARKER_UNKNOWN;
 		return ATAG_MARKER_DESCRIBED;
 	}
-	if (!strcmp(kw, "stack-sample"))
+	if (!strcmp(kw, ATAG_MK_STACK_SAMPLE))
 		return add_sampled(r, f, nf);
-	if (!strcmp(kw, "stack-sample-moves")) {
+	if (!strcmp(kw, ATAG_MK_STACK_SAMPLE_MOVES)) {
 		if (nf != 1 || !parse_int(f[0], 0, 0x7fffffff, &pid))
 			return ATAG_MARKER_UNKNOWN;
 		r->sample_moves = pid;
 		return ATAG_MARKER_SAMPLED;
 	}
-	if (!strcmp(kw, "linger")) {
+	if (!strcmp(kw, ATAG_MK_LINGER)) {
 		if (nf != 1 || !parse_int(f[0], 0, 0x7fffffff, &pid))
 			return ATAG_MARKER_UNKNOWN;
 		r->linger_ms = pid;
 		return ATAG_MARKER_LINGER;
 	}
-	if (!strcmp(kw, "end")) {
+	if (!strcmp(kw, ATAG_MK_END)) {
 		if (nf != 1)
 			return ATAG_MARKER_UNKNOWN;
 		free(r->end_reason);
@@ -361,57 +361,30 @@ static enum atag_marker keyword(struct atag_recording *r, const char *kw, char *
 enum atag_marker atag_recording_line(struct atag_recording *r, const char *text, size_t len,
 				     uint64_t ts)
 {
-	size_t plen = strlen(ATAG_MARKER_PREFIX);
-	char *copy, *p, *f[MAX_FIELDS + 1], *kw;
+	struct atag_marker_fields mf;
 	enum atag_marker ret;
-	unsigned long long v;
 	unsigned int unknown;
-	int nf = 0;
 
-	if (len < plen || memcmp(text, ATAG_MARKER_PREFIX, plen))
+	switch (atag_marker_split(text, len, &mf)) {
+	case ATAG_MARKER_NOT_OURS:
+	case ATAG_MARKER_NOMEM:
 		return ATAG_MARKER_NONE;
-	while (len > plen && (text[len - 1] == '\n' || text[len - 1] == '\0'))
-		len--;
-	copy = strndup(text + plen, len - plen);
-	if (!copy)
-		return ATAG_MARKER_NONE;
-	/* "v1 keyword": the version, then the keyword up to the first tab */
-	p = strchr(copy, ' ');
-	if (copy[0] != 'v' || !p) {
-		free(copy);
+	case ATAG_MARKER_MALFORMED:
 		r->malformed++;
 		return ATAG_MARKER_UNKNOWN;
-	}
-	*p++ = '\0';
-	if (atag_parse_u64(copy + 1, &v) || !v || v > 1000) {
-		free(copy);
-		r->malformed++;
-		return ATAG_MARKER_UNKNOWN;
-	}
-	if (v > ATAG_MARKER_VERSION) {
-		if (!r->newer || (int)v < r->newer)
-			r->newer = v;
-		free(copy);
+	case ATAG_MARKER_LATER:
+		if (!r->newer || (int)mf.version < r->newer)
+			r->newer = mf.version;
 		return ATAG_MARKER_NEWER;
-	}
-	kw = p;
-	p = strchr(p, '\t');
-	while (p && nf <= MAX_FIELDS) {
-		*p++ = '\0';
-		f[nf++] = p;
-		p = strchr(p, '\t');
-	}
-	if (nf > MAX_FIELDS) {
-		free(copy);
-		r->malformed++;
-		return ATAG_MARKER_UNKNOWN;
+	case ATAG_MARKER_SPLIT:
+		break;
 	}
 	unknown = r->unknown;
-	ret = keyword(r, kw, f, nf, ts);
+	ret = keyword(r, mf.keyword, mf.f, mf.nf, ts);
 	/* a known keyword whose fields are wrong */
 	if (ret == ATAG_MARKER_UNKNOWN && r->unknown == unknown)
 		r->malformed++;
-	free(copy);
+	atag_marker_fields_free(&mf);
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 
 #include "atag-debuginfo.h"
 #include "atag-fold.h"
+#include "atag-marker.h"
 #include "atag-read.h"
 #include "atag-recording.h"
 #include "atag-report.h"
