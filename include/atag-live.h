@@ -156,7 +156,8 @@ struct atag_live_snapshot {
 	uint64_t		lost;		/* events the kernel lost since the start */
 	bool			lost_known;	/* the instance's counters could be read */
 	uint64_t		allocs;		/* in the interval, all call sites */
-	uint64_t		frees;
+	uint64_t		frees;		/* matched or not */
+	uint64_t		replaced;	/* live ones allocated again: free missed */
 	struct atag_totals	totals;		/* since the start, all call sites */
 	struct atag_live_site	*sites;		/* sorted; those that counted anything */
 	size_t			nr_sites;

@@ -97,6 +97,11 @@ wait_exit $tp
 check_eq "top --kmem: SIGINT ends it, exit 0" "$rc:$(cat "$T_TMP/k.err")" "0:"
 check_eq "top --kmem: nothing left behind" "$(leftovers)" ""
 check_eq "top --kmem: every line is JSON" "$(jq -c 'has("sites")' "$T_TMP/k.json" | sort -u)" true
+# the live count moves by what the lines say: allocations, matched frees, replaced
+check_eq "top --kmem: intervals' replaced add up; live = allocs - matched frees - replaced" \
+	"$(jq -s -c '[([.[].interval.replaced] | add) == .[-1].totals.replaced,
+		(.[-1].totals | .allocs - .matched_frees - .replaced == .live)]' "$T_TMP/k.json")" \
+	"[true,true]"
 last=$(tail -n 1 "$T_TMP/k.json")
 check_eq "top --kmem: alloc_empty_file made the $N files, all live" \
 	"$(echo "$last" | jq -c '[.sites[] | select(.function == "alloc_empty_file") | .total.allocs, .live]')" \
@@ -197,8 +202,8 @@ check_eq "top: the last screen counts what the simulator did" \
 	"$(tail -n 1 "$T_TMP/a.json" | jq -c '.sites[] | [.function, .total.allocs, .total.frees, .live]' | sort | tr -d '\n')" \
 	"$want"
 check_eq "top: the intervals add up to the totals" \
-	"$(jq -s -c '[([.[].interval.allocs] | add) == .[-1].totals.allocs, ([.[].interval.frees] | add) == .[-1].totals.frees]' "$T_TMP/a.json")" \
-	"[true,true]"
+	"$(jq -s -c '[([.[].interval.allocs] | add) == .[-1].totals.allocs, ([.[].interval.frees] | add) == .[-1].totals.frees, ([.[].interval.replaced] | add) == .[-1].totals.replaced]' "$T_TMP/a.json")" \
+	"[true,true,true]"
 check_eq "top: the call site as the hits name it; lifetimes of the freed" \
 	"$(tail -n 1 "$T_TMP/a.json" | jq -c '.sites[] | select(.function == "foo_bar") | [.file, .line, .module, .lifetime_ns.count == .total.frees, .oldest_ns > 0]')" \
 	'["drivers/foo/bar.c",40,"foo",true,true]'

@@ -44,7 +44,7 @@ struct atag_liveview {
 	bool				mono;	/* timestamps are CLOCK_MONOTONIC */
 	uint64_t			start_ns;
 	uint64_t			last_snap_ns;
-	uint64_t			*prev;	/* per tag: allocs, frees at the last snapshot */
+	uint64_t			*prev;	/* per tag (PREV each): allocs, frees, replaced at the last snapshot */
 	size_t				nr_prev;
 	int				*pids;
 	const char			**comms;

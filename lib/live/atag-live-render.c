@@ -66,9 +66,13 @@ static void header(const struct atag_live_snapshot *s, const struct atag_live_re
 			s->lost ? " (counts are low: a larger -b)" : "");
 	else
 		fprintf(f, "\n");
-	fprintf(f, "last %s: %" PRIu64 " allocs, %" PRIu64 " frees; live %" PRIu64
+	fprintf(f, "last %s: %" PRIu64 " allocs, %" PRIu64 " frees",
+		atag_format_duration(b, sizeof(b), s->interval_ns), s->allocs, s->frees);
+	/* what else changed the live count: allocated again at a live address */
+	if (s->replaced)
+		fprintf(f, ", %" PRIu64 " replaced", s->replaced);
+	fprintf(f, "; live %" PRIu64
 		" (%s); since the start %" PRIu64 " allocs (%s), %" PRIu64 " frees (%s)\n",
-		atag_format_duration(b, sizeof(b), s->interval_ns), s->allocs, s->frees,
 		s->totals.live, atag_format_size(c, sizeof(c), s->totals.live_bytes),
 		s->totals.allocs, atag_format_size(d, sizeof(d), s->totals.bytes_alloced),
 		s->totals.frees, atag_format_size(a, sizeof(a), s->totals.bytes_freed));
@@ -194,6 +198,7 @@ int atag_live_render_json(const struct atag_live_snapshot *s,
 	atag_json_open_object(&w, "interval");
 	atag_json_uint(&w, "allocs", s->allocs);
 	atag_json_uint(&w, "frees", s->frees);
+	atag_json_uint(&w, "replaced", s->replaced);
 	atag_json_close(&w);
 	counters(&w, "totals", &s->totals, atag_total_fields);
 	atag_json_uint(&w, "nr_sites", s->nr_sites);

@@ -676,6 +676,8 @@ static int oldest_ages(struct atag_liveview *lv, uint64_t now, uint64_t **out, s
 	return 0;
 }
 
+#define PREV	3	/* counters of a tag kept from the last snapshot */
+
 /* Grow the per-tag memory of the last snapshot to @n tags. */
 static int grow_prev(struct atag_liveview *lv, size_t n)
 {
@@ -683,10 +685,10 @@ static int grow_prev(struct atag_liveview *lv, size_t n)
 
 	if (n <= lv->nr_prev)
 		return 0;
-	p = realloc(lv->prev, 2 * n * sizeof(*p));
+	p = realloc(lv->prev, PREV * n * sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	memset(p + 2 * lv->nr_prev, 0, 2 * (n - lv->nr_prev) * sizeof(*p));
+	memset(p + PREV * lv->nr_prev, 0, PREV * (n - lv->nr_prev) * sizeof(*p));
 	lv->prev = p;
 	lv->nr_prev = n;
 	return 0;
@@ -743,13 +745,15 @@ int atag_live_snapshot(struct atag_liveview *lv, const char *sort, struct atag_l
 		name_site(lv, t, s);
 		s->counts = t->counts;
 		s->lifetimes = &t->lifetimes;
-		s->allocs = t->counts.allocs - lv->prev[2 * i];
-		s->frees = frees - lv->prev[2 * i + 1];
+		s->allocs = t->counts.allocs - lv->prev[PREV * i];
+		s->frees = frees - lv->prev[PREV * i + 1];
 		s->oldest_ns = oldest[i];
 		snap->allocs += s->allocs;
 		snap->frees += s->frees;
-		lv->prev[2 * i] = t->counts.allocs;
-		lv->prev[2 * i + 1] = frees;
+		snap->replaced += t->counts.replaced - lv->prev[PREV * i + 2];
+		lv->prev[PREV * i] = t->counts.allocs;
+		lv->prev[PREV * i + 1] = frees;
+		lv->prev[PREV * i + 2] = t->counts.replaced;
 	}
 	free(oldest);
 	if (snap->nr_sites > 1)
