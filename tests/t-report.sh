@@ -557,6 +557,19 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
 				"$(diff "$T_TMP/thr1.err" "$T_TMP/thr2.err" | head -5)"
 		fi
 	done
+	# two threads, then one from the first look on (what a busy CPU makes report do)
+	ATAG_THREADS=2to1 "$ATAG_CMD" report -f json -n 100000 "$T_TMP/thr.dat" \
+		> "$T_TMP/thr21.json" 2> "$T_TMP/thr21.err"
+	ATAG_THREADS=1 "$ATAG_CMD" report -f json -n 100000 "$T_TMP/thr.dat" \
+		> "$T_TMP/thr1.json" 2> "$T_TMP/thr1.err"
+	if cmp -s "$T_TMP/thr1.json" "$T_TMP/thr21.json" && cmp -s "$T_TMP/thr1.err" "$T_TMP/thr21.err" &&
+	   [ -s "$T_TMP/thr1.json" ]; then
+		ok "thr.dat: two threads going on with one, and ATAG_THREADS=1: identical reports"
+	else
+		fail "thr.dat: two threads going on with one, and ATAG_THREADS=1: reports differ" \
+			"$(diff "$T_TMP/thr1.json" "$T_TMP/thr21.json" | head -5)" \
+			"$(diff "$T_TMP/thr1.err" "$T_TMP/thr21.err" | head -5)"
+	fi
 else
 	skip "threaded and single-threaded reports are identical" "one CPU online"
 fi
