@@ -21,9 +21,9 @@
 #include "atag-source.h"
 
 /*
- * The ring between the threads. Measured side by side at 2 M events, medians of
- * 21 runs: 4 MiB 0.232 s, 8 MiB 0.254 s (its first filling costs 2 048 page
- * faults), 1 MiB 0.266 s (the reader waits on a full ring more often).
+ * The ring between the threads: a larger one costs page faults at its first
+ * filling, a smaller one makes the reader wait on a full ring more often
+ * (bench/README.md has the measurements).
  */
 #define PIPE_BYTES	(4 << 20)
 #define THREAD_MIN_BYTES (4 << 20)	/* of ring-buffer data */

@@ -5,7 +5,7 @@
 # through run-vm-tests.sh, ATAG_VM_SCRIPT): `record --traced` with the default sampled
 # stacks, the test module's call sites and those of pipes, fork, exec, files and
 # dentries traced, while a shell loop has the module allocate and free slab objects
-# and pages by the thousand and writes, sorts and removes files. (`record --all` on
+# and pages by the hundred thousand and writes, sorts and removes files. (`record --all` on
 # TCG traced trace-cmd's own writing faster than it wrote: its stop timed out.) The
 # trace is written to $ATAG_VM_RESULTS/bench-alloc-tag.dat (on the 9p share, not on
 # tmpfs, so that trace-cmd's own file pages are not traced).
@@ -24,14 +24,14 @@ t_bench() {
 	ATP=/proc/atag_test
 	D=/tmp/atag-bench/files
 	i=0
-	while [ $i -lt 120 ]; do
-		echo "slab 192 400" >$ATP
-		echo "slab 64 200" >$ATP
-		[ $((i % 4)) = 0 ] && echo "page 0 16" >$ATP
+	while [ $i -lt 800 ]; do
+		echo "slab 192 200" >$ATP
+		echo "slab 64 50" >$ATP
+		[ $((i % 4)) = 0 ] && echo "page 0 4" >$ATP
 		printf 'round %d\n' $i >"$D/f.$i"
 		sort "$D/f.$i" | uniq -c >/dev/null
 		[ $((i % 2)) = 0 ] && rm "$D/f.$i"
-		[ $((i % 3)) = 2 ] && echo free >$ATP
+		echo free >$ATP
 		i=$((i + 1))
 	done
 	EOW
