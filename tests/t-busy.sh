@@ -50,7 +50,7 @@ judge() {
 		  if (n == 1 || $2 < lo) lo = $2; if (n == 1 || $2 > hi) hi = $2 }
 		END {
 			m = med(r, n); mb = med(bb, n)
-			printf "%.2f %d median ratio %.2f (pairs:", m, (hi - lo) > mb / 2, m
+			printf "%.2f %d median ratio %.2f (pairs:", m, ((hi - lo) > mb / 2), m
 			for (i = 1; i <= n; i++) printf " %.3f/%.3f", a[i], b[i]
 			printf "; ATAG_THREADS=1 %.3f .. %.3f s)\n", lo, hi
 		}' "$T_TMP/$1"
