@@ -116,6 +116,18 @@ side() {
 	last_ratio=$3
 }
 
+# why_not PART: why a part that records is not measured (not asked for, not root,
+# no tracefs), or nothing
+why_not() {
+	if ! part "$1"; then
+		echo "not asked for (BENCH_PARTS)"
+	elif [ "$(id -u)" != 0 ]; then
+		echo "needs root to record"
+	elif [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ]; then
+		echo "no tracefs"
+	fi
+}
+
 : > "$DIR/results.txt"
 if part loop; then
 	echo "== report --format json against the bare libtracecmd count loop (B/A: times faster)"
@@ -181,11 +193,7 @@ fi
 # the default sampled stacks, recorded in record's instance buffer) of find /usr/lib
 echo
 echo "== report --format json against the bare loop, on recordings"
-why=""
-part recorded || why="not asked for (BENCH_PARTS)"
-[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
-[ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
-	why="no tracefs"
+why=$(why_not recorded)
 if [ -z "$why" ]; then
 	find /usr/lib > /dev/null
 	if "$CMD" record --kmem -b 16384 -o "$DIR/kmem-find-stacks.dat" -- find /usr/lib \
@@ -242,12 +250,8 @@ fi
 
 echo
 echo "== report --source kmem against perf kmem --caller stat, same workload recorded both ways"
-why=""
-part perf || why="not asked for (BENCH_PARTS)"
-[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
+why=$(why_not perf)
 [ -z "$why" ] && ! command -v perf > /dev/null && why="no perf"
-[ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
-	why="no tracefs"
 if [ -z "$why" ]; then
 	for w in loop find; do
 		case $w in
@@ -279,11 +283,7 @@ fi
 
 echo
 echo "== the observer: record --kmem of find /usr/lib, stacks against --no-stack"
-why=""
-part observer || why="not asked for (BENCH_PARTS)"
-[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
-[ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
-	why="no tracefs"
+why=$(why_not observer)
 # obs NAME ARGS...: one recording; the workload's own time (s) in $DIR/NAME.s, the
 # p90 of its busy call sites in $DIR/NAME.p90 ("site p90" lines)
 obs() {
