@@ -415,7 +415,7 @@ static int read_document(struct doc *d, JsonNode *root, const char *path)
 {
 	const struct atag_read_opts *ro = &atag_report_opts_of(d->r)->read;
 	unsigned int first_file = d->r->nr_files;
-	JsonArray *tags, *files, *sources, *notices, *remarks;
+	JsonArray *tags, *files, *sources = NULL, *notices = NULL, *remarks = NULL;
 	JsonNode *complete;
 	JsonObject *o;
 	guint i;
