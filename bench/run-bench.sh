@@ -9,38 +9,48 @@
 # max); machines drift, pairs keep the ratio honest. The commands' stdout goes to
 # /dev/null (bench/atag-bench-run, which also gives peak RSS).
 #
-#  1. report --format json against the barest libtracecmd loop, which only
-#     counts records (bench/atag-bare-count), on generated alloc_tag traces of
-#     BENCH_SIZES events (default 2 and 20 million; 10 000 live allocations, 256
-#     call sites, 14-frame stacks), uncompressed v6 and a zstd v7 copy made by
-#     trace-cmd convert; report with the default choice of threads, and at 2 M
-#     with one thread and two (ATAG_THREADS=1, 2). libtracecmd 1.3.1 needs
-#     minutes on a large zstd file (up to a quarter of an hour at 20 M on a busy
-#     2-core machine): that loop runs once ($SLOW_RUNS) there, against report.
+#  1. report --format json against the barest libtracecmd loop, as a plain user of
+#     the library writes it (bench/atag-bare-count: tracecmd_open(FILE, 0), the
+#     records of every buffer counted by tracecmd_iterate_events()), on generated
+#     alloc_tag traces of BENCH_SIZES events (default 2 and 20 million; 10 000 live
+#     allocations, 256 call sites, 14-frame stacks), uncompressed v6 and a zstd v7
+#     copy made by trace-cmd convert; report with the default choice of threads,
+#     and at 2 M with one thread and two (ATAG_THREADS=1, 2). libtracecmd 1.3.1
+#     needs minutes on a large zstd file (up to a quarter of an hour at 20 M on a
+#     busy 2-core machine): that loop runs once ($SLOW_RUNS) there, against report.
 #     Also report's reading alone (bench/atag-bench-read: records decoded into
 #     events, not stitched) against the same loop.
-#  2. report against "trace-cmd report > /dev/null" at 2 M events (one pair).
-#  3. startup: report against trace-cmd report on the bundled sample trace.
-#  4. report --source kmem against perf kmem --caller stat, each on its own
+#  2. shapes: the same comparison on the generator's other shapes ($SHAPES below:
+#     one stack a call site, 100 000 and 50 000 distinct stacks, 16 and 64 CPUs, a
+#     live set of a million, quarter-page records, lifetimes from a microsecond to
+#     two hours), each v6 and zstd v7.
+#  3. recorded: the same comparison on a recording made now by record --kmem of
+#     find /usr/lib (slab and page events, sampled stacks, record's instance
+#     buffer); needs root and tracefs.
+#  4. vm: the same comparison on an alloc_tag recording of the VM tier's guest
+#     (tests/vm/record-bench.sh), kept in the VM tier's cache; BENCH_VM below.
+#  5. report against "trace-cmd report > /dev/null" at 2 M events (one pair).
+#  6. startup: report against trace-cmd report on the bundled sample trace.
+#  7. report --source kmem against perf kmem --caller stat, each on its own
 #     recording of the same workload (a 100 000-iteration open/read/close loop,
 #     and find over /usr), recorded by "record --kmem --no-stack" and by "perf kmem
 #     record" (both system-wide, no stacks); needs root, tracefs and perf.
-#  5. peak RSS of report at each size: memory follows the live allocations, not
+#  8. peak RSS of report at each size: memory follows the live allocations, not
 #     the events.
-#  6. the observer: a workload (find /usr/lib -name '*.so*', warm cache, its own time
+#  9. the observer: a workload (find /usr/lib -name '*.so*', warm cache, its own time
 #     measured inside the recording) recorded by record --kmem with the default
 #     sampled stacks and with --all-stacks, each against --no-stack, side by side
 #     ($RUNS pairs): the workload's time, and the p90 lifetime of every call site
 #     with 2 000 frees or more in both (the median of those ratios); needs root.
-#  7. leaks' memory over time (issue 27): leaks --kmem with its default sampled
+# 10. leaks' memory over time (issue 27): leaks --kmem with its default sampled
 #     stacks on a churning workload (short-lived processes opening, reading and
 #     closing files, mapping and unmapping memory), its RSS after 10 s and after
 #     LEAKS_LONG s (default 600: ten minutes), and their ratio; needs root.
-# BENCH_PARTS chooses parts (default "loop tc startup perf observer leaks": 1 and 5,
-# 2, 3, 4, 6, 7).
-# Then the ratios against the targets of issue 13, and the README's speed table
-# ($B/bench-results.md; BENCH_README=1 writes it into README.md between its
-# markers).
+# BENCH_PARTS chooses parts (default "loop shapes recorded vm tc startup perf
+# observer leaks": 1 and 8, 2, 3, 4, 5, 6, 7, 9, 10).
+# Then the ratios against the targets of issues 13 and 28, and the speed table of
+# bench/README.md ($B/bench-results.md; BENCH_README=1 writes it into
+# bench/README.md between its markers).
 #
 # BENCH_DIR (default BUILD_DIR/bench-data) keeps the generated traces.
 set -u
@@ -48,9 +58,10 @@ B=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SIZES=${BENCH_SIZES:-"2000000 20000000"}
 RUNS=${RUNS:-5}
-PARTS=${BENCH_PARTS:-"loop tc startup perf observer leaks"}
+PARTS=${BENCH_PARTS:-"loop shapes recorded vm tc startup perf observer leaks"}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 SLOW_RUNS=${SLOW_RUNS:-1}
+SLOW_SHAPE_RUNS=${SLOW_SHAPE_RUNS:-3}
 DIR=${BENCH_DIR:-$B/bench-data}
 CMD=$B/trace-cmd-alloc-tag
 BARE=$B/bench/atag-bare-count
@@ -75,7 +86,7 @@ zstd_copy() {	# zstd_copy V6 V7
 }
 
 # side NAME PAIRS "COMMAND A" "COMMAND B": one line of figures, and into $RESULTS
-# "name|tA|tB|ratio|min|max"; A's peak RSS in $rss
+# "name|tA|tB|ratio|min|max|pairs|A's peak RSS (MiB)"; A's peak RSS (KiB) in $rss
 side() {
 	name=$1 pairs=$2 a=$3 b=$4
 	: > "$DIR/side.txt"
@@ -100,9 +111,21 @@ side() {
 			lo, hi, med(rs, n) }' "$DIR/side.txt")
 	printf '%-46s %8ss %8ss %6sx  (%s .. %s, %s pairs)\n' "$name" "$1" "$2" "$3" "$4" "$5" \
 		"$pairs"
-	echo "$name|$1|$2|$3|$4|$5|$pairs" >> "$DIR/results.txt"
+	echo "$name|$1|$2|$3|$4|$5|$pairs|$(($6 / 1024))" >> "$DIR/results.txt"
 	rss=$6
 	last_ratio=$3
+}
+
+# why_not PART: why a part that records is not measured (not asked for, not root,
+# no tracefs), or nothing
+why_not() {
+	if ! part "$1"; then
+		echo "not asked for (BENCH_PARTS)"
+	elif [ "$(id -u)" != 0 ]; then
+		echo "needs root to record"
+	elif [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ]; then
+		echo "no tracefs"
+	fi
 }
 
 : > "$DIR/results.txt"
@@ -133,6 +156,84 @@ if part loop; then
 	done
 fi
 
+# The shapes of issue 28: the generator with other parameters, each uncompressed v6
+# and zstd v7 ("name|events|mkfixture arguments")
+SHAPES="one stack per hit, live 1 000|2000000|--seed 7 --tags 64 --stacks 1 --live 1000 --cpus 4
+100k distinct stacks|2000000|--seed 8 --tags 256 --stacks 400 --vary-returns --live 10000 --depth 14
+50k distinct stacks, 16 CPUs|2000000|--seed 9 --tags 256 --stacks 210 --vary-returns --live 10000 --cpus 16 --depth 14
+16 CPUs|2000000|--seed 10 --tags 256 --stacks 8 --live 10000 --cpus 16 --depth 14
+64 CPUs|2000000|--seed 11 --tags 256 --stacks 8 --live 10000 --cpus 64 --depth 14
+live set of 1 M|6000000|--seed 12 --tags 256 --stacks 8 --live 1000000 --depth 14
+quarter-page records (124 frames)|2000000|--seed 13 --tags 256 --stacks 8 --live 10000 --depth 124
+lifetimes 1 us .. 2 h|2000000|--seed 14 --tags 256 --stacks 8 --lifetimes 1000:7200000000000 --depth 14"
+if part shapes; then
+	echo
+	echo "== report --format json against the bare loop, on other shapes (B/A: times faster)"
+	echo "$SHAPES" | while IFS="|" read -r shape n args; do
+		f=$DIR/shape-$(echo "$shape" | tr -c 'a-zA-Z0-9\n' - | tr -s -)
+		if [ ! -s "$f.dat" ]; then
+			echo "generating $shape ($n events) into $f.dat"
+			"$B/tests/atag-mkfixture" -o "$f.tmp" --generate "$n" $args > /dev/null &&
+				mv "$f.tmp" "$f.dat" || exit 1
+		fi
+		zstd_copy "$f.dat" "$f-zstd.dat" || exit 1
+		side "shape: $shape, v6" "$RUNS" "$CMD report -f json $f.dat" "$BARE $f.dat" || exit 1
+		# libtracecmd's zstd reading grows with the file (a minute and more a run
+		# on the largest): fewer pairs where one run of the loop takes over 20 s
+		p=$RUNS
+		t=$("$B/bench/atag-bench-run" $BARE "$f-zstd.dat" | cut -d' ' -f1)
+		awk -v t="$t" 'BEGIN { exit !(t > 20) }' && [ "$p" -gt "$SLOW_SHAPE_RUNS" ] &&
+			p=$SLOW_SHAPE_RUNS
+		side "shape: $shape, zstd v7" "$p" "$CMD report -f json $f-zstd.dat" \
+			"$BARE $f-zstd.dat" || exit 1
+	done || exit 1
+fi
+
+# A real recording of this machine, made now: record --kmem (slab and page events,
+# the default sampled stacks, recorded in record's instance buffer) of find /usr/lib
+echo
+echo "== report --format json against the bare loop, on recordings"
+why=$(why_not recorded)
+if [ -z "$why" ]; then
+	find /usr/lib > /dev/null
+	if "$CMD" record --kmem -b 16384 -o "$DIR/kmem-find-stacks.dat" -- find /usr/lib \
+			> "$DIR/rec.log" 2>&1; then
+		echo "recorded: $("$BARE" "$DIR/kmem-find-stacks.dat")," \
+			"$(wc -c < "$DIR/kmem-find-stacks.dat") bytes"
+		side "recorded now: record --kmem of find /usr/lib" "$RUNS" \
+			"$CMD report -f json $DIR/kmem-find-stacks.dat" \
+			"$BARE $DIR/kmem-find-stacks.dat" || exit 1
+	else
+		why="record --kmem failed: $(tail -1 "$DIR/rec.log")"
+	fi
+fi
+[ -n "$why" ] && echo "record --kmem not measured: $why"
+
+# An alloc_tag recording of the VM tier's guest (tests/vm/record-bench.sh: the test
+# kernel under QEMU, guest-bench.sh's workload). Kept in the VM tier's cache beside
+# the kernels, made again when guest-bench.sh changes: BENCH_VM=0 skips it, 1 makes
+# it again; unset, it boots the VM only when the cache has none.
+why=""
+part vm || why="not asked for (BENCH_PARTS)"
+VMC=${ATAG_VM_CACHE:-/var/cache/trace-cmd-alloc-tag/vm}
+key=$(cksum < "$SRC/tests/vm/guest-bench.sh" | cut -d' ' -f1)
+vmdat=$VMC/bench-alloc-tag-$key.dat
+[ -z "$why" ] && [ "${BENCH_VM:-}" = 0 ] && why="BENCH_VM=0"
+if [ -z "$why" ] && { [ "${BENCH_VM:-}" = 1 ] || [ ! -s "$vmdat" ]; }; then
+	echo "recording the VM guest's alloc_tag trace (tests/vm/record-bench.sh, a few minutes)"
+	mkdir -p "$VMC" 2> /dev/null
+	if ! "$SRC/tests/vm/record-bench.sh" "$B" "$vmdat" > "$DIR/vm.log" 2>&1; then
+		why="the VM did not record it: $(tail -1 "$DIR/vm.log") ($DIR/vm.log)"
+		rm -f "$vmdat"
+	fi
+fi
+if [ -z "$why" ]; then
+	echo "the VM guest's recording: $vmdat, $("$BARE" "$vmdat")"
+	side "VM guest: record --traced, alloc_tag" "$RUNS" "$CMD report -f json $vmdat" \
+		"$BARE $vmdat" || exit 1
+fi
+[ -n "$why" ] && echo "the VM guest's recording not measured: $why"
+
 first=$(echo $SIZES | cut -d' ' -f1)
 echo
 echo "== against trace-cmd report (one pair), and startup on the bundled sample"
@@ -149,12 +250,8 @@ fi
 
 echo
 echo "== report --source kmem against perf kmem --caller stat, same workload recorded both ways"
-why=""
-part perf || why="not asked for (BENCH_PARTS)"
-[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
+why=$(why_not perf)
 [ -z "$why" ] && ! command -v perf > /dev/null && why="no perf"
-[ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
-	why="no tracefs"
 if [ -z "$why" ]; then
 	for w in loop find; do
 		case $w in
@@ -186,11 +283,7 @@ fi
 
 echo
 echo "== the observer: record --kmem of find /usr/lib, stacks against --no-stack"
-why=""
-part observer || why="not asked for (BENCH_PARTS)"
-[ -n "$why" ] || [ "$(id -u)" = 0 ] || why="needs root to record"
-[ -z "$why" ] && [ -z "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" ] &&
-	why="no tracefs"
+why=$(why_not observer)
 # obs NAME ARGS...: one recording; the workload's own time (s) in $DIR/NAME.s, the
 # p90 of its busy call sites in $DIR/NAME.p90 ("site p90" lines)
 obs() {
@@ -247,7 +340,7 @@ if part loop; then
 	echo "peak RSS|$rss_a|$rss_b|$growth" >> "$DIR/results.txt"
 fi
 
-# leaks_rss: part 7, a line of figures, and "leaks RSS|10 s|long|ratio" into results.txt
+# leaks_rss: part 10, a line of figures, and "leaks RSS|10 s|long|ratio" into results.txt
 leaks_rss() {
 	long=${LEAKS_LONG:-600}
 	wl=$B/tests/progs/atag-workload
@@ -284,13 +377,16 @@ leaks_rss() {
 part leaks && leaks_rss
 
 echo
-echo "== targets (issue 13)"
+echo "== targets (issues 13 and 28)"
 verdict() {	# verdict NAME-PATTERN TARGET
 	awk -F'|' -v p="$1" -v t="$2" 'index($1, p) == 1 {
 		printf "%-46s %6sx  target >= %s: %s\n", $1, $4, t, ($4 >= t) ? "met" : "NOT MET" }' \
 		"$DIR/results.txt"
 }
 verdict "report / bare loop" 1.5
+verdict "shape: " 1.5
+verdict "recorded now: " 1.5
+verdict "VM guest: " 1.5
 verdict "report --source kmem" 1.0
 verdict "startup" 1.0
 part loop && awk -v g="$growth" 'BEGIN { printf "%-46s %6s%%  target: flat: %s\n", "RSS growth with the events", g,
@@ -301,13 +397,14 @@ awk -F'|' 'index($1, "observer find: sampled") == 1 {
 		substr($1, 10), $4, ($4 <= 1.5) ? "met" : "NOT MET", $8,
 		($8 >= 0.75 && $8 <= 1.25) ? "met" : "NOT MET" }' "$DIR/results.txt"
 
-# the README's table
+# the speed table of bench/README.md
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 {
-	echo "| measured side by side (A against B)               |      A |      B | A faster | spread      | pairs |"
-	echo "| ------------------------------------------------- | -----: | -----: | -------: | ----------- | ----: |"
-	awk -F'|' 'NF == 7 { printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f | %5d |\n",
-		$1, $2, $3, $4, $5, $6, $7 }' "$DIR/results.txt"
+	echo "| measured side by side (A against B)               |      A |      B | A faster | spread      | pairs | A's RSS |"
+	echo "| ------------------------------------------------- | -----: | -----: | -------: | ----------- | ----: | ------: |"
+	awk -F'|' 'NF == 8 && !/^observer / {
+		printf "| %-49s | %5.2fs | %5.2fs | %7.2fx | %4.2f .. %4.2f | %5d | %3d MiB |\n",
+		$1, $2, $3, $4, $5, $6, $7, $8 }' "$DIR/results.txt"
 	echo
 	if grep -q '^observer ' "$DIR/results.txt"; then
 		echo "| the workload's own time, recorded (A) against --no-stack (B) | A | B | A/B | spread | pairs | p90 lifetimes |"
@@ -323,12 +420,12 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "Load average (1, 5, 15 min): $load0 at the start, $load1 at the end."
 } > "$RESULTS"
 echo
-echo "README table written to $RESULTS"
+echo "the speed table written to $RESULTS"
 if [ "${BENCH_README:-}" = 1 ]; then
 	awk -v f="$RESULTS" '
 		/<!-- bench:end -->/ { skip = 0 }
 		!skip { print }
 		/<!-- bench:begin -->/ { while ((getline l < f) > 0) print l; skip = 1 }' \
-		"$SRC/README.md" > "$DIR/README.new" && mv "$DIR/README.new" "$SRC/README.md" &&
-		echo "README.md updated"
+		"$SRC/bench/README.md" > "$DIR/README.new" &&
+		mv "$DIR/README.new" "$SRC/bench/README.md" && echo "bench/README.md updated"
 fi

@@ -51,7 +51,10 @@ struct atag_recording;
 
 /* The allocations of one call site with one stack, folded across files. */
 struct atag_report_stack {
-	/* "function+0xoff", "function+0xoff [module]", or "0x<addr>" if unknown */
+	/*
+	 * "function+0xoff", "function+0xoff [module]", or "0x<addr>" if unknown; the
+	 * names are the report's, shared by its stacks (the array is the stack's)
+	 */
 	char			**frames;
 	/* with debug information: "file:line" of each frame, NULL where unknown */
 	char			**lines;

@@ -50,9 +50,10 @@ static void add_stack(struct atag_report_tag *t, const char * const *frames, uns
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	t->stacks = realloc(t->stacks, (t->nr_stacks + 1) * sizeof(*t->stacks));
 	t->stacks[t->nr_stacks++] = s;
+	/* the names are the report's, never freed with a stack (atag-report.h): literals */
 	s->frames = calloc(nr + 1, sizeof(*s->frames));
 	for (i = 0; i < nr; i++)
-		s->frames[i] = strdup(frames[i]);
+		s->frames[i] = (char *)frames[i];
 	s->nr_frames = nr;
 	s->counts.allocs = allocs;
 }

@@ -141,6 +141,9 @@ ATAG_THREADS=1 report -f lifetimes --stacks-out g1-stacks.csv gen.dat > g1.csv 2
 ATAG_THREADS=2 report -f lifetimes --stacks-out g2-stacks.csv gen.dat > g2.csv 2> /dev/null
 check "ATAG_THREADS=1 and 2 write the same rows" cmp g1.csv g2.csv
 check "ATAG_THREADS=1 and 2 write the same stacks" cmp g1-stacks.csv g2-stacks.csv
+ATAG_THREADS=2to1 report -f lifetimes --stacks-out g21-stacks.csv gen.dat > g21.csv 2> /dev/null
+check "two threads going on with one: the same rows" cmp g1.csv g21.csv
+check "two threads going on with one: the same stacks" cmp g1-stacks.csv g21-stacks.csv
 report -f json gen.dat > gen.json 2> /dev/null
 check_eq "generated: rows per state = the JSON report's allocs, live, replaced" \
 	"$(tail -n +2 g2.csv | awk -F, '{ n++; s[$18]++ } END { print n, s["live"] + 0,

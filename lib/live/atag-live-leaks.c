@@ -342,11 +342,15 @@ static int finish_sites(struct build *b)
 		s = &snap->sites[i];
 		if (!s->g.allocs)
 			continue;
-		qsort(s->stacks, s->nr_stacks, sizeof(*s->stacks), cmp_stacks);
+		/* qsort() takes no NULL array, not even of none (a site without stacks) */
+		if (s->nr_stacks > 1)
+			qsort(s->stacks, s->nr_stacks, sizeof(*s->stacks), cmp_stacks);
 		snap->sites[n++] = *s;
 	}
 	snap->nr_sites = n;
-	qsort(snap->sites, n, sizeof(*snap->sites), cmp_sites);
+	/* an interval without sites has no array */
+	if (n > 1)
+		qsort(snap->sites, n, sizeof(*snap->sites), cmp_sites);
 	return 0;
 }
 

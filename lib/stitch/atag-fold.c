@@ -24,11 +24,38 @@
 
 struct atag_fold {
 	GHashTable	*tag_by_key;	/* identity -> struct atag_report_tag * */
-	/* "TAG\x1fFRAME\x1fFRAME..." -> struct atag_report_stack * of that tag */
+	/* struct stack_key (a tag and its frames' names) -> struct atag_report_stack * */
 	GHashTable	*stack_by_key;
+	/*
+	 * The frames' names, each once for the report ("function+0xoff"): the report's
+	 * stacks point into it, so that two stacks with the same frames hold the same
+	 * pointers, and a stack is found by its tag and those pointers.
+	 */
+	GHashTable	*names;
 	size_t		cap_tags;
 	size_t		cap_live;
 };
+
+/* A stack of a call site as the report shows it: its tag and its frames' names. */
+struct stack_key {
+	guint				hash;
+	unsigned int			nr;
+	const struct atag_report_tag	*rt;
+	const char			*frames[];	/* pointers into fold->names */
+};
+
+static guint stack_key_hash(gconstpointer k)
+{
+	return ((const struct stack_key *)k)->hash;
+}
+
+static gboolean stack_key_equal(gconstpointer a, gconstpointer b)
+{
+	const struct stack_key *x = a, *y = b;
+
+	return x->hash == y->hash && x->nr == y->nr && x->rt == y->rt &&
+	       !memcmp(x->frames, y->frames, x->nr * sizeof(*x->frames));
+}
 
 struct atag_fold *atag_fold_alloc(void)
 {
@@ -37,7 +64,8 @@ struct atag_fold *atag_fold_alloc(void)
 	if (!fold)
 		return NULL;
 	fold->tag_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	fold->stack_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	fold->stack_by_key = g_hash_table_new_full(stack_key_hash, stack_key_equal, free, NULL);
+	fold->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	return fold;
 }
 
@@ -47,6 +75,7 @@ void atag_fold_free(struct atag_fold *fold)
 		return;
 	g_hash_table_destroy(fold->tag_by_key);
 	g_hash_table_destroy(fold->stack_by_key);
+	g_hash_table_destroy(fold->names);
 	free(fold);
 }
 
@@ -91,9 +120,9 @@ struct file_fold {
 	const char			*src_name;
 	struct atag_report_tag		**tags;		/* by the source's tag index */
 	GHashTable			*by_pair;	/* tag_idx << 32 | stack_id -> stack */
-	/* each address symbolized once: address -> index into names */
+	/* each address symbolized once: address -> index into names (fold->names') */
 	struct atag_map			name_index;
-	char				**names;
+	const char			**names;
 	size_t				nr_names;
 	size_t				cap_names;
 };
@@ -207,6 +236,17 @@ static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
 	return atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
 }
 
+const char *atag_fold_name(struct atag_fold *fold, const char *name)
+{
+	char *kept = g_hash_table_lookup(fold->names, name);
+
+	if (!kept) {
+		kept = g_strdup(name);
+		g_hash_table_add(fold->names, kept);
+	}
+	return kept;
+}
+
 /*
  * The name of @addr as the report shows it ("function+0xoff"), symbolized once
  * per file: stacks share most of their frames. NULL without memory.
@@ -231,11 +271,9 @@ static const char *frame_name(struct file_fold *ff, uint64_t addr)
 			goto fail;
 		ff->names = p;
 	}
-	ff->names[ff->nr_names] = strdup(atag_symbolize(atag_trace_tep(trace),
-							atag_trace_modules(trace), addr,
-							buf, sizeof(buf)));
-	if (!ff->names[ff->nr_names])
-		goto fail;
+	ff->names[ff->nr_names] = atag_fold_name(ff->fold, atag_symbolize(atag_trace_tep(trace),
+								       atag_trace_modules(trace),
+								       addr, buf, sizeof(buf)));
 	return ff->names[ff->nr_names++];
 fail:
 	atag_map_remove(&ff->name_index, addr, NULL);
@@ -244,15 +282,14 @@ fail:
 
 static void free_names(struct file_fold *ff)
 {
-	size_t i;
-
-	for (i = 0; i < ff->nr_names; i++)
-		free(ff->names[i]);
 	free(ff->names);
 	atag_map_free(&ff->name_index);
 }
 
-/* The frames of stack @stack_id as the report shows them ("function+0xoff"). */
+/*
+ * The frames of stack @stack_id as the report shows them ("function+0xoff"), names
+ * of fold->names; NULL where there was no memory.
+ */
 static char **symbolize_frames(struct file_fold *ff, uint32_t stack_id, unsigned int *nr,
 			       char ***lines)
 {
@@ -272,7 +309,7 @@ static char **symbolize_frames(struct file_fold *ff, uint32_t stack_id, unsigned
 	out = calloc(*nr, sizeof(*out));
 	for (i = 0; out && i < *nr; i++) {
 		name = frame_name(ff, frames[skip + i]);
-		out[i] = name ? strdup(name) : NULL;
+		out[i] = (char *)name;
 	}
 	if (!out || !ff->di)
 		return out;
@@ -294,47 +331,61 @@ static void free_strings(char **s, unsigned int n)
 	free(s);
 }
 
-/* "TAG\x1fFRAME..." naming the stack of @rt with @frames across files; NULL on ENOMEM. */
-static char *stack_key(const struct atag_report_tag *rt, char **frames, unsigned int nr)
+/* A hash of the words of @k after its hash. */
+static guint hash_key(const struct stack_key *k)
 {
-	GString *key = g_string_sized_new(32 * (nr + 1));
+	uint64_t h = 0x9E3779B97F4A7C15ULL * (k->nr + 1) ^ (uintptr_t)k->rt;
 	unsigned int i;
 
-	g_string_append_printf(key, "%p", (const void *)rt);
-	for (i = 0; i < nr; i++)
-		g_string_append_printf(key, "\x1f%s", frames[i] ? frames[i] : "");
-	return g_string_free(key, FALSE);
+	for (i = 0; i < k->nr; i++)
+		h = (h ^ (uintptr_t)k->frames[i]) * 0x100000001B3ULL;
+	return (guint)(h ^ h >> 32);
 }
 
 /*
- * The stack of @rt with these frames (taking them), added on first sight: found by
- * its frames in a hash table, so that folding costs the same per stack however many
- * stacks a call site has (a scan of the call site's stacks was quadratic).
+ * The stack of @rt with these frames (names of fold->names; taking the arrays),
+ * added on first sight: found by its tag and its frames' pointers in a hash table,
+ * so that folding costs the same per stack however many stacks a call site has (a
+ * scan of the call site's stacks was quadratic).
  */
 struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_report_tag *rt,
 					 char **frames, char **lines, unsigned int nr)
 {
 	struct atag_report_stack *s, **p;
-	char *key = stack_key(rt, frames, nr);
+	struct stack_key *key;
 
-	s = key ? g_hash_table_lookup(fold->stack_by_key, key) : NULL;
+	key = malloc(sizeof(*key) + nr * sizeof(*key->frames));
+	if (!key) {
+		free(frames);
+		free_strings(lines, nr);
+		return NULL;
+	}
+	key->nr = nr;
+	key->rt = rt;
+	if (nr)
+		memcpy(key->frames, frames, nr * sizeof(*key->frames));
+	key->hash = hash_key(key);
+	s = g_hash_table_lookup(fold->stack_by_key, key);
 	if (s) {
-		g_free(key);
-		free_strings(frames, nr);
+		free(key);
+		free(frames);
 		if (!s->lines)
 			s->lines = lines;
 		else
 			free_strings(lines, nr);
 		return s;
 	}
-	p = realloc(rt->stacks, (rt->nr_stacks + 1) * sizeof(*p));
+	/* the array doubles at each power of two of its count */
+	p = rt->stacks;
+	if (!(rt->nr_stacks & (rt->nr_stacks - 1)))
+		p = realloc(rt->stacks, (rt->nr_stacks ? 2 * rt->nr_stacks : 1) * sizeof(*p));
 	if (p)
 		rt->stacks = p;
 	s = calloc(1, sizeof(*s));
-	if (!key || !p || !s) {
-		g_free(key);
+	if (!p || !s) {
+		free(key);
 		free(s);
-		free_strings(frames, nr);
+		free(frames);
 		free_strings(lines, nr);
 		return NULL;
 	}
@@ -360,6 +411,10 @@ static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 		if (!ff->tags[s->tag_idx] || !s->counts.allocs)
 			continue;
 		frames = symbolize_frames(ff, s->stack_id, &nr, &lines);
+		if (!frames && nr) {
+			free_strings(lines, nr);
+			return -ENOMEM;
+		}
 		rs = atag_fold_stack(ff->fold, ff->tags[s->tag_idx], frames, lines, nr);
 		if (!rs)
 			return -ENOMEM;

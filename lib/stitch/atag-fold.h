@@ -55,8 +55,16 @@ struct atag_report_tag *atag_fold_tag(struct atag_fold *fold, struct atag_report
 				      const char *module) __hidden;
 
 /*
- * The stack of @rt with @nr @frames (and @lines, or NULL), added on first sight;
- * takes @frames and @lines (freed when the stack was there, or on ENOMEM: NULL).
+ * @name kept once for the report of @fold: the report's stacks hold such names, so
+ * that two stacks with the same frames hold the same pointers. Freed with @fold.
+ */
+const char *atag_fold_name(struct atag_fold *fold, const char *name) __hidden;
+
+/*
+ * The stack of @rt with @nr @frames (names of atag_fold_name()) and @lines (or
+ * NULL), added on first sight, found by @rt and the frames' pointers; takes the
+ * array @frames (not its names) and @lines (freed when the stack was there, or on
+ * ENOMEM: NULL).
  */
 struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_report_tag *rt,
 					 char **frames, char **lines, unsigned int nr) __hidden;

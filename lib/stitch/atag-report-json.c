@@ -212,18 +212,12 @@ static int add_stack(struct doc *d, struct atag_report_tag *rt, JsonObject *o)
 		n = json_array_get_element(fa, i);
 		if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING) {
 			ret = bad(d, "frames[%u] is not a string", i);
-			while (i)
-				free(frames[--i]);
 			free(frames);
 			return ret;
 		}
-		frames[i] = strdup(json_node_get_string(n));
-		if (!frames[i]) {
-			while (i)
-				free(frames[--i]);
-			free(frames);
-			frames = NULL;
-		}
+		/* the report's names, as the fold's are (atag_fold_stack()) */
+		frames[i] = (char *)atag_fold_name(atag_report_fold(d->r),
+						   json_node_get_string(n));
 	}
 	rs = frames ? atag_fold_stack(atag_report_fold(d->r), rt, frames, NULL, nr) : NULL;
 	if (!rs)
@@ -421,7 +415,7 @@ static int read_document(struct doc *d, JsonNode *root, const char *path)
 {
 	const struct atag_read_opts *ro = &atag_report_opts_of(d->r)->read;
 	unsigned int first_file = d->r->nr_files;
-	JsonArray *tags, *files, *sources, *notices, *remarks;
+	JsonArray *tags, *files, *sources = NULL, *notices = NULL, *remarks = NULL;
 	JsonNode *complete;
 	JsonObject *o;
 	guint i;

@@ -121,11 +121,9 @@ static void stack_free(struct atag_report_stack *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nr_frames; i++) {
-		free(s->frames[i]);
-		if (s->lines)
-			free(s->lines[i]);
-	}
+	/* the frames' names are the fold's (atag-fold.c), the lines the stack's */
+	for (i = 0; s->lines && i < s->nr_frames; i++)
+		free(s->lines[i]);
 	free(s->frames);
 	free(s->lines);
 	free(s);

@@ -5,11 +5,13 @@
  * in atag-run.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atag-pipe.h"
@@ -19,9 +21,9 @@
 #include "atag-source.h"
 
 /*
- * The ring between the threads. Measured side by side at 2 M events, medians of
- * 21 runs: 4 MiB 0.232 s, 8 MiB 0.254 s (its first filling costs 2 048 page
- * faults), 1 MiB 0.266 s (the reader waits on a full ring more often).
+ * The ring between the threads: a larger one costs page faults at its first
+ * filling, a smaller one makes the reader wait on a full ring more often
+ * (bench/README.md has the measurements).
  */
 #define PIPE_BYTES	(4 << 20)
 #define THREAD_MIN_BYTES (4 << 20)	/* of ring-buffer data */
@@ -92,53 +94,217 @@ static int read_into(struct atag_reader *rd, const struct atag_sink *sink, struc
 	return atag_reader_run(rd, rows ? &s : sink);
 }
 
+/* What the runnable count of /proc/loadavg says: other tasks able to run now, or -1. */
+static int others_runnable(void)
+{
+	char buf[128], *slash;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "0.52 0.58 0.59 RUNNABLE/TOTAL LASTPID": RUNNABLE counts this thread */
+	slash = strchr(buf, '/');
+	if (!slash)
+		return -1;
+	while (slash > buf && slash[-1] >= '0' && slash[-1] <= '9')
+		slash--;
+	return atoi(slash) - 1;
+}
+
 /*
- * Whether to stitch on a thread of its own: when two CPUs are allowed to this
- * process and the buffer holds enough data for the hand-over to pay.
- * ATAG_THREADS=1 or 2 decides instead. The load of the rest of the machine is
- * not asked: measured side by side on a 2-core machine with other work running
- * (load 4 to 7), two threads still took 0.82 times the time of one, as the
- * scheduler gives each thread its share.
+ * Whether the other CPUs allowed to us are taken by other work right now: the
+ * runnable tasks besides this one, looked at three times a millisecond apart (a
+ * task that comes and goes is not load), fill every CPU but ours each time.
  */
-static bool use_thread(const struct atag_reader *rd)
+static bool others_busy(int cpus)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i, n;
+
+	for (i = 0; i < 3; i++) {
+		n = others_runnable();
+		if (n < 0 || n < cpus - 1)
+			return false;
+		if (i < 2)
+			nanosleep(&ms, NULL);
+	}
+	return true;
+}
+
+/*
+ * How to stitch: on a thread of its own when two CPUs are allowed to this
+ * process, the buffer holds enough data for the hand-over to pay and the other
+ * CPUs are not taken by other work; the run then watches the two threads and
+ * goes on with one when they stop gaining (struct switching). ATAG_THREADS=1 or
+ * 2 decides instead (2: two threads throughout); ATAG_THREADS=2to1 starts with two
+ * and goes on with one at the first look, for the tests.
+ */
+enum threads { ONE, TWO, ADAPT, TWO_TO_ONE };
+
+static enum threads choose_threads(const struct atag_reader *rd)
 {
 	const char *env = getenv("ATAG_THREADS");
 	cpu_set_t set;
 	int cpus;
 
 	if (env && (!strcmp(env, "1") || !strcmp(env, "2")))
-		return env[0] == '2';
+		return env[0] == '2' ? TWO : ONE;
+	if (env && !strcmp(env, "2to1"))
+		return TWO_TO_ONE;
 	if (atag_reader_data_size(rd) < THREAD_MIN_BYTES)
-		return false;
+		return ONE;
 	cpus = sched_getaffinity(0, sizeof(set), &set) ? sysconf(_SC_NPROCESSORS_ONLN) :
 		CPU_COUNT(&set);
-	return cpus >= 2;
+	if (cpus < 2 || others_busy(cpus))
+		return ONE;
+	return ADAPT;
+}
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
 /*
- * Read into the pipe here while the stitching thread drains it. False if no
- * thread could be started; else *@err is the first error of either side.
+ * The reader's sink while the stitcher may run on a thread of its own: into the
+ * pipe while it does, straight into the stitcher once it no longer does. Every
+ * JUDGE_EVERY messages the run looks at what the two threads got over the last
+ * window of at least JUDGE_NS: the CPU time of the process (both threads) over
+ * the wall time. Two threads only gain where they run side by side; where the
+ * other CPU is taken by other work, each hand-over waits for the scheduler to
+ * run the thread woken (a wake-up lands behind the other work's time slice) and
+ * the pair gets less than one thread would. Below PAIR_MIN_CPU (in hundredths
+ * of a CPU) in two windows running, the reader closes the pipe, waits for the
+ * stitching thread to drain it and end, and feeds the stitcher itself: the same
+ * messages in the same order, so the results are those of one thread.
  */
-static bool run_threaded(struct stitching *s, struct atag_reader *rd, struct atag_rows *rows,
-			 int *err)
+#define JUDGE_EVERY	8192		/* messages */
+#define JUDGE_NS	(40 * 1000000ULL)
+#define PAIR_MIN_CPU	125
+
+struct switching {
+	struct atag_sink	pipe;		/* into the pipe, while threaded */
+	struct atag_sink	direct;		/* into the stitcher */
+	struct stitching	*s;
+	pthread_t		thread;
+	bool			threaded;
+	enum threads		mode;
+	unsigned int		n;		/* messages since the last look */
+	unsigned int		low;		/* windows in a row below PAIR_MIN_CPU */
+	uint64_t		wall0, cpu0;	/* at the start of the window */
+};
+
+/* Go on with one thread: the stitching thread drains the pipe and ends. */
+static int go_single(struct switching *w)
 {
-	struct atag_sink in;
-	pthread_t thread;
+	w->threaded = false;
+	atag_pipe_close(w->s->pipe);
+	pthread_join(w->thread, NULL);
+	return w->s->ret;
+}
+
+static void window_start(struct switching *w)
+{
+	w->wall0 = clock_ns(CLOCK_MONOTONIC);
+	w->cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* After a message into the pipe: time to look at the window, and to go single? */
+static int judge(struct switching *w)
+{
+	uint64_t wall, cpu;
+
+	if (++w->n < JUDGE_EVERY || w->mode == TWO)
+		return 0;
+	w->n = 0;
+	if (w->mode == TWO_TO_ONE)
+		return go_single(w);
+	wall = clock_ns(CLOCK_MONOTONIC) - w->wall0;
+	if (wall < JUDGE_NS)
+		return 0;
+	cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - w->cpu0;
+	if (cpu * 100 < wall * PAIR_MIN_CPU)
+		w->low++;
+	else
+		w->low = 0;
+	if (w->low >= 2)
+		return go_single(w);
+	window_start(w);
+	return 0;
+}
+
+static int sw_event(void *ctx, const struct atag_event *ev)
+{
+	struct switching *w = ctx;
+	int ret;
+
+	if (!w->threaded)
+		return w->direct.event(w->direct.ctx, ev);
+	ret = w->pipe.event(w->pipe.ctx, ev);
+	return ret ? ret : judge(w);
+}
+
+static int sw_stack(void *ctx, const struct atag_kstack *ks)
+{
+	struct switching *w = ctx;
+	int ret;
+
+	if (!w->threaded)
+		return w->direct.stack(w->direct.ctx, ks);
+	ret = w->pipe.stack(w->pipe.ctx, ks);
+	return ret ? ret : judge(w);
+}
+
+static int sw_missed(void *ctx, int cpu)
+{
+	struct switching *w = ctx;
+	int ret;
+
+	if (!w->threaded)
+		return w->direct.missed(w->direct.ctx, cpu);
+	ret = w->pipe.missed(w->pipe.ctx, cpu);
+	return ret ? ret : judge(w);
+}
+
+/*
+ * Read into the pipe here while the stitching thread drains it (or, once the run
+ * went single, into the stitcher). False if no thread could be started; else
+ * *@err is the first error of either side.
+ */
+static bool run_threaded(struct stitching *s, enum threads mode, struct atag_reader *rd,
+			 struct atag_rows *rows, int *err)
+{
+	struct switching w = { .direct = s->out, .s = s, .threaded = true, .mode = mode };
+	struct atag_sink in = { .event = sw_event, .stack = sw_stack, .missed = sw_missed,
+				.ctx = &w };
+	int ret;
 
 	s->pipe = atag_pipe_alloc(PIPE_BYTES);
 	if (!s->pipe)
 		return false;
-	if (pthread_create(&thread, NULL, stitch_thread, s)) {
+	if (pthread_create(&w.thread, NULL, stitch_thread, s)) {
 		atag_pipe_free(s->pipe);
 		return false;
 	}
-	atag_pipe_sink(s->pipe, &in);
+	atag_pipe_sink(s->pipe, &w.pipe);
+	window_start(&w);
 	*err = read_into(rd, &in, rows);
-	atag_pipe_close(s->pipe);
-	pthread_join(thread, NULL);
+	if (w.threaded) {
+		ret = go_single(&w);
+		if (!*err)
+			*err = ret;
+	}
 	atag_pipe_free(s->pipe);
-	if (!*err)
-		*err = s->ret;
 	return true;
 }
 
@@ -147,6 +313,7 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
 {
 	unsigned int k, nr = atag_reader_nr_sources(rd), buckets = run->timeline;
 	struct stitching s = { 0 };
+	enum threads mode;
 	int ret, werr;
 
 	memset(run, 0, sizeof(*run));
@@ -176,7 +343,8 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
 	atag_stitch_sink(run->st, &s.out);
 	if (rows)
 		atag_rows_attach(rows, run);
-	if (!use_thread(rd) || !run_threaded(&s, rd, rows, &ret))
+	mode = choose_threads(rd);
+	if (mode == ONE || !run_threaded(&s, mode, rd, rows, &ret))
 		ret = read_into(rd, &s.out, rows);
 	/* an output error of the rows says so; else only memory can run out */
 	if (ret && rows) {

@@ -26,12 +26,18 @@
  *    touch until it has joined the stitching thread.
  *  - An error of the stitching thread (out of memory) stops the reader at its
  *    next message; the run then fails as a whole.
+ *  - The stitching thread may end before the reading does (below): it drains the
+ *    pipe and is joined, and from then on the calling thread feeds the stitcher
+ *    itself, the same messages in the same order.
  * Two threads only pay when there is a second core for the stitcher and the
- * file is large: the stitching thread is used when two CPUs are allowed to the
- * process and the buffer holds 4 MiB of ring-buffer data or more; ATAG_THREADS=2
- * asks for it, ATAG_THREADS=1 refuses it. Otherwise, or when no thread can be
- * made, the stitcher runs on the calling thread behind a direct sink; the
- * results are the same.
+ * file is large: the stitching thread is started when two CPUs are allowed to
+ * the process, the buffer holds 4 MiB of ring-buffer data or more and the other
+ * CPUs are not all taken by other runnable tasks (/proc/loadavg, looked at three
+ * times); while both run, the reader looks at the CPU time the two got over the
+ * wall time, and goes on alone when they stop gaining (atag-run.c). ATAG_THREADS=2
+ * asks for two threads throughout, ATAG_THREADS=1 refuses the second. Otherwise,
+ * or when no thread can be made, the stitcher runs on the calling thread behind
+ * a direct sink; the results are the same.
  */
 #ifndef _ATAG_RUN_H
 #define _ATAG_RUN_H
