@@ -83,11 +83,12 @@ tiers=$(ls tests/t-*.sh)
 [ "$MODE" = tsan ] && tiers=$(ls tests/tsan-*.sh)
 [ "$MODE" = quick ] && tiers=$(grep -l '^# tier: quick' tests/t-*.sh)
 # A tier that tests no code of ours a sanitizer would watch beyond what the normal
-# build runs (make install, bash completion, the layering, the README's commands: a
+# build runs (make install, bash completion, the layering, the README's commands,
+# recordings of the kernel under load whose code other tiers run under ASan: a
 # line "# tier: normal build") runs in the normal build only.
 if [ "$MODE" = asan ]; then
 	normal=$(grep -l '^# tier: normal build' $tiers)
-	echo "normal build only (make, bash, the source tree):" $(basename -s .sh $normal)
+	echo "normal build only:" $(basename -s .sh $normal)
 	tiers=$(echo "$tiers" | grep -vxF "$normal")
 fi
 # under a sanitizer the timing of an "alone" tier means nothing: it runs with the others

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
+# tier: normal build (the kernel under load; ASan runs this code in t-record, t-top, t-leaks)
 # diff on real recordings of this machine: a kmem workload that keeps N files open
 # against the same workload keeping none (the kernel's alloc_empty_file shows +N live),
 # and the uprobe simulator with the /proc/allocinfo double, leaking N objects at one

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
+# tier: normal build (the kernel under load; ASan runs this code in t-record, t-top, t-leaks)
 # tier: alone
 #   (it measures how long a workload takes while recorded)
 # Stacks at a bounded cost, on this machine's kernel with the kmem events: a workload

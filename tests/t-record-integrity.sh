@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
+# tier: normal build (the kernel under load; ASan runs this code in t-record, t-top, t-leaks)
 # Nothing lost: record says it wrote a file only once the file reads back, on this
 # machine's real tracefs with the kmem events (no alloc_tag series needed).
 #  1. The cut comm list trace-cmd 3.1.6 writes when the kernel's table of saved comms

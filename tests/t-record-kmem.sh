@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
+# tier: normal build (the kernel under load; ASan runs this code in t-record, t-top, t-leaks)
 # record --kmem on this machine's kernel (issue 25): what is live at the end is a leak
 # suspect unless something explains it (a workload that frees everything leaves none;
 # one that holds 100 open files shows them); every figure of slab and page events

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
+# tier: normal build (the kernel under load; ASan runs this code in t-record, t-top, t-leaks)
 # tier: alone
 # report on recordings of this machine's kernel made here with record --kmem: what
 # the stack captures cost and their correction (against a --no-stack recording of

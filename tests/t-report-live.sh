@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tier: live
+# tier: normal build (the kernel under load; ASan runs this code in t-record, t-top, t-leaks)
 # report on a kmem workload recorded on this machine's real tracefs, checked
 # against an independent count of the same trace made with stock trace-cmd.
 . "$(dirname "$0")/lib.sh"
