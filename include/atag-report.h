@@ -238,6 +238,9 @@ struct atag_report {
 	size_t			nr_selected;
 	struct atag_report_live	*live;		/* oldest first after finish */
 	size_t			nr_live;
+	bool			live_unlisted;	/* a JSON document was read: its live
+						 * allocations are counted, not listed
+						 * (totals.live_suspects means nothing) */
 	/*
 	 * Over the selected tags of every source. Slab and page events overlap (the
 	 * pages slab takes are page allocations): over both, bytes count twice.

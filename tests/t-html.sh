@@ -185,4 +185,20 @@ flame alloc drawn True
 flame live drawn True
 histograms drawn True"
 
+# A page made from a JSON document (report -f json's, as leaks -o writes one): no
+# timeline, no lifetimes, suspects unknown; it still draws without an error.
+report -f json -o "$T_TMP/doc.json" "$SAMPLE" 2> /dev/null
+report -f html -o "$T_TMP/doc.html" "$T_TMP/doc.json"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--disable-dev-shm-usage --proxy-server=socks5://127.0.0.1:9 \
+	--host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir="$profile" \
+	--virtual-time-budget=5000 --enable-logging=stderr --v=0 \
+	--dump-dom "file://$T_TMP/doc.html" > "$T_TMP/doc.dom" 2> "$T_TMP/doc.log"
+check_eq "a JSON document's page: drawn (data-render-ms set)" \
+	"$?:$(grep -c 'data-render-ms=' "$T_TMP/doc.dom")" "0:1"
+check_nogrep "a JSON document's page: no console message, no uncaught exception" \
+	":CONSOLE|Uncaught" "$T_TMP/doc.log"
+check_grep "a JSON document's page: the suspects said unknown" '>unknown<' "$T_TMP/doc.dom"
+
 done_testing

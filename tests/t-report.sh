@@ -612,4 +612,27 @@ else
 	skip "report as an unprivileged user" "needs root to switch to nobody"
 fi
 
+# ------------------------------------------------------------------ JSON documents as input
+# report -f json's document read back: the call sites as the trace gives them (their
+# counters, not their lifetimes), the suspects unknown, the one-by-one views refused
+"$ATAG_CMD" report -f json -o "$T_TMP/big.json" "$T_TMP/big.dat"
+"$ATAG_CMD" report -n 0 -f csv "$T_TMP/big.dat" | cut -d, -f1-12 > "$T_TMP/big.trace.csv"
+"$ATAG_CMD" report -n 0 -f csv "$T_TMP/big.json" | cut -d, -f1-12 > "$T_TMP/big.doc.csv"
+check_eq "a JSON document: its call sites' counters are the trace's ($(wc -l < "$T_TMP/big.trace.csv") rows)" \
+	"$(cmp "$T_TMP/big.trace.csv" "$T_TMP/big.doc.csv" 2>&1)" ""
+check_eq "a JSON document: leak suspects unknown (null), live counted" \
+	"$("$ATAG_CMD" report -f json "$T_TMP/big.json" | jq -c '[.totals.live_suspects, .totals.live]')" \
+	"$(jq -c '[null, .totals.live]' "$T_TMP/big.json")"
+check_grep "a JSON document: the text says the suspects are unknown" 'leak suspects unknown' \
+	"$("$ATAG_CMD" report "$T_TMP/big.json" > "$T_TMP/doc.txt"; echo "$T_TMP/doc.txt")"
+out=$("$ATAG_CMD" report --timeline "$T_TMP/big.json" 2>&1); rc=$?
+check_eq "a JSON document: --timeline refused, one line naming the file" "$rc:$out" \
+	"1:trace-cmd-alloc-tag: $T_TMP/big.json: a JSON document keeps no allocations one by one: --timeline reads trace.dat files only"
+out=$("$ATAG_CMD" report -f lifetimes -o "$T_TMP/rows.csv" "$T_TMP/big.json" 2>&1); rc=$?
+check_eq "a JSON document: -f lifetimes refused, no output written" \
+	"$rc:$(echo "$out" | wc -l):$([ -e "$T_TMP/rows.csv" ] && echo written)" "1:1:"
+"$ATAG_CMD" report -f html -o "$T_TMP/doc.html" "$T_TMP/big.json"
+check_eq "a JSON document: the HTML page is written, its suspects unknown" \
+	"$?:$(grep -q '"live_suspects":null' "$T_TMP/doc.html" && echo null)" "0:null"
+
 done_testing

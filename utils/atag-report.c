@@ -89,7 +89,9 @@ static const char usage[] =
 "Lost events, truncated files and allocations /proc/allocinfo counted but the trace\n"
 "does not show are reported and the data flagged incomplete. The text says per\n"
 "file what the recording was and what its stack captures cost, and marks call\n"
-"sites whose objects were reused while live (frees the kernel does not trace).\n";
+"sites whose objects were reused while live (frees the kernel does not trace).\n"
+"A FILE may also be a JSON document of report -f json or leaks -o: its call sites\n"
+"and stacks (not --timeline, not -f lifetimes; its leak suspects are unknown).\n";
 
 enum {
 	OPT_start = OPT_VIEWOPTS_END, OPT_end, OPT_pid, OPT_live, OPT_min_age, OPT_hist,
@@ -400,13 +402,22 @@ static int run_report(struct report_params *p)
 		p->opts.read.progress = atag_progress_bar;
 		p->opts.read.progress_ctx = &shown;
 	}
+	/* a document keeps call sites and stacks, not the allocations one by one */
+	for (i = 0; i < p->nr_inputs; i++)
+		if ((p->timeline || !strncmp(p->format, "lifetimes", 9)) &&
+		    atag_report_is_document(p->inputs[i]))
+			die("%s: a JSON document keeps no allocations one by one: %s reads trace.dat "
+			    "files only", p->inputs[i], p->timeline ? "--timeline" : "-f lifetimes");
 	r = atag_report_alloc(&p->opts);
 	if (!r)
 		die("out of memory");
 	if (!strncmp(p->format, "lifetimes", 9))
 		stream_rows(r, p, &lo);
 	for (i = 0; i < p->nr_inputs; i++) {
-		if (atag_report_add_file(r, p->inputs[i], err, sizeof(err))) {
+		/* report -f json's and leaks -o's documents: their call sites and stacks */
+		if (atag_report_is_document(p->inputs[i]) ?
+		    atag_report_add_document(r, p->inputs[i], err, sizeof(err)) :
+		    atag_report_add_file(r, p->inputs[i], err, sizeof(err))) {
 			if (shown)
 				fputc('\n', stderr);
 			atag_warn_text(p->inputs[i], err);

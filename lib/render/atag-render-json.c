@@ -318,6 +318,15 @@ static const char *const task_keys[ATAG_TASK_NR] = {
 	[ATAG_TASK_RECORDER] = "recorder", [ATAG_TASK_OTHER] = "other",
 };
 
+/* live_suspects, null when a JSON document was read (its live ones are not listed) */
+static void suspects(struct atag_json *w, const struct atag_report *r, uint64_t n)
+{
+	if (r->live_unlisted)
+		atag_json_null(w, "live_suspects");
+	else
+		atag_json_uint(w, "live_suspects", n);
+}
+
 static void sources(struct atag_json *w, const struct atag_report *r)
 {
 	const struct atag_report_source *src;
@@ -336,7 +345,7 @@ static void sources(struct atag_json *w, const struct atag_report *r)
 		atag_json_str(w, "source", src->name);
 		atag_json_open_object(w, "totals");
 		atag_render_counters_json(w, &src->totals, atag_total_fields, ~0u);
-		atag_json_uint(w, "live_suspects", src->totals.live_suspects);
+		suspects(w, r, src->totals.live_suspects);
 		atag_json_close(w);
 		atag_json_uint(w, "nested", nested);
 		atag_json_open_object(w, "excluded");
@@ -444,7 +453,7 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 	atag_json_bool(&w, "complete", r->complete);
 	atag_json_open_object(&w, "totals");
 	atag_render_counters_json(&w, &r->totals, atag_total_fields, ~0u);
-	atag_json_uint(&w, "live_suspects", r->totals.live_suspects);
+	suspects(&w, r, r->totals.live_suspects);
 	atag_json_close(&w);
 	atag_json_open_array(&w, "tags");
 	for (i = 0; i < rows(o, r->nr_selected); i++) {

@@ -323,7 +323,10 @@ static void summary_source(const struct atag_report *r, const struct atag_report
 			nested == 1 ? "event" : "events");
 	fprintf(f, "live at end   %llu (%s)\n", (unsigned long long)t->live,
 		atag_format_size(a, sizeof(a), t->live_bytes));
-	if (t->live)
+	if (t->live && r->live_unlisted)
+		fprintf(f, "              leak suspects unknown: a JSON document counts its live "
+			"allocations without listing them\n");
+	else if (t->live)
 		fprintf(f, "              %llu leak %s, %llu explained (the kernel frees them "
 			"without an event, later, or keeps them cached; --live says why)\n",
 			(unsigned long long)t->live_suspects,

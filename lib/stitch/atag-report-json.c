@@ -480,6 +480,8 @@ int atag_report_add_document(struct atag_report *r, const char *path, char *err,
 	}
 	ret = read_document(&d, json_parser_get_root(parser), path);
 	g_object_unref(parser);
+	/* its live allocations are counted, not listed: no suspects can be told */
+	r->live_unlisted = true;
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	return ret ? atag_err(ret) : 0;

@@ -99,8 +99,10 @@
 		cell(function (s) {
 			return bytes(s.totals.live_bytes) + ' in ' + d3.format(',')(s.totals.live);
 		}, function (s) { return { bytes: s.totals.live_bytes, count: s.totals.live }; });
-		cell(function (s) { return d3.format(',')(s.totals.live_suspects); },
-		     function (s) { return { count: s.totals.live_suspects }; });
+		cell(function (s) {
+			return s.totals.live_suspects === null ? 'unknown' :
+				d3.format(',')(s.totals.live_suspects);
+		}, function (s) { return { count: s.totals.live_suspects }; });
 		cell(function (s) {
 			var tl = peak(s);
 
