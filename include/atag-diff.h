@@ -2,7 +2,7 @@
 /*
  * atag-diff.h - what changed between two reports: per call site and per stack,
  * the change in allocations, bytes, live at the end, peak live and lifetimes
- * (lib/stitch/atag-diff.c).
+ * (lib/report/atag-diff.c).
  *
  *   BEFORE.dat -> report --+
  *                          +--> atag_diff_compute() --> diff renderers

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the diff of two reports (lib/stitch/atag-diff.c) on hand-built
+ * Unit tests of the diff of two reports (lib/report/atag-diff.c) on hand-built
  * reports: matching by stable identity (no addresses, no offsets), frames without
  * offsets, the unknown call sites, statuses, sorting, normalisation.
  */

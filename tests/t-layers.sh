@@ -6,10 +6,11 @@
 #
 #   util     shared helpers (errors, units, the hash map, the JSON writer)
 #   read     trace.dat files and the source adapters        -> util
-#   stitch   stitching, aggregates, the report of files     -> read, util
-#   render   text, JSON, CSV, folded, pprof                  -> stitch, read, util
+#   stitch   the stitcher: lifetimes, stacks, aggregates     -> read, util
+#   report   the engine: files run into a report, diffs      -> stitch, read, util
+#   render   text, JSON, CSV, folded, pprof                  -> report, stitch, read, util
 #   kernel   allocinfo, filters, recording sessions          -> util
-#   live     top's engine: its instance read as events come  -> kernel, read, stitch, util
+#   live     top's engine: its instance read as events come  -> kernel, stitch, read, util
 #   bufstat  ring-buffer memory (its own archive)            -> util
 #
 # Checked two ways: the #include lines of every lib/ file (a header belongs to the
@@ -22,7 +23,8 @@ export LC_ALL=C
 cd "$ATAG_SRC" || exit 2
 
 # Which parts each part may use (itself included).
-RULES="util:util;read:util read;stitch:util read stitch;render:util read stitch render"
+RULES="util:util;read:util read;stitch:util read stitch;report:util read stitch report"
+RULES="$RULES;render:util read stitch report render"
 RULES="$RULES;kernel:util kernel;bufstat:util bufstat;live:util read stitch kernel live"
 
 # The part of a public header, by name; internal headers are in their part's folder.
@@ -32,9 +34,9 @@ header_part() {
 	include/atag-utils.h|include/atag-json.h|include/atag-map.h|include/atag-marker.h) echo util ;;
 	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-symbols.h|\
 	include/atag-event.h|include/atag-debuginfo.h|include/atag-recording.h) echo read ;;
-	include/atag-stitch.h|include/atag-lifetime.h|include/atag-report.h|\
-	include/atag-counters.h|include/atag-diff.h|include/atag-timeline.h|\
-	include/atag-sort.h|include/atag-suspect.h) echo stitch ;;
+	include/atag-stitch.h|include/atag-lifetime.h|include/atag-counters.h|\
+	include/atag-timeline.h|include/atag-suspect.h) echo stitch ;;
+	include/atag-report.h|include/atag-diff.h|include/atag-sort.h) echo report ;;
 	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
 	include/atag-record.h|include/atag-state.h|include/atag-session.h|\
@@ -46,11 +48,12 @@ header_part() {
 }
 
 # Every quoted include of lib/ and include/, resolved where the compiler finds it
-# (the including file's folder, include/, lib/util/), one "file header" a line.
+# (the including file's folder, include/, the parts' folders), one "file header" a line.
 files=$(find lib include -name '*.[ch]' | sort)
+dirs=$(find lib -mindepth 1 -maxdepth 1 -type d | sort)
 for f in $files; do
 	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
-		for d in "$(dirname "$f")" include lib/util; do
+		for d in "$(dirname "$f")" include $dirs; do
 			[ -f "$d/$h" ] && { echo "$f $d/$h"; break; }
 		done		# not found: generated (profile.pb-c.h)
 	done
