@@ -110,7 +110,7 @@ LIBS		= $(PKG_LIBS) -lm -lpthread
 # aggregates), queue (between the reading and stitching threads), report (the engine that
 # runs files into a report, and diffs), render, kernel (allocinfo, recording), live (top);
 # bufstat is an archive of its own. tests/t-layers.sh checks the order.
-LIB_DIRS	:= util read stitch report render kernel live
+LIB_DIRS	:= util read stitch queue report render kernel live
 LIB_SRCS	:= $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 BUFSTAT_SRCS	:= $(sort $(wildcard lib/bufstat/*.c))
 UTIL_SRCS	:= $(sort $(wildcard utils/*.c))

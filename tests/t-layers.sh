@@ -7,7 +7,8 @@
 #   util     shared helpers (errors, units, the hash map, the JSON writer)
 #   read     trace.dat files and the source adapters        -> util
 #   stitch   the stitcher: lifetimes, stacks, aggregates     -> read, util
-#   report   the engine: files run into a report, diffs      -> stitch, read, util
+#   queue    events from the reading to the stitching thread -> read, util
+#   report   the engine: files run into a report, diffs      -> queue, stitch, read, util
 #   render   text, JSON, CSV, folded, pprof                  -> report, stitch, read, util
 #   kernel   allocinfo, filters, recording sessions          -> util
 #   live     top's engine: its instance read as events come  -> kernel, stitch, read, util
@@ -23,7 +24,8 @@ export LC_ALL=C
 cd "$ATAG_SRC" || exit 2
 
 # Which parts each part may use (itself included).
-RULES="util:util;read:util read;stitch:util read stitch;report:util read stitch report"
+RULES="util:util;read:util read;stitch:util read stitch;queue:util read queue"
+RULES="$RULES;report:util read stitch queue report"
 RULES="$RULES;render:util read stitch report render"
 RULES="$RULES;kernel:util kernel;bufstat:util bufstat;live:util read stitch kernel live"
 

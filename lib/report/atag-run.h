@@ -21,7 +21,7 @@
  *    It calls nothing on the reader side: what it needs was resolved before the
  *    message crossed (include/atag-event.h).
  *  - What crosses is copied: event fields, a hit's call-site strings, a stack's
- *    frames and call site (lib/stitch/atag-pipe.c). The two threads share only
+ *    frames and call site (lib/queue/atag-pipe.c). The two threads share only
  *    the pipe, and the stitching objects, which the calling thread does not
  *    touch until it has joined the stitching thread.
  *  - An error of the stitching thread (out of memory) stops the reader at its
