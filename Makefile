@@ -100,7 +100,7 @@ WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 		   -Wno-format-nonliteral -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS		?= -g -O2
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -DATAG_VERSION='"$(VERSION)"' $(WARN) \
-		   -Iinclude -Ilib/util -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(CLANG_WARN) \
+		   -Iinclude -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(CLANG_WARN) \
 		   $(EXTRA_CFLAGS) $(CPPFLAGS)
 LDFLAGS		?=
 override LDFLAGS += $(SAN_FLAGS)

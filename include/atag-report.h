@@ -13,7 +13,7 @@
  * filters and the sort order; the renderers (include/atag-render.h) only read.
  *
  * What a report says of a recording of trace-cmd-alloc-tag record, whose marker
- * lines describe it (include/atag-recording.h):
+ * lines describe it (lib/read/atag-recording.h):
  *  - scope: only the workload's process tree is counted by default, never the
  *    recorder's processes; the allocations of the tasks left out are counted per
  *    class (struct atag_report_source.excluded);
@@ -268,7 +268,7 @@ struct atag_report_opts {
 	 * Debug information for file:line of call sites and frames: the vmlinux
 	 * (NULL: the distribution's debug-info paths for each file's kernel release,
 	 * when there) and the module directories (NULL: the defaults of
-	 * include/atag-debuginfo.h); no_debuginfo: none at all.
+	 * lib/read/atag-debuginfo.h); no_debuginfo: none at all.
 	 */
 	const char		*vmlinux;
 	const char *const	*module_dirs;

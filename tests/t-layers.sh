@@ -33,11 +33,10 @@ RULES="$RULES;kernel:util kernel;bufstat:util bufstat;live:util read stitch kern
 header_part() {
 	case $1 in
 	lib/*/*)	echo "$1" | cut -d/ -f2 ;;
-	include/atag-utils.h|include/atag-json.h|include/atag-map.h|include/atag-marker.h) echo util ;;
-	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-symbols.h|\
-	include/atag-event.h|include/atag-debuginfo.h|include/atag-recording.h) echo read ;;
-	include/atag-stitch.h|include/atag-lifetime.h|include/atag-counters.h|\
-	include/atag-timeline.h|include/atag-suspect.h) echo stitch ;;
+	include/atag-utils.h|include/atag-json.h|include/atag-outbuf.h|include/atag-bigmem.h|\
+	include/atag-marker.h) echo util ;;
+	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-event.h) echo read ;;
+	include/atag-lifetime.h|include/atag-counters.h|include/atag-timeline.h) echo stitch ;;
 	include/atag-report.h|include/atag-diff.h|include/atag-sort.h) echo report ;;
 	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
@@ -100,6 +99,21 @@ cycles() {
 }
 
 check_eq "includes: no cycle between files" "$(cycles "$T_TMP/inc.edges")" ""
+
+# include/ holds the public API alone: the headers the command, the plugin and the
+# benchmarks include, and those these include. A header only lib/ uses sits beside
+# the file that implements it.
+incs() { sed -n 's/^#include "\(atag-[^"]*\.h\)".*/\1/p' "$@" /dev/null | sort -u; }
+pub=$(incs utils/*.[ch] plugins/*.c bench/*.c)
+while :; do
+	more=$( (echo "$pub"; for h in $pub; do [ -f "include/$h" ] && incs "include/$h"; done) | sort -u)
+	[ "$more" = "$pub" ] && break
+	pub=$more
+done
+private=$(for f in include/*.h; do
+	echo "$pub" | grep -qx "${f#include/}" || echo "$f: lib/ alone uses it"
+done)
+check_eq "include/ holds the public API only" "$private" ""
 
 # The objects: which file's symbols each file uses.
 # the objects of today's sources (a build directory may hold stale ones)

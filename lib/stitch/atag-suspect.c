@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Leak suspects (include/atag-suspect.h; report: struct atag_report_live): an allocation live
+ * Leak suspects (lib/stitch/atag-suspect.h; report: struct atag_report_live): an allocation live
  * at the end of its trace is a suspect unless the trace or the kernel explains why it
  * looks live. The explanations, in order:
  *
