@@ -37,7 +37,7 @@ header_part() {
 	include/atag-marker.h) echo util ;;
 	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-event.h) echo read ;;
 	include/atag-lifetime.h|include/atag-counters.h|include/atag-timeline.h) echo stitch ;;
-	include/atag-report.h|include/atag-diff.h|include/atag-sort.h) echo report ;;
+	include/atag-report.h|include/atag-report-diff.h|include/atag-sort.h) echo report ;;
 	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
 	include/atag-record.h|include/atag-state.h|include/atag-session.h|\

@@ -69,7 +69,7 @@ const char *atag_fold_name(struct atag_fold *fold, const char *name) __hidden;
 struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_report_tag *rt,
 					 char **frames, char **lines, unsigned int nr) __hidden;
 
-/* The fold of @r, and the options it reads with (atag-report.c). */
+/* The fold of @r, and the options it reads with (atag-report-files.c). */
 struct atag_fold *atag_report_fold(struct atag_report *r) __hidden;
 const struct atag_report_opts *atag_report_opts_of(const struct atag_report *r) __hidden;
 
