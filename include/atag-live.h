@@ -61,7 +61,7 @@ struct atag_live_opts {
 	/*
 	 * Kernel stacks: 0 none; 1 every allocation's; N (a power of two) one
 	 * allocation's in N, by address patterns that move on as record's do
-	 * (include/atag-record.h: slab objects and alloc_tag_mem_alloced; pages always
+	 * (include/atag-recorder.h: slab objects and alloc_tag_mem_alloced; pages always
 	 * carry one, their call site is in it)
 	 */
 	unsigned int		stack_every;

@@ -17,7 +17,8 @@
 # Checked two ways: the #include lines of every lib/ file (a header belongs to the
 # part that implements it), and the symbols of the built objects (nm: a file that
 # uses a symbol another defines depends on it). Either graph must have no cycle
-# between files, and no arrow against the order above.
+# between files, and no arrow against the order above. Also: include/ holds the
+# public API only, and no two source files of the tree share a name.
 . "$(dirname "$0")/lib.sh"
 
 export LC_ALL=C
@@ -40,7 +41,7 @@ header_part() {
 	include/atag-report.h|include/atag-report-diff.h|include/atag-sort.h) echo report ;;
 	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
-	include/atag-record.h|include/atag-state.h|include/atag-session.h|\
+	include/atag-recorder.h|include/atag-state.h|include/atag-session.h|\
 	include/atag-tracefs.h|include/atag-profiling.h) echo kernel ;;
 	include/atag-bufstat.h) echo bufstat ;;
 	include/atag-live.h) echo live ;;
@@ -114,6 +115,11 @@ private=$(for f in include/*.h; do
 	echo "$pub" | grep -qx "${f#include/}" || echo "$f: lib/ alone uses it"
 done)
 check_eq "include/ holds the public API only" "$private" ""
+
+# One name, one file: no two sources of the tree share a basename.
+dups=$(find . \( -path './build*' -o -path ./.git \) -prune -o -name '*.[ch]' -print |
+	sed 's|.*/||' | sort | uniq -d)
+check_eq "no two source files share a name" "$dups" ""
 
 # The objects: which file's symbols each file uses.
 # the objects of today's sources (a build directory may hold stale ones)
