@@ -100,15 +100,17 @@ WARN		:= -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 \
 		   -Wno-format-nonliteral -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS		?= -g -O2
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -DATAG_VERSION='"$(VERSION)"' $(WARN) \
-		   -Iinclude -Ilib/util -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(CLANG_WARN) \
+		   -Iinclude -I$(O)/gen $(PKG_CFLAGS) $(SAN_FLAGS) $(CLANG_WARN) \
 		   $(EXTRA_CFLAGS) $(CPPFLAGS)
 LDFLAGS		?=
 override LDFLAGS += $(SAN_FLAGS)
 LIBS		= $(PKG_LIBS) -lm -lpthread
 
-# lib/ by concern: util (shared helpers), read (trace.dat), stitch (stitching and
-# aggregation), render, kernel (allocinfo, recording); bufstat is an archive of its own.
-LIB_DIRS	:= util read stitch render kernel live
+# lib/ by concern: util (shared helpers), read (trace.dat), stitch (the stitcher and its
+# aggregates), queue (between the reading and stitching threads), report (the engine that
+# runs files into a report, and diffs), render, kernel (allocinfo, recording), live (top);
+# bufstat is an archive of its own. tests/t-layers.sh checks the order.
+LIB_DIRS	:= util read stitch queue report render kernel live
 LIB_SRCS	:= $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 BUFSTAT_SRCS	:= $(sort $(wildcard lib/bufstat/*.c))
 UTIL_SRCS	:= $(sort $(wildcard utils/*.c))
@@ -221,6 +223,13 @@ $(O)/%.o: %.c $(PROTO_GEN)
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# lib/: a part's internal headers sit beside its files; the parts below it may be
+# included (tests/t-layers.sh checks that only those are).
+$(O)/lib/%.o: lib/%.c $(PROTO_GEN)
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LIB_DIRS:%=-Ilib/%) -MMD -MP -c -o $@ $<
 
 # The unit tests are white-box: they may include a part's internal headers.
 $(O)/tests/%.o: tests/%.c $(PROTO_GEN)

@@ -96,7 +96,7 @@ struct atag_bufstat_cpu {
 	int				cpu;
 	unsigned long long		size_kb;	/* per_cpu/cpuN/buffer_size_kb */
 	bool				has_stats;
-	struct atag_cpu_stats		stats;	/* lib/util/atag-tracefs.c */
+	struct atag_cpu_stats		stats;	/* lib/util/atag-tracefs-mount.c */
 	bool				has_meta;
 	struct atag_bufstat_meta	meta;
 	/* computed by atag_bufstat_compute() */

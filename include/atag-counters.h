@@ -4,7 +4,7 @@
  * a report.
  *
  * One type, struct atag_counters, serves every level: the stitcher's aggregates of
- * one file per tag and per (tag, stack) (include/atag-stitch.h), and the report's
+ * one file per tag and per (tag, stack) (lib/stitch/atag-stitch.h), and the report's
  * call sites and stacks folded across files (include/atag-report.h). It changes
  * in three ways only: the stitcher's updates below (an allocation, its retirement
  * by a free or by a replacement, an unmatched free), atag_counters_add() when

@@ -9,7 +9,7 @@
  *
  * A reader decodes trace records into the three messages of this header and hands
  * them to a struct atag_sink: straight into a stitcher (atag_stitch_sink() of
- * include/atag-stitch.h), or into the queue to a stitching thread. Everything a
+ * lib/stitch/atag-stitch.h), or into the queue to a stitching thread. Everything a
  * message needs from the trace (libtraceevent's symbol and comm tables, the
  * strings inside a record) is resolved by the reader before the message is
  * handed over, so a sink never calls back into the reader side, and everything it

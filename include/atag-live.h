@@ -6,7 +6,7 @@
  *
  *   instance ring buffers --trace_pipe_raw, per CPU (libtracefs)--> records
  *     --merged in timestamp order--> decoder (include/atag-source.h)
- *     --> task filter --> stitcher (include/atag-stitch.h) --> snapshots
+ *     --> task filter --> stitcher (lib/stitch/atag-stitch.h) --> snapshots
  *
  * No trace.dat is written. The instance is a session's (include/atag-session.h):
  * atag_live_open() sets it up (the source's events, a trace clock user space can
@@ -49,7 +49,7 @@ struct tracefs_instance;
 
 /* Sources one view reads at most (slab and page events). */
 #define ATAG_LIVE_SOURCES_MAX	2
-/* the view (struct atag_live of include/atag-stitch.h is a live allocation) */
+/* the view (struct atag_live of lib/stitch/atag-stitch.h is a live allocation) */
 struct atag_liveview;
 
 /* How much older than the start of a read a record must be to be handed on. */
@@ -61,7 +61,7 @@ struct atag_live_opts {
 	/*
 	 * Kernel stacks: 0 none; 1 every allocation's; N (a power of two) one
 	 * allocation's in N, by address patterns that move on as record's do
-	 * (include/atag-record.h: slab objects and alloc_tag_mem_alloced; pages always
+	 * (include/atag-recorder.h: slab objects and alloc_tag_mem_alloced; pages always
 	 * carry one, their call site is in it)
 	 */
 	unsigned int		stack_every;
@@ -202,7 +202,7 @@ int atag_live_render_json(const struct atag_live_snapshot *s,
  * allocation still live and at least min_age old (counted by the task filter, its
  * stack come when one was to come) is grouped by call site and then by stack. An
  * allocation is a leak suspect unless the rules report applies explain it
- * (include/atag-suspect.h: untraced free paths, RCU frees once its task exited,
+ * (lib/stitch/atag-suspect.h: untraced free paths, RCU frees once its task exited,
  * caches...); one its task still holds stays a suspect.
  *
  * Lost events make the view uncertain: an allocation whose free was lost stays live

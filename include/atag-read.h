@@ -17,7 +17,7 @@
  * outside the time window, counts the rest and decodes them into the sink.
  *
  * The description. A recording of trace-cmd-alloc-tag record describes itself
- * in marker lines (include/atag-recording.h): who recorded, the recorder's and
+ * in marker lines (lib/read/atag-recording.h): who recorded, the recorder's and
  * the workload's processes. Tasks must be known before their first event, and
  * the lines come after the recorder started (and the workload's just after it
  * was forked), so atag_reader_open() reads them ahead: the records of the buffer
@@ -29,7 +29,7 @@
  * Whatever the consumer needs from the trace is resolved here before a message
  * leaves, so a sink never calls back: the decoder's part (call-site strings,
  * the event a stack names, the call site it gives), and the task scope
- * (include/atag-recording.h): the class of the task of each ALLOC and FREE and
+ * (lib/read/atag-recording.h): the class of the task of each ALLOC and FREE and
  * whether it is counted: by default the workload's process tree of a labelled
  * recording (every task of a file without description), never the recorder's;
  * by hand the pids and comm globs given (comms as the file saved them),

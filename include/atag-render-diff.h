@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-render-diff.h - writing a diff of two reports (include/atag-diff.h).
+ * atag-render-diff.h - writing a diff of two reports (include/atag-report-diff.h).
  *
  * Like the report renderers (include/atag-render.h), these only read, and take
  * the same options where they apply (limit, stacks, weight):

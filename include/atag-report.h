@@ -13,7 +13,7 @@
  * filters and the sort order; the renderers (include/atag-render.h) only read.
  *
  * What a report says of a recording of trace-cmd-alloc-tag record, whose marker
- * lines describe it (include/atag-recording.h):
+ * lines describe it (lib/read/atag-recording.h):
  *  - scope: only the workload's process tree is counted by default, never the
  *    recorder's processes; the allocations of the tasks left out are counted per
  *    class (struct atag_report_source.excluded);
@@ -30,7 +30,7 @@
  * Nothing here touches the live kernel or needs root.
  *
  * Threads: atag_report_add_file() stitches on a thread of its own while the
- * calling thread reads (lib/stitch/atag-run.h has the contract); every
+ * calling thread reads (lib/report/atag-run.h has the contract); every
  * libtracecmd and libtraceevent call stays on the calling thread, and the
  * report is complete when it returns. A report is not thread safe: one thread
  * at a time. Reading trace.dat files forks no process and installs no signal
@@ -101,7 +101,7 @@ struct atag_report_live {
 	int8_t				task_exited;
 	/*
 	 * A leak suspect: nothing the trace or the kernel explains keeps it live
-	 * (atag_report_finish(), lib/stitch/atag-suspects.c); else why not, in words.
+	 * (atag_report_finish(); the rules: lib/stitch/atag-suspect.c); else why not, in words.
 	 */
 	bool				suspect;
 	const char			*suspect_why;
@@ -228,7 +228,7 @@ struct atag_report_completeness {
 };
 /*
  * The report: everything the renderers read. The arrays are the report's;
- * treat them as read-only outside lib/stitch/.
+ * treat them as read-only outside lib/report/.
  */
 struct atag_report {
 	struct atag_report_file	*files;
@@ -271,7 +271,7 @@ struct atag_report_opts {
 	 * Debug information for file:line of call sites and frames: the vmlinux
 	 * (NULL: the distribution's debug-info paths for each file's kernel release,
 	 * when there) and the module directories (NULL: the defaults of
-	 * include/atag-debuginfo.h); no_debuginfo: none at all.
+	 * lib/read/atag-debuginfo.h); no_debuginfo: none at all.
 	 */
 	const char		*vmlinux;
 	const char *const	*module_dirs;
@@ -302,7 +302,7 @@ bool atag_report_is_document(const char *path);
 
 /*
  * Fold into @r the call sites of a document that report -f json or leaks -o wrote
- * (lib/stitch/atag-report-json.c), as atag_report_add_file() folds a file's: tags[]
+ * (lib/report/atag-report-json.c), as atag_report_add_file() folds a file's: tags[]
  * with their counters, their stacks with theirs (merged with the call sites and
  * stacks of what @r read before, by the same identity), each source's stack
  * sampling (sources[].stack_every), files[] (their first_ts and last_ts, or 0 and

@@ -14,7 +14,7 @@
  *    /proc/allocinfo when it is off. A tag stays on while any session holds it; the
  *    last holder of a tag that a session turned on turns it off again. A tag traced
  *    before any session is never turned off;
- *  - the recorder it started on the instance (include/atag-record.h), if any, and the
+ *  - the recorder it started on the instance (include/atag-recorder.h), if any, and the
  *    private directory its trace.dat is written in until it is complete.
  * Its users: `record` (all of it), `reset` (a session loaded from a state file, to
  * undo it), and a live view such as `top` (instance and tags, reading the instance
@@ -69,7 +69,7 @@
 #include <sys/types.h>
 
 #include "atag-allocinfo.h"
-#include "atag-record.h"
+#include "atag-recorder.h"
 #include "atag-state.h"
 #include "atag-tracefs.h"
 

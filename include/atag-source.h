@@ -33,7 +33,7 @@
  * recording): each event names its source's index (struct atag_event.src).
  * Besides the sources' events it reads two kinds of records itself, when told
  * where to put them (atag_decoder_set_scope()): the recording's marker lines
- * (ftrace:print, include/atag-recording.h), which also open and close the
+ * (ftrace:print, lib/read/atag-recording.h), which also open and close the
  * counters window (ATAG_EV_WINDOW), and the task events sched_process_fork,
  * exec and exit, which keep the task scope up to date.
  *
@@ -186,7 +186,7 @@ int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 /* The tep it decodes with. */
 struct tep_handle *atag_decoder_tep(const struct atag_decoder *d);
 
-/* The classes of the frames the decoder met (include/atag-symbols.h), to reuse. */
+/* The classes of the frames the decoder met (lib/read/atag-symbols.h), to reuse. */
 struct atag_frame_cache *atag_decoder_frames(const struct atag_decoder *d);
 
 /*
@@ -197,7 +197,7 @@ uint64_t atag_decoder_source_count(const struct atag_decoder *d, unsigned int sr
 				   int event_index);
 uint64_t atag_decoder_count(const struct atag_decoder *d, int event_index);
 uint64_t atag_decoder_stack_count(const struct atag_decoder *d);
-/* Marker lines read (include/atag-recording.h; with atag_decoder_set_scope() only). */
+/* Marker lines read (lib/read/atag-recording.h; with atag_decoder_set_scope() only). */
 uint64_t atag_decoder_markers(const struct atag_decoder *d);
 /*
  * Records the source could not decode (too short for their fields), and records

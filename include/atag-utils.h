@@ -3,11 +3,13 @@
  * atag-utils.h - what every part of libatag shares: logging, errors, units, and the
  * reading of small kernel files (lib/util/).
  *
- *   atag-utils.c    logging, errors, sizes, durations, numbers, globs
- *   atag-files.c    a file or a reader's output read whole; "key: value" lines; a
- *                   directory walked from a descriptor
- *   atag-tracefs.c  where tracefs is mounted; a ring buffer's per_cpu/cpuN/stats file
- *   atag-proc.c     processes named across pid reuse; waiting on pidfds and poll()
+ *   atag-utils.c          logging, errors, sizes, durations, numbers, globs
+ *   atag-files.c          a file or a reader's output read whole; "key: value"
+ *                         lines; a directory walked from a descriptor
+ *   atag-tracefs-mount.c  where tracefs is mounted; a ring buffer's
+ *                         per_cpu/cpuN/stats file
+ *   atag-proc.c           processes named across pid reuse; waiting on pidfds and
+ *                         poll()
  * and, with headers of their own, the JSON writer (include/atag-json.h) and the hash
  * map (lib/util/atag-map.h).
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the diff of two reports (lib/stitch/atag-diff.c) on hand-built
+ * Unit tests of the diff of two reports (lib/report/atag-report-diff.c) on hand-built
  * reports: matching by stable identity (no addresses, no offsets), frames without
  * offsets, the unknown call sites, statuses, sorting, normalisation.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "atag-utest.h"
-#include "atag-diff.h"
+#include "atag-report-diff.h"
 #include "atag-report.h"
 #include "atag-sort.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the file helpers of include/atag-utils.h (lib/util/atag-files.c and
- * lib/util/atag-tracefs.c): whole-file reads, "key: value" lines, the tracefs
+ * lib/util/atag-tracefs-mount.c): whole-file reads, "key: value" lines, the tracefs
  * directory.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the queue between the reading and the stitching thread
- * (lib/stitch/atag-pipe.c): order and content across ring wraps, call-site strings
+ * (lib/queue/atag-pipe.c): order and content across ring wraps, call-site strings
  * sent once per tag, oversized messages, and a consumer error stopping the
  * producer without a hang. make check also runs them under ThreadSanitizer.
  */

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atag-record.h"
+#include "atag-recorder.h"
 #include "atag-tracefs.h"
 #include "atag-utest.h"
 #include "atag-utils.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the stitcher on in-memory event streams: every stitching rule of
- * include/atag-stitch.h, plus the map and lifetime histogram it stands on.
+ * lib/stitch/atag-stitch.h, plus the map and lifetime histogram it stands on.
  */
 #include <stdlib.h>
 #include <string.h>

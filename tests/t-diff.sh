@@ -81,7 +81,7 @@ jq_eq "the leak: lifetimes unchanged, their change 0" \
 		.change.lifetime_ns]" \
 	'[2,true,{"count":0,"p50":0,"p90":0,"p99":0,"max":0}]' "$T_TMP/d.json"
 # the leaked allocations made no hit: they take the stack the last hit of their
-# task and tag cached (include/atag-stitch.h), which changes
+# task and tag cached (lib/stitch/atag-stitch.h), which changes
 jq_eq "the leak: only the stack it took changed" \
 	"[$foo | .stacks[] | [.frames, .status, .change.allocs, .change.live_bytes]]" \
 	'[[["foo_create","bar_open","do_sys_open"],"changed",3,192]]' "$T_TMP/d.json"

@@ -6,38 +6,42 @@
 #
 #   util     shared helpers (errors, units, the hash map, the JSON writer)
 #   read     trace.dat files and the source adapters        -> util
-#   stitch   stitching, aggregates, the report of files     -> read, util
-#   render   text, JSON, CSV, folded, pprof                  -> stitch, read, util
+#   stitch   the stitcher: lifetimes, stacks, aggregates     -> read, util
+#   queue    events from the reading to the stitching thread -> read, util
+#   report   the engine: files run into a report, diffs      -> queue, stitch, read, util
+#   render   text, JSON, CSV, folded, pprof                  -> report, stitch, read, util
 #   kernel   allocinfo, filters, recording sessions          -> util
-#   live     top's engine: its instance read as events come  -> kernel, read, stitch, util
+#   live     top's engine: its instance read as events come  -> kernel, stitch, read, util
 #   bufstat  ring-buffer memory (its own archive)            -> util
 #
 # Checked two ways: the #include lines of every lib/ file (a header belongs to the
 # part that implements it), and the symbols of the built objects (nm: a file that
 # uses a symbol another defines depends on it). Either graph must have no cycle
-# between files, and no arrow against the order above.
+# between files, and no arrow against the order above. Also: include/ holds the
+# public API only, and no two source files of the tree share a name.
 . "$(dirname "$0")/lib.sh"
 
 export LC_ALL=C
 cd "$ATAG_SRC" || exit 2
 
 # Which parts each part may use (itself included).
-RULES="util:util;read:util read;stitch:util read stitch;render:util read stitch render"
+RULES="util:util;read:util read;stitch:util read stitch;queue:util read queue"
+RULES="$RULES;report:util read stitch queue report"
+RULES="$RULES;render:util read stitch report render"
 RULES="$RULES;kernel:util kernel;bufstat:util bufstat;live:util read stitch kernel live"
 
 # The part of a public header, by name; internal headers are in their part's folder.
 header_part() {
 	case $1 in
 	lib/*/*)	echo "$1" | cut -d/ -f2 ;;
-	include/atag-utils.h|include/atag-json.h|include/atag-map.h|include/atag-marker.h) echo util ;;
-	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-symbols.h|\
-	include/atag-event.h|include/atag-debuginfo.h|include/atag-recording.h) echo read ;;
-	include/atag-stitch.h|include/atag-lifetime.h|include/atag-report.h|\
-	include/atag-counters.h|include/atag-diff.h|include/atag-timeline.h|\
-	include/atag-sort.h|include/atag-suspect.h) echo stitch ;;
+	include/atag-utils.h|include/atag-json.h|include/atag-outbuf.h|include/atag-bigmem.h|\
+	include/atag-marker.h) echo util ;;
+	include/atag-read.h|include/atag-trace.h|include/atag-source.h|include/atag-event.h) echo read ;;
+	include/atag-lifetime.h|include/atag-counters.h|include/atag-timeline.h) echo stitch ;;
+	include/atag-report.h|include/atag-report-diff.h|include/atag-sort.h) echo report ;;
 	include/atag-render.h|include/atag-render-diff.h) echo render ;;
 	include/atag-allocinfo.h|include/atag-allocinfo-uapi.h|include/atag-filter.h|\
-	include/atag-record.h|include/atag-state.h|include/atag-session.h|\
+	include/atag-recorder.h|include/atag-state.h|include/atag-session.h|\
 	include/atag-tracefs.h|include/atag-profiling.h) echo kernel ;;
 	include/atag-bufstat.h) echo bufstat ;;
 	include/atag-live.h) echo live ;;
@@ -46,11 +50,12 @@ header_part() {
 }
 
 # Every quoted include of lib/ and include/, resolved where the compiler finds it
-# (the including file's folder, include/, lib/util/), one "file header" a line.
+# (the including file's folder, include/, the parts' folders), one "file header" a line.
 files=$(find lib include -name '*.[ch]' | sort)
+dirs=$(find lib -mindepth 1 -maxdepth 1 -type d | sort)
 for f in $files; do
 	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
-		for d in "$(dirname "$f")" include lib/util; do
+		for d in "$(dirname "$f")" include $dirs; do
 			[ -f "$d/$h" ] && { echo "$f $d/$h"; break; }
 		done		# not found: generated (profile.pb-c.h)
 	done
@@ -95,6 +100,26 @@ cycles() {
 }
 
 check_eq "includes: no cycle between files" "$(cycles "$T_TMP/inc.edges")" ""
+
+# include/ holds the public API alone: the headers the command, the plugin and the
+# benchmarks include, and those these include. A header only lib/ uses sits beside
+# the file that implements it.
+incs() { sed -n 's/^#include "\(atag-[^"]*\.h\)".*/\1/p' "$@" /dev/null | sort -u; }
+pub=$(incs utils/*.[ch] plugins/*.c bench/*.c)
+while :; do
+	more=$( (echo "$pub"; for h in $pub; do [ -f "include/$h" ] && incs "include/$h"; done) | sort -u)
+	[ "$more" = "$pub" ] && break
+	pub=$more
+done
+private=$(for f in include/*.h; do
+	echo "$pub" | grep -qx "${f#include/}" || echo "$f: lib/ alone uses it"
+done)
+check_eq "include/ holds the public API only" "$private" ""
+
+# One name, one file: no two sources of the tree share a basename.
+dups=$(find . \( -path './build*' -o -path ./.git \) -prune -o -name '*.[ch]' -print |
+	sed 's|.*/||' | sort | uniq -d)
+check_eq "no two source files share a name" "$dups" ""
 
 # The objects: which file's symbols each file uses.
 # the objects of today's sources (a build directory may hold stale ones)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "atag-cmd.h"
-#include "atag-diff.h"
+#include "atag-report-diff.h"
 #include "atag-render-diff.h"
 #include "atag-report.h"
 #include "atag-source.h"

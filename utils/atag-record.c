@@ -146,7 +146,7 @@ enum { OPT_no_stack = OPT_TAGOPTS_END, OPT_duration, OPT_all, OPT_kmem, OPT_stac
 /* How long record goes on past the workload's end by default (see --linger). */
 #define LINGER_NS		250000000ULL
 
-/* By default one allocation in this many carries a stack (include/atag-record.h). */
+/* By default one allocation in this many carries a stack (include/atag-recorder.h). */
 #define STACK_EVERY		16
 #define STACK_EVERY_MAX		1024
 /* how long one pattern of address bits stays: a change takes a grace period or two */
@@ -276,7 +276,7 @@ static const char * const slab_alloc_events[] = {
 
 /*
  * The stack triggers: with stack_every N > 1, slab allocations carry a stack when
- * their address holds the first pattern of the sampler's round (atag-record.h), the
+ * their address holds the first pattern of the sampler's round (include/atag-recorder.h), the
  * alloc_tag source's when their ptr does (its stack then comes with
  * alloc_tag_mem_alloced, which has the ptr; the hit has none); page allocations
  * always (the page source takes its call site from the stack). Returns the list,

@@ -2,7 +2,7 @@
 /*
  * Parsers for the tracefs files that describe ring buffers: buffer_size_kb,
  * buffer_meta, remotes' buffer_size_kb, events/header_page, snapshot and
- * trace_stats/memory_usage_kb (per_cpu/cpuN/stats: lib/util/atag-tracefs.c).
+ * trace_stats/memory_usage_kb (per_cpu/cpuN/stats: lib/util/atag-tracefs-mount.c).
  * Pure functions of the text.
  */
 #include <ctype.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The recorder: stock trace-cmd record writing the trace.dat of one tracefs instance
- * (see include/atag-record.h for why and what it leaves). Its end is watched through
+ * (see include/atag-recorder.h for why and what it leaves). Its end is watched through
  * a pidfd, its start through an inotify watch on the instance's tracing_on: no
  * sleeping loops.
  */
@@ -22,7 +22,7 @@
 
 #include <tracefs.h>
 
-#include "atag-record.h"
+#include "atag-recorder.h"
 #include "atag-tracefs.h"
 #include "atag-utils.h"
 

@@ -3,7 +3,7 @@
  * Sampled stacks: a stacktrace trigger whose filter passes the allocations whose
  * address bits ATAG_SAMPLE_SHIFT .. ATAG_SAMPLE_SHIFT + log2(every) - 1 hold one
  * pattern, the pattern changed every period by a thread of the caller's (see
- * include/atag-record.h).
+ * include/atag-recorder.h).
  *
  * Why a pattern that moves: objects are reused, the hottest slot of a cache again and
  * again, so a fixed rule on addresses samples some call sites at every allocation and
@@ -26,7 +26,7 @@
 
 #include <tracefs.h>
 
-#include "atag-record.h"
+#include "atag-recorder.h"
 #include "atag-tracefs.h"
 #include "atag-utils.h"
 

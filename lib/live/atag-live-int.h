@@ -14,7 +14,7 @@
 #include "atag-live-cpu.h"
 #include "atag-live-tasks.h"
 #include "atag-map.h"
-#include "atag-record.h"
+#include "atag-recorder.h"
 #include "atag-source.h"
 #include "atag-stitch.h"
 

@@ -301,7 +301,7 @@ fail:
 /*
  * The stack triggers, inside the instance: slab allocations and the alloc_tag
  * source's alloced events one in stack_every by the address pattern of the first
- * position of the sampler's round (include/atag-record.h; every allocation with 1),
+ * position of the sampler's round (include/atag-recorder.h; every allocation with 1),
  * page allocations always (the page source takes its call site from the stack), as
  * record sets them. The alloc_tag source's stacks come with alloc_tag_mem_alloced,
  * never with the hit: a hit's stack is cached by task and tag, which would keep one

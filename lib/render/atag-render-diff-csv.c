@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atag-diff.h"
+#include "atag-report-diff.h"
 #include "atag-render-diff.h"
 #include "atag-utils.h"
 

@@ -16,7 +16,7 @@
  */
 #include <stdio.h>
 
-#include "atag-diff.h"
+#include "atag-report-diff.h"
 #include "atag-json.h"
 #include "atag-render-diff.h"
 #include "atag-report.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-aggr.h - the stitcher's updates of the aggregates (lib/stitch/atag-aggr.c),
- * internal to lib/stitch/. Readers of the aggregates use include/atag-stitch.h.
+ * internal to lib/stitch/. Readers of the aggregates use lib/stitch/atag-stitch.h.
  */
 #ifndef _ATAG_AGGR_H
 #define _ATAG_AGGR_H

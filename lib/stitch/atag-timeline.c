@@ -116,7 +116,7 @@ static void *grow(void *arr, size_t *cap, size_t *nr, size_t idx, size_t size)
 
 /*
  * A change added to a change, wrapping as the live bytes it turns into do: byte counts
- * past 2^63 are implausible (the report says so, atag-report.c), not undefined.
+ * past 2^63 are implausible (the report says so, atag-report-files.c), not undefined.
  */
 static inline int64_t add_delta(int64_t a, int64_t b)
 {

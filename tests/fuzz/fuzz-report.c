@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atag-diff.h"
+#include "atag-report-diff.h"
 #include "atag-render.h"
 #include "atag-render-diff.h"
 #include "atag-report.h"

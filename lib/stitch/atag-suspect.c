@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Leak suspects (include/atag-suspect.h; report: struct atag_report_live): an allocation live
+ * Leak suspects (lib/stitch/atag-suspect.h; report: struct atag_report_live): an allocation live
  * at the end of its trace is a suspect unless the trace or the kernel explains why it
  * looks live. The explanations, in order:
  *
@@ -49,10 +49,9 @@
  * other than those read here (6.12 and 6.18), where functions may have moved.
  */
 #include <fnmatch.h>
+#include <stdbool.h>
 #include <string.h>
 
-#include "atag-report.h"
-#include "atag-suspects.h"
 #include "atag-suspect.h"
 
 struct known {
@@ -166,44 +165,4 @@ const char *atag_suspect_why(const struct atag_suspect_facts *f)
 	if (f->function && !fnmatch("pages of order *, movable: no stack", f->function, 0))
 		return movable;
 	return NULL;
-}
-
-/* Why @l is live although no leak, or NULL: a suspect. */
-static const char *explain(const struct atag_report_live *l)
-{
-	const struct atag_report_tag *t = l->tag;
-	struct atag_suspect_facts f = {
-		.source = t->source,
-		.function = t->function,
-		.frames = l->stack ? (const char *const *)l->stack->frames : NULL,
-		.nr_frames = l->stack ? l->stack->nr_frames : 0,
-		.task_exited = l->task_exited,
-		.replaced = t->counts.replaced,
-		.unmatched_frees = t->counts.unmatched_frees,
-		.partial_frees = t->counts.partial_frees,
-	};
-
-	return atag_suspect_why(&f);
-}
-
-void atag_suspects_classify(struct atag_report *r)
-{
-	struct atag_report_live *l;
-	unsigned int k;
-	size_t i;
-
-	r->totals.live_suspects = 0;
-	for (k = 0; k < r->nr_sources; k++)
-		r->sources[k].totals.live_suspects = 0;
-	for (i = 0; i < r->nr_live; i++) {
-		l = &r->live[i];
-		l->suspect_why = explain(l);
-		l->suspect = !l->suspect_why;
-		if (!l->suspect)
-			continue;
-		r->totals.live_suspects++;
-		for (k = 0; k < r->nr_sources; k++)
-			if (!strcmp(r->sources[k].name, l->tag->source))
-				r->sources[k].totals.live_suspects++;
-	}
 }

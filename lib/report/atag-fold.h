@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-fold.h - folding what one file's run made into a report (library-internal;
- * atag_report_add_file() uses it). See lib/stitch/atag-fold.c.
+ * atag_report_add_file() uses it). See lib/report/atag-fold.c.
  *
  * Runs on the thread that read the file, after its run: naming call sites and
  * frames asks the file's kallsyms and comms (libtraceevent).
@@ -69,7 +69,7 @@ const char *atag_fold_name(struct atag_fold *fold, const char *name) __hidden;
 struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_report_tag *rt,
 					 char **frames, char **lines, unsigned int nr) __hidden;
 
-/* The fold of @r, and the options it reads with (atag-report.c). */
+/* The fold of @r, and the options it reads with (atag-report-files.c). */
 struct atag_fold *atag_report_fold(struct atag_report *r) __hidden;
 const struct atag_report_opts *atag_report_opts_of(const struct atag_report *r) __hidden;
 
@@ -80,7 +80,7 @@ struct atag_report_source *atag_fold_source(struct atag_report *r, const char *n
  * The timeline @aggr kept (if any) joins r->timelines as the last file's, for
  * source @source: the file's tag i is the report's @tags[i] (NULL: left out), its
  * (tag, stack) pairs the report's stacks by @by_pair (tag_idx << 32 | stack_id).
- * 0 or -ENOMEM (then nothing was added). lib/stitch/atag-report-timeline.c.
+ * 0 or -ENOMEM (then nothing was added). lib/report/atag-report-timeline.c.
  */
 typedef struct _GHashTable GHashTable;
 int atag_fold_timeline(struct atag_report *r, const char *source, struct atag_aggr *aggr,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-outbuf.h - bytes gathered before they go to a FILE in one write
- * (library-internal).
+ * atag-outbuf.h - bytes gathered before they go to a FILE in one write (the JSON
+ * writer of include/atag-json.h holds one).
  *
  * For writers of many small pieces (the JSON writer's commas, keys and values,
  * report -f lifetimes' CSV cells): a piece is copied into the buffer, and the

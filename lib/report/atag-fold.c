@@ -542,7 +542,7 @@ int atag_fold_file(struct atag_fold *fold, struct atag_report *r, const struct a
 				.di = di };
 	int ret = 0;
 
-	/* the report's file holds the description now (atag-report.c took it over) */
+	/* the report's file holds the description now (atag-report-files.c took it over) */
 	if (r->nr_files && atag_recording_labelled(r->files[r->nr_files - 1].recording))
 		ff.rec = r->files[r->nr_files - 1].recording;
 	for (ff.src = 0; !ret && ff.src < run->nr_src; ff.src++) {

@@ -2,7 +2,7 @@
 /*
  * Comparing two finished reports: call sites and stacks matched by stable
  * identity, their counters and lifetimes side by side, sorted by the largest
- * change. See atag-diff.h.
+ * change. See include/atag-report-diff.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "atag-diff.h"
+#include "atag-report-diff.h"
 #include "atag-report.h"
 #include "atag-sort.h"
 #include "atag-utils.h"

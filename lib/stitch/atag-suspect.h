@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-suspect.h - whether a live allocation is a leak suspect, by the one rule table
- * of lib/stitch/atag-suspects.c (which says the rules and why each holds).
+ * of lib/stitch/atag-suspect.c (which says the rules and why each holds).
  *
  * An allocation that looks live (at the end of a trace for report, old enough for
  * leaks) is a suspect unless the trace or the kernel explains why it looks live: a free

@@ -63,7 +63,7 @@
  *
  * Threads: a stitcher, its aggregates and its stacks belong to one thread at a
  * time and need nothing else: report stitches on a thread of its own and reads
- * the results after joining it (lib/stitch/atag-run.h). Functions that return
+ * the results after joining it (lib/report/atag-run.h). Functions that return
  * an int return 0 or a negative errno (-ENOMEM: the only way they fail).
  */
 #ifndef _ATAG_STITCH_H

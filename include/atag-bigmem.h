@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-bigmem.h - large buffers backed by transparent huge pages where the
- * system allows them (library-internal).
+ * system allows them (used by the command too).
  *
  * A first touch of a 4 KiB page costs a page fault, and virtual machines that
  * trap page-table updates to the host make each fault expensive: a 4 MiB buffer

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "atag-report.h"
-#include "atag-suspects.h"
 #include "atag-rows.h"
 #include "atag-sort.h"
 #include "atag-source.h"
+#include "atag-suspect.h"
 #include "atag-utils.h"
 
 static uint64_t key_value(const struct atag_sort_key *k, const struct atag_report_tag *t)
@@ -168,6 +168,50 @@ void atag_report_stack_estimate(const struct atag_report *r, const struct atag_r
 	out->replaced = s->counts.replaced * scale + 0.5;
 }
 
+/* Why @l is live although no leak, or NULL: a suspect. */
+static const char *suspect_explain(const struct atag_report_live *l)
+{
+	const struct atag_report_tag *t = l->tag;
+	struct atag_suspect_facts f = {
+		.source = t->source,
+		.function = t->function,
+		.frames = l->stack ? (const char *const *)l->stack->frames : NULL,
+		.nr_frames = l->stack ? l->stack->nr_frames : 0,
+		.task_exited = l->task_exited,
+		.replaced = t->counts.replaced,
+		.unmatched_frees = t->counts.unmatched_frees,
+		.partial_frees = t->counts.partial_frees,
+	};
+
+	return atag_suspect_why(&f);
+}
+
+/*
+ * Set suspect and suspect_why of every allocation of r->live, and the live_suspects
+ * of r->totals and of each source's totals.
+ */
+static void classify_suspects(struct atag_report *r)
+{
+	struct atag_report_live *l;
+	unsigned int k;
+	size_t i;
+
+	r->totals.live_suspects = 0;
+	for (k = 0; k < r->nr_sources; k++)
+		r->sources[k].totals.live_suspects = 0;
+	for (i = 0; i < r->nr_live; i++) {
+		l = &r->live[i];
+		l->suspect_why = suspect_explain(l);
+		l->suspect = !l->suspect_why;
+		if (!l->suspect)
+			continue;
+		r->totals.live_suspects++;
+		for (k = 0; k < r->nr_sources; k++)
+			if (!strcmp(r->sources[k].name, l->tag->source))
+				r->sources[k].totals.live_suspects++;
+	}
+}
+
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view)
 {
 	static const struct atag_report_view none = { 0 };
@@ -227,6 +271,6 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 	r->nr_live = n;
 	if (r->nr_live > 1)
 		qsort(r->live, r->nr_live, sizeof(*r->live), cmp_live);
-	atag_suspects_classify(r);
+	classify_suspects(r);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-run.h - one trace.dat through the pipeline, on two threads
- * (library-internal; atag_report_add_file() uses it). See lib/stitch/atag-run.c.
+ * (library-internal; atag_report_add_file() uses it). See lib/report/atag-run.c.
  *
  *   calling thread                                  stitching thread
  *   atag_reader_run(): libtracecmd reads records,
@@ -21,7 +21,7 @@
  *    It calls nothing on the reader side: what it needs was resolved before the
  *    message crossed (include/atag-event.h).
  *  - What crosses is copied: event fields, a hit's call-site strings, a stack's
- *    frames and call site (lib/stitch/atag-pipe.c). The two threads share only
+ *    frames and call site (lib/queue/atag-pipe.c). The two threads share only
  *    the pipe, and the stitching objects, which the calling thread does not
  *    touch until it has joined the stitching thread.
  *  - An error of the stitching thread (out of memory) stops the reader at its
@@ -66,7 +66,7 @@ struct atag_run {
 /*
  * Read everything @rd reads into a new stitcher (raw lifetimes if @raw), and
  * finish it; with run->timeline set, each source's aggregates keep a timeline; with
- * @rows, the allocations that end are streamed there (lib/stitch/atag-rows.h), drained
+ * @rows, the allocations that end are streamed there (lib/report/atag-rows.h), drained
  * on this thread as it reads. Returns 0, -ENOMEM, or the rows' output error; free @run
  * with atag_run_free() either way.
  */

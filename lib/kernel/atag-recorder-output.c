@@ -2,7 +2,7 @@
 /*
  * The recorder's output: trace-cmd writes the trace.dat and its per-CPU temporaries
  * in a private directory beside the final file, and only a complete trace.dat is
- * moved into place (rules in include/atag-record.h).
+ * moved into place (rules in include/atag-recorder.h).
  *
  * Every step works on directory file descriptors: trace-cmd runs inside the private
  * directory with relative names, and the final rename is renameat() from it into the
@@ -21,7 +21,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "atag-record.h"
+#include "atag-recorder.h"
 #include "atag-utils.h"
 
 #define TMP_TRIES	100

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-record.h - the recorder: trace events of one tracefs instance written into a
+ * atag-recorder.h - the recorder: trace events of one tracefs instance written into a
  * trace.dat by stock trace-cmd record (lib/kernel/atag-recorder.c).
  *
  * The writer is `trace-cmd record -d -k -B INSTANCE ...`: the standard trace.dat
@@ -35,8 +35,8 @@
  * tracing_on. A wait also ends when the caller's stop fd becomes readable (a self-pipe
  * its signal handler writes): see include/atag-utils.h.
  */
-#ifndef _ATAG_RECORD_H
-#define _ATAG_RECORD_H
+#ifndef _ATAG_RECORDER_H
+#define _ATAG_RECORDER_H
 
 #include <stdbool.h>
 #include <sys/types.h>
@@ -238,7 +238,7 @@ struct atag_sampler *atag_sampler_start(const char *instance, const char * const
 int atag_sampler_stop(struct atag_sampler *s, struct atag_sampler_result *res);
 
 /* ------------------------------------------------------------------ the output
- * (lib/kernel/atag-output.c) */
+ * (lib/kernel/atag-recorder-output.c) */
 
 /* Called with the private directory's path before it is made (to list it), 0 or -errno. */
 typedef int (*atag_output_note_fn)(const char *tmpdir, const char *final, void *ctx);
@@ -325,4 +325,4 @@ void atag_output_free(struct atag_output *o);
  */
 int atag_output_recover(const char *tmpdir, const char *final, bool *moved);
 
-#endif /* _ATAG_RECORD_H */
+#endif /* _ATAG_RECORDER_H */

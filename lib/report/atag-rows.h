@@ -2,10 +2,10 @@
 /*
  * atag-rows.h - the report's allocations a row each, streamed while a file is
  * stitched (library-internal; atag_report_stream_rows() of include/atag-report.h
- * sets it up, atag-report.c and atag-run.c drive it). See lib/stitch/atag-rows.c.
+ * sets it up, atag-report-files.c and atag-run.c drive it). See lib/report/atag-rows.c.
  *
- * Two halves, one on each thread of a run (lib/stitch/atag-run.h):
- *  - the stitching thread: the stitcher's end hook (include/atag-stitch.h) turns
+ * Two halves, one on each thread of a run (lib/report/atag-run.h):
+ *  - the stitching thread: the stitcher's end hook (lib/stitch/atag-stitch.h) turns
  *    each allocation that ends into a row of plain numbers, with its call site's
  *    strings and its stack's frames the first time the file's run names them,
  *    and queues it;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * atag-pipe.h - a queue of decoded events from a reading thread to a stitching
- * thread (library-internal). See lib/stitch/atag-pipe.c.
+ * thread (library-internal). See lib/queue/atag-pipe.c.
  *
  * Single producer, single consumer: the producer thread calls the sink of
  * atag_pipe_sink() and then atag_pipe_close(); the consumer thread calls

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * atag-diff.h - what changed between two reports: per call site and per stack,
+ * atag-report-diff.h - what changed between two reports: per call site and per stack,
  * the change in allocations, bytes, live at the end, peak live and lifetimes
- * (lib/stitch/atag-diff.c).
+ * (lib/report/atag-report-diff.c).
  *
  *   BEFORE.dat -> report --+
  *                          +--> atag_diff_compute() --> diff renderers
@@ -41,8 +41,8 @@
  * A diff borrows its reports (their files, notices and completeness): free it
  * before them. It is read-only for the renderers, and not thread safe.
  */
-#ifndef _ATAG_DIFF_H
-#define _ATAG_DIFF_H
+#ifndef _ATAG_REPORT_DIFF_H
+#define _ATAG_REPORT_DIFF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -183,4 +183,4 @@ extern const struct atag_diff_pct {
 /* Lifetime figure @i of atag_diff_pcts of @lt; false when it has no lifetime. */
 bool atag_diff_lifetime(const struct atag_lifetime *lt, int i, uint64_t *ns);
 
-#endif /* _ATAG_DIFF_H */
+#endif /* _ATAG_REPORT_DIFF_H */
