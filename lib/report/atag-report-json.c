@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-glib/json-glib.h>
 
@@ -24,9 +25,14 @@
 
 bool atag_report_is_document(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	FILE *f;
 	int c;
 
+	/* a FIFO or a device is no document (and its open would wait, or read it) */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	f = fopen(path, "r");
 	if (!f)
 		return false;
 	do
