@@ -294,7 +294,10 @@ rss2=$(awk '$1 == "VmRSS:" { print $2 }' /proc/$tp/status)
 rec2=$(tail -n 1 "$T_TMP/m.json" | jq .records)
 kill -INT $tp
 wait_exit $tp
-if [ "$rec2" -gt $((rec1 * 2)) ] && [ "$rec1" -gt 1000 ]; then
+if [ "${ATAG_BUILD##*-}" = asan ]; then
+	# ASan keeps freed memory in its quarantine: RSS grows with what was freed
+	skip "memory stays flat" "the ASan build's allocator keeps freed memory; the normal build checks it (RSS $rss1 -> $rss2 KiB)"
+elif [ "$rec2" -gt $((rec1 * 2)) ] && [ "$rec1" -gt 1000 ]; then
 	check_eq "memory: flat while records go from $rec1 to $rec2 (RSS $rss1 -> $rss2 KiB)" \
 		"$([ $((rss2 - rss1)) -lt 1024 ] && echo flat)" flat
 else
