@@ -135,12 +135,15 @@ check_eq "the scale is the call site's own: its allocations over those with a st
 check_grep "the text says which share carries a stack" \
 	'^stacks +sampled, 1 in 16 allocations by address: [0-9]+ of [0-9]+ carry one \([0-9.]+%\); a call site.s stacks are scaled to its allocations' \
 	"$T_TMP/stack1.text"
-# folded: every call site's weight is its allocated bytes, sampled or not
+# folded: every call site's weight is its allocated bytes, sampled or not (a sampled
+# site's stacks are scaled by a ratio of counts: their bytes are an estimate, which
+# overshoots where the sampled objects were larger than the site's average: 0.16%
+# once in a make check)
 "$C" report -f folded --weight alloc_space "$T_TMP/stack1.dat" 2>/dev/null |
 	awk '{ s += $NF } END { print s }' > "$T_TMP/folded.sum"
 check_eq "folded: the sampled stacks scaled, the weights add up to the bytes allocated" \
 	"$(awk -v a="$(cat "$T_TMP/folded.sum")" -v b="$(jq '.totals.bytes_alloced' "$J")" \
-		'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= 0.001 * b) ? "ok" : a " vs " b }')" ok
+		'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= 0.005 * b) ? "ok" : a " vs " b }')" ok
 
 rec all --all-stacks
 J=$T_TMP/all.json

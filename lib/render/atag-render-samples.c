@@ -6,10 +6,13 @@
  * alloc_objects, alloc_space, inuse_objects, inuse_space. A tag gives one sample
  * per stack that has frames, then one for the call site alone carrying the rest
  * of the tag's totals: its allocations without a stack (the empty stack, or
- * none recorded). So the samples of a tag always add up to the tag's totals.
+ * none recorded). So the samples of a tag add up to the tag's totals.
  * When its source's stacks were sampled, the stacks' values are scaled to the call
- * site's allocations (atag_report_stack_scale()): the rest is then what rounding
- * leaves, not the allocations the sampling passed over.
+ * site's allocations (atag_report_stack_scale(), a ratio of counts): the rest is
+ * then what rounding leaves, not the allocations the sampling passed over; and
+ * where the sampled allocations were larger than the call site's average, the
+ * scaled bytes overshoot its total, the rest is zero, and the samples exceed the
+ * totals by that estimate's error.
  */
 #include <ctype.h>
 #include <errno.h>
