@@ -121,6 +121,19 @@ instances_left() {
 	done
 }
 
+# wait_exit PID: a background command of the tier ends within $WAIT_EXIT_S seconds
+# (20), else SIGKILL (rc=hung, status 1); rc is its exit status
+wait_exit() {
+	if ! "$ATAG_BUILD/tests/progs/atag-await" -t "${WAIT_EXIT_S:-20}" exit "$1"; then
+		kill -KILL "$1"
+		wait "$1"
+		rc=hung
+		return 1
+	fi
+	wait "$1"
+	rc=$?
+}
+
 done_testing() {
 	echo "$T_NAME: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ -n "$ATAG_RESULTS" ] && echo "$T_NAME $T_PASS $T_FAIL $T_SKIP" >> "$ATAG_RESULTS"

@@ -32,16 +32,6 @@ leftovers() {
 	ls "$ATAG_STATE_DIR" 2>/dev/null | grep -vx tags | sed 's/^/state file /'
 }
 wait_lines() { "$AWAIT" -t 20 lines "$1" "$2"; }
-wait_exit() {
-	if ! "$AWAIT" -t 20 exit "$1"; then
-		kill -KILL "$1"
-		wait "$1"
-		rc=hung
-		return 1
-	fi
-	wait "$1"
-	rc=$?
-}
 # every line of FILE is one JSON object with sites[]: "true" once
 json_lines() { jq -c 'has("sites") and has("interval") and has("lost")' "$1" 2>&1 | sort -u; }
 

@@ -181,17 +181,8 @@ counters_of() {
 	done
 }
 
-# wait_exit PID: wait for a background record, at most 30 s (then SIGKILL); sets rc
-wait_exit() {
-	if ! "$AWAIT" -t 30 exit "$1"; then
-		kill -KILL "$1"
-		wait "$1"
-		rc=hung
-		return 1
-	fi
-	wait "$1"
-	rc=$?
-}
+# a background record ends within 30 s (wait_exit, lib.sh)
+WAIT_EXIT_S=30
 
 # wait_file FILE: until it is not empty, up to 10 s
 wait_file() { "$AWAIT" -t 10 file "$1"; }

@@ -38,18 +38,6 @@ leftovers() {
 # wait_lines FILE N: until FILE has N lines, up to 10 s
 wait_lines() { "$AWAIT" -t 10 lines "$1" "$2"; }
 
-# wait_exit PID: a background top ends within 20 s (then SIGKILL); sets rc
-wait_exit() {
-	if ! "$AWAIT" -t 20 exit "$1"; then
-		kill -KILL "$1"
-		wait "$1"
-		rc=hung
-		return 1
-	fi
-	wait "$1"
-	rc=$?
-}
-
 # ------------------------------------------------------------------ usage
 
 check_status "-d below 100ms: usage error" 2 "$C" top --kmem -d 10ms
