@@ -23,11 +23,12 @@ void *atag_bigmem_alloc(size_t size);
 void atag_bigmem_free(void *p, size_t size);
 
 /*
- * Mark the next @size bytes of malloc's heap for huge pages: allocated untouched,
- * hinted, freed again. Only for a process that has told malloc to take blocks of
- * @size from the heap and never to trim it (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD),
- * as trace-cmd-alloc-tag's main() does.
+ * Mark the next @size bytes of malloc's heap for huge pages: allocated untouched
+ * in blocks of @piece bytes (at most 16 of them), hinted, freed again. Only for a
+ * process that has told malloc to take blocks of @piece from the heap and never
+ * to trim it (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD), as trace-cmd-alloc-tag's main()
+ * does. Untouched, the memory costs no RSS.
  */
-void atag_bigmem_hint_heap(size_t size);
+void atag_bigmem_hint_heap(size_t size, size_t piece);
 
 #endif /* _ATAG_BIGMEM_H */

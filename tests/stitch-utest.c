@@ -198,6 +198,70 @@ static void test_keyed_stacks(void)
 	run_free(&r);
 }
 
+/* The frees of @t counted under the stack whose first frame is @frame. */
+static uint64_t frees_with(struct run *r, uint64_t t, uint64_t frame)
+{
+	const struct atag_stack_stats *s;
+	const uint64_t *f;
+	unsigned int nr;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < atag_aggr_nr_stacks(r->aggr); i++) {
+		s = atag_aggr_stack(r->aggr, i);
+		if (atag_aggr_tag(r->aggr, s->tag_idx)->tag != t)
+			continue;
+		f = atag_stacks_get(r->stacks, s->stack_id, &nr);
+		if ((nr ? f[0] : 0) == frame)
+			n += s->counts.frees;
+	}
+	return n;
+}
+
+/*
+ * One stack under two call sites counts as two (site, stack) pairs, whichever
+ * came first; and 3 000 distinct stacks of one site (past the first table of
+ * stacks the aggregates index) each count their own allocation and free.
+ */
+static void test_stack_pairs(void)
+{
+	uint64_t i, bad = 0;
+	struct run r;
+
+	run_init(&r, NULL);
+	for (i = 0; i < 4; i++) {
+		HIT(&r, 0, 5, i % 2 ? TAG2 : TAG1);
+		stack(&r, 0, 5, 0xa1, 0xa2);
+		ALLOC(&r, 0, 5, i % 2 ? TAG2 : TAG1, 0x100 + i * 0x100, 64);
+	}
+	FREE(&r, 0, 5, TAG2, 0x200, 64);
+	FREE(&r, 0, 5, TAG1, 0x300, 64);
+	FREE(&r, 0, 5, TAG2, 0x400, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 2);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xa1), 2);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG2, 0xa1), 2);
+	CU_ASSERT_EQUAL(frees_with(&r, TAG1, 0xa1), 1);
+	CU_ASSERT_EQUAL(frees_with(&r, TAG2, 0xa1), 2);
+	run_free(&r);
+
+	run_init(&r, NULL);
+	for (i = 0; i < 3000; i++) {
+		HIT(&r, 0, 5, TAG1);
+		stack(&r, 0, 5, 0x10000 + i, 0xa2);
+		ALLOC(&r, 0, 5, TAG1, 0x100 + i * 0x100, 64);
+	}
+	for (i = 0; i < 3000; i += 2)
+		FREE(&r, 0, 5, TAG1, 0x100 + i * 0x100, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 3000);
+	for (i = 0; i < 3000; i++)
+		bad += allocs_with(&r, TAG1, 0x10000 + i) != 1 ||
+		       frees_with(&r, TAG1, 0x10000 + i) != !(i % 2);
+	CU_ASSERT_EQUAL(bad, 0);
+	run_free(&r);
+}
+
 static void test_basic_lifetime(void)
 {
 	const struct atag_totals *tot;
@@ -1212,6 +1276,7 @@ static void add_tests(void)
 	CU_add_test(s, "one hit, several allocations of (pid, tag): the seed's correlation",
 		    test_hit_stack_not_consumed);
 	CU_add_test(s, "interrupts nest between an event and its stack", test_interrupt_nesting);
+	CU_add_test(s, "one stack under two call sites; thousands of stacks", test_stack_pairs);
 	CU_add_test(s, "a stack naming its event goes to that event", test_stack_names_its_event);
 	CU_add_test(s, "alloc at a live ptr: replaced", test_replaced);
 	CU_add_test(s, "unmatched and partial frees", test_unmatched_and_partial);

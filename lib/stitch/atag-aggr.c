@@ -22,6 +22,14 @@ struct atag_aggr {
 	size_t			nr_stacks;
 	size_t			cap_stacks;
 	struct atag_map		stack_index;	/* tag_idx << 32 | stack_id -> index */
+	/*
+	 * stack_id -> index + 1 of the first pair made with that stack (0: none):
+	 * a stack is nearly always one call site's, and with tens of thousands of
+	 * stacks the map's probe misses the caches where an array of 4 bytes a
+	 * stack mostly does not (bench/README.md)
+	 */
+	uint32_t		*by_stack;
+	size_t			cap_by_stack;
 	struct atag_totals	totals;
 	struct atag_timeline	*timeline;	/* NULL unless kept */
 };
@@ -49,6 +57,7 @@ void atag_aggr_free(struct atag_aggr *aggr)
 		tag_free(&aggr->tags[i]);
 	free(aggr->tags);
 	free(aggr->stacks);
+	free(aggr->by_stack);
 	atag_map_free(&aggr->tag_index);
 	atag_map_free(&aggr->stack_index);
 	atag_timeline_free(aggr->timeline);
@@ -178,13 +187,42 @@ const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr)
 	return &aggr->totals;
 }
 
+/* Note pair @idx as the first of its stack, where there is room (else the map alone knows). */
+static void note_first(struct atag_aggr *aggr, uint32_t stack_id, size_t idx)
+{
+	size_t cap = aggr->cap_by_stack;
+	uint32_t *n;
+
+	if (idx >= UINT32_MAX)
+		return;
+	if (stack_id >= cap) {
+		cap = cap ? cap : 1024;
+		while (cap <= stack_id)
+			cap *= 2;
+		n = realloc(aggr->by_stack, cap * sizeof(*n));
+		if (!n)
+			return;
+		memset(n + aggr->cap_by_stack, 0, (cap - aggr->cap_by_stack) * sizeof(*n));
+		aggr->by_stack = n;
+		aggr->cap_by_stack = cap;
+	}
+	if (!aggr->by_stack[stack_id])
+		aggr->by_stack[stack_id] = idx + 1;
+}
+
 static struct atag_stack_stats *stack_stats(struct atag_aggr *aggr, uint32_t tag_idx,
 					    uint32_t stack_id)
 {
 	uint64_t key = (uint64_t)tag_idx << 32 | stack_id, *idx;
 	struct atag_stack_stats *s;
 	bool created;
+	uint32_t first;
 
+	if (stack_id < aggr->cap_by_stack && (first = aggr->by_stack[stack_id])) {
+		s = &aggr->stacks[first - 1];
+		if (s->tag_idx == tag_idx)
+			return s;
+	}
 	idx = atag_map_get(&aggr->stack_index, key, aggr->nr_stacks, &created);
 	if (!idx)
 		return NULL;
@@ -194,6 +232,7 @@ static struct atag_stack_stats *stack_stats(struct atag_aggr *aggr, uint32_t tag
 		atag_map_remove(&aggr->stack_index, key, NULL);
 		return NULL;
 	}
+	note_first(aggr, stack_id, aggr->nr_stacks);
 	s = &aggr->stacks[aggr->nr_stacks++];
 	memset(s, 0, sizeof(*s));
 	s->tag_idx = tag_idx;

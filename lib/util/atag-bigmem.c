@@ -47,18 +47,25 @@ void atag_bigmem_free(void *p, size_t size)
 		munmap(p, round_up(size));
 }
 
-void atag_bigmem_hint_heap(size_t size)
+#define HINT_PIECES	16
+
+void atag_bigmem_hint_heap(size_t size, size_t piece)
 {
+	char *p[HINT_PIECES];
 	uintptr_t start, end;
-	char *p;
+	size_t n;
 
 	/* grow the heap untouched, hint it, give it back to malloc (never trimmed) */
-	p = malloc(size);
-	if (!p)
-		return;
-	start = round_up((uintptr_t)p);
-	end = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-	free(p);
+	for (n = 0; n < HINT_PIECES && size; n++) {
+		p[n] = malloc(piece);
+		if (!p[n])
+			break;
+		start = round_up((uintptr_t)p[n]);
+		end = ((uintptr_t)p[n] + piece) & ~(HUGE_PAGE - 1);
+		if (end > start)
+			madvise((void *)start, end - start, MADV_HUGEPAGE);
+		size -= piece < size ? piece : size;
+	}
+	while (n)
+		free(p[--n]);
 }
