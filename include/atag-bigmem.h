@@ -23,6 +23,15 @@ void *atag_bigmem_alloc(size_t size);
 void atag_bigmem_free(void *p, size_t size);
 
 /*
+ * A hint for a block from malloc of @size bytes, which malloc takes from mmap past
+ * its threshold (M_MMAP_THRESHOLD: where atag_bigmem_hint_heap() cannot reach): from
+ * ATAG_BIGMEM_HINT_MIN bytes up, its whole huge pages are marked for huge pages.
+ * Best before the block is touched; its pages touched already stay small.
+ */
+#define ATAG_BIGMEM_HINT_MIN	(8UL << 20)
+void atag_bigmem_hint(void *p, size_t size);
+
+/*
  * Mark the next @size bytes of malloc's heap for huge pages: allocated untouched
  * in blocks of @piece bytes (at most 16 of them), hinted, freed again. Only for a
  * process that has told malloc to take blocks of @piece from the heap and never

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-map.h"
 #include "atag-report.h"
 #include "atag-rows.h"
 #include "atag-sort.h"
@@ -187,13 +188,33 @@ static const char *suspect_explain(const struct atag_report_live *l)
 }
 
 /*
+ * What the verdict on @l depends on, as a key: its call site and whether its task
+ * exited, and for a page its stack too (atag_suspect_why() reads the frames of
+ * pages only). The low two bits of a pointer to a struct are free.
+ */
+static uint64_t suspect_key(const struct atag_report_live *l)
+{
+	const void *of = l->tag;
+
+	if (l->stack && !strcmp(l->tag->source, "page"))
+		of = l->stack;
+	return (uintptr_t)of | (uint64_t)(l->task_exited + 1);
+}
+
+/*
  * Set suspect and suspect_why of every allocation of r->live, and the live_suspects
- * of r->totals and of each source's totals.
+ * of r->totals and of each source's totals. The verdict is worked out once per
+ * call site (and task state; per stack for pages), not once per allocation: the
+ * rules match names against patterns, and a report can list a million live
+ * allocations of a few hundred call sites.
  */
 static void classify_suspects(struct atag_report *r)
 {
+	struct atag_map memo = { 0 };
 	struct atag_report_live *l;
+	uint64_t *why;
 	unsigned int k;
+	bool created;
 	size_t i;
 
 	r->totals.live_suspects = 0;
@@ -201,7 +222,13 @@ static void classify_suspects(struct atag_report *r)
 		r->sources[k].totals.live_suspects = 0;
 	for (i = 0; i < r->nr_live; i++) {
 		l = &r->live[i];
-		l->suspect_why = suspect_explain(l);
+		why = atag_map_get(&memo, suspect_key(l), 0, &created);
+		if (!why)
+			l->suspect_why = suspect_explain(l);
+		else if (created)
+			*why = (uintptr_t)(l->suspect_why = suspect_explain(l));
+		else
+			l->suspect_why = (const char *)(uintptr_t)*why;
 		l->suspect = !l->suspect_why;
 		if (!l->suspect)
 			continue;
@@ -210,6 +237,7 @@ static void classify_suspects(struct atag_report *r)
 			if (!strcmp(r->sources[k].name, l->tag->source))
 				r->sources[k].totals.live_suspects++;
 	}
+	atag_map_free(&memo);
 }
 
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view)

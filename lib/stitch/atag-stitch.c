@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "atag-aggr.h"
+#include "atag-bigmem.h"
 #include "atag-map.h"
 #include "atag-stitch.h"
 
@@ -400,6 +401,7 @@ static struct atag_live *slot_alloc(struct atag_stitcher *st, uint32_t *slot)
 		p = realloc(st->live, cap * sizeof(*p));
 		if (!p)
 			return NULL;
+		atag_bigmem_hint(p, cap * sizeof(*p));
 		st->live = p;
 		st->cap_slots = cap;
 	}

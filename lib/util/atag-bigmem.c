@@ -47,6 +47,14 @@ void atag_bigmem_free(void *p, size_t size)
 		munmap(p, round_up(size));
 }
 
+void atag_bigmem_hint(void *p, size_t size)
+{
+	uintptr_t start = round_up((uintptr_t)p), end = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
+
+	if (size >= ATAG_BIGMEM_HINT_MIN && end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
 #define HINT_PIECES	16
 
 void atag_bigmem_hint_heap(size_t size, size_t piece)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "atag-bigmem.h"
 #include "atag-map.h"
 
 #define MIN_CAP		16
@@ -51,6 +52,7 @@ static int grow(struct atag_map *m)
 		errno = ENOMEM;
 		return -1;
 	}
+	atag_bigmem_hint(n, cap * sizeof(*n));
 	for (i = 0; i < cap; i++)
 		n[i].key = EMPTY;
 	for (i = 0; i < m->cap; i++) {
