@@ -50,6 +50,13 @@ atag_usage_error(const char *usage, const char *fmt, ...);
 void atag_usage_hint(void);
 
 /*
+ * The command is about to read the @nr files at @paths: from 64 MiB of them up,
+ * more of the heap is marked for huge pages (trace-cmd-alloc-tag.c says why);
+ * once a process.
+ */
+void atag_expect_inputs(const char *const *paths, int nr);
+
+/*
  * Report what getopt_long() returned as @c ('?' or ':', with opterr = 0 and a
  * ':' after the '+' of @optstring) as one line naming the option, then exit 2.
  * @argv is the subcommand's unshifted argv.

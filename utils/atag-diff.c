@@ -221,6 +221,7 @@ static struct atag_report *read_side(struct diff_params *p, int side)
 		p->opts.read.progress = atag_progress_bar;
 		p->opts.read.progress_ctx = &shown;
 	}
+	atag_expect_inputs(p->inputs[side], p->nr_inputs[side]);
 	r = atag_report_alloc(&p->opts);
 	if (!r)
 		die("out of memory");

@@ -408,6 +408,7 @@ static int run_report(struct report_params *p)
 		    atag_report_is_document(p->inputs[i]))
 			die("%s: a JSON document keeps no allocations one by one: %s reads trace.dat "
 			    "files only", p->inputs[i], p->timeline ? "--timeline" : "-f lifetimes");
+	atag_expect_inputs(p->inputs, p->nr_inputs);
 	r = atag_report_alloc(&p->opts);
 	if (!r)
 		die("out of memory");

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atag-bigmem.h"
@@ -105,20 +107,49 @@ static void check_stdout(void)
  * The heap's first HEAP_HINT bytes are then marked for transparent huge pages
  * (where the system has them "madvise"; "always" does so anyway, "never" not at
  * all): a 2 MiB page faults once where 512 small ones fault 512 times, for a few
- * MiB more of peak RSS; and where a trace has tens of thousands of stacks, the
- * tables looked up at every event span megabytes, which small pages make a TLB
- * miss each (a costly one on a virtual machine). The heap grows untouched by
- * that much, in blocks below M_MMAP_THRESHOLD; it costs address space, not RSS.
+ * MiB more of peak RSS. A command about to read a large trace marks HEAP_HINT_BIG
+ * bytes more (atag_expect_inputs()): where a trace has tens of thousands of
+ * stacks, the tables looked up at every event span megabytes, which small pages
+ * make a TLB miss each (a costly one on a virtual machine). The heap grows
+ * untouched, in blocks below M_MMAP_THRESHOLD; that costs address space, not RSS,
+ * but each block costs a sanitizer or valgrind (which bring their own malloc) its
+ * bookkeeping: none is hinted under ASan or TSan, and the large hint is for large
+ * inputs only.
  */
-#define HEAP_HINT	(240UL << 20)
+#define HEAP_HINT	(30UL << 20)
+#define HEAP_HINT_BIG	(210UL << 20)
 #define HEAP_HINT_PIECE	(30UL << 20)	/* below M_MMAP_THRESHOLD: from the heap */
+#define LARGE_INPUT	(64ULL << 20)	/* bytes of trace.dat that make a large input */
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HINT_HEAP	0
+#else
+#define HINT_HEAP	1
+#endif
 
 static void tune_malloc(void)
 {
 	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
-	atag_bigmem_hint_heap(HEAP_HINT, HEAP_HINT_PIECE);
+	if (HINT_HEAP)
+		atag_bigmem_hint_heap(HEAP_HINT, HEAP_HINT_PIECE);
+}
+
+void atag_expect_inputs(const char *const *paths, int nr)
+{
+	static bool done;
+	uint64_t bytes = 0;
+	struct stat st;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!stat(paths[i], &st) && S_ISREG(st.st_mode))
+			bytes += st.st_size;
+	if (HINT_HEAP && bytes >= LARGE_INPUT && !done) {
+		done = true;
+		atag_bigmem_hint_heap(HEAP_HINT_BIG, HEAP_HINT_PIECE);
+	}
 }
 
 int main(int argc, char **argv)
