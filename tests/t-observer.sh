@@ -7,9 +7,8 @@
 # Stacks at a bounded cost, on this machine's kernel with the kmem events: a workload
 # (find /usr/lib -name '*.so*', its own time measured inside the recording, warm
 # cache) recorded with the default sampled stacks and with --no-stack, three times
-# each, alternating:
-#  - the best time with stacks is at most 1.5 times the best without (of five
-#    recordings each where three were over);
+# each, alternating (five where a figure below was off its target after three):
+#  - the best time with stacks is at most 1.5 times the best without;
 #  - at every call site with 2 000 frees or more in both, the median and the 90th
 #    percentile of the lifetimes are within 25% of --no-stack's (or between the
 #    values of two --no-stack recordings, where those differ more);
@@ -53,24 +52,68 @@ for i in 1 2 3; do
 done
 set -- $(cpu)
 busy=$(awk -v t=$(($1 - t0)) -v i=$(($2 - i0)) 'BEGIN { printf "%d", t ? 100 * (t - i) / t : 100 }')
-best() { for f in "$@"; do cat "$T_TMP/$f.ns"; done | sort -n | head -n 1; }
-none=$(best none1 none2 none3)
-stack=$(best stack1 stack2 stack3)
-ratio=$(awk -v a="$stack" -v b="$none" 'BEGIN { printf "%.2f", a / b }')
-# over the target: two more of each before it counts (best of three has varied from
-# 1.17x to 1.51x on a quiet machine here; best of five, the same code, less)
-if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then
-	echo "    ${ratio}x at best of three: two more recordings of each"
+best() { for f in $T_TMP/$1?.ns; do cat "$f"; done | sort -n | head -n 1; }
+# the best of each kind's recordings so far, and their ratio
+timing() {
+	none=$(best none)
+	stack=$(best stack)
+	ratio=$(awk -v a="$stack" -v b="$none" 'BEGIN { printf "%.2f", a / b }')
+}
+cpus=$(nproc)
+quiet=$((100 * (cpus < 2 ? 1 : cpus - 1) / cpus + 15))
+
+# ------------------------------------------------------------------ the figures
+# "function p50 p90" of the call sites with 2 000 frees or more, per recording
+sites() {
+	jq -r '.tags[] | select(.frees >= 2000) |
+		"\(.source):\(.function) \(.lifetime_ns.p50) \(.lifetime_ns.p90)"' \
+		"$T_TMP/$1.json" | sort
+}
+# per site: the lowest and highest of each figure without stacks, and the median with
+lifetimes() {
+	for f in "$T_TMP"/none?.json "$T_TMP"/stack?.json; do
+		f=${f##*/}
+		sites "${f%.json}" > "$T_TMP/${f%.json}.sites"
+	done
+	awk '
+	FILENAME ~ /none/ { n[$1]++; for (k = 2; k <= 3; k++) {
+		if (!(($1, k) in lo) || $k < lo[$1, k]) lo[$1, k] = $k
+		if (!(($1, k) in hi) || $k > hi[$1, k]) hi[$1, k] = $k } next }
+	{ s[$1]++; v[$1, s[$1], 2] = $2; v[$1, s[$1], 3] = $3 }
+	END {
+		for (site in s) {
+			if (n[site] < 2 || s[site] < 2)
+				continue
+			for (k = 2; k <= 3; k++) {
+				# the median of the recordings with stacks
+				c = s[site]
+				for (i = 1; i <= c; i++) w[i] = v[site, i, k]
+				for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++)
+					if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
+				m = c % 2 ? w[(c + 1) / 2] : (w[c / 2] + w[c / 2 + 1]) / 2
+				okk = (m >= 0.75 * lo[site, k] && m <= 1.25 * hi[site, k])
+				printf "%s %s %d %d %d %s\n", site, k == 2 ? "p50" : "p90", lo[site, k],
+					hi[site, k], m, okk ? "ok" : "FAR"
+			}
+		}
+	}' "$T_TMP"/none?.sites "$T_TMP"/stack?.sites | sort > "$T_TMP/lifetimes"
+}
+timing
+lifetimes
+# Either figure off its target after three recordings of each: two more of each
+# before it counts. On this project's machine, quiet, the same code gave a best
+# of three from 1.17x to 1.51x, and once every file call site's median lifetime
+# with stacks 27% over --no-stack's highest (1.02 to 1.07x in make bench's pairs).
+if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }' || grep -q FAR "$T_TMP/lifetimes"; then
+	echo "    ${ratio}x, $(grep -c FAR "$T_TMP/lifetimes") figures far at three recordings" \
+		"of each: two more of each"
 	for i in 4 5; do
 		rec none$i --no-stack
 		rec stack$i
 	done
-	none=$(best none1 none2 none3 none4 none5)
-	stack=$(best stack1 stack2 stack3 stack4 stack5)
-	ratio=$(awk -v a="$stack" -v b="$none" 'BEGIN { printf "%.2f", a / b }')
+	timing
+	lifetimes
 fi
-cpus=$(nproc)
-quiet=$((100 * (cpus < 2 ? 1 : cpus - 1) / cpus + 15))
 echo "    the workload alone took at best $((none / 1000000)) ms with --no-stack," \
 	"$((stack / 1000000)) ms with stacks: ${ratio}x; CPUs ${busy}% busy (quiet: ${quiet}%)"
 
@@ -84,35 +127,6 @@ else
 fi
 
 # ------------------------------------------------------------------ the lifetimes
-# "function p50 p90" of the call sites with 2 000 frees or more, per recording
-sites() {
-	jq -r '.tags[] | select(.frees >= 2000) |
-		"\(.source):\(.function) \(.lifetime_ns.p50) \(.lifetime_ns.p90)"' \
-		"$T_TMP/$1.json" | sort
-}
-for f in none1 none2 none3 stack1 stack2 stack3; do sites $f > "$T_TMP/$f.sites"; done
-# per site: the lowest and highest of each figure without stacks, and the median with
-awk '
-	FILENAME ~ /none/ { n[$1]++; for (k = 2; k <= 3; k++) {
-		if (!(($1, k) in lo) || $k < lo[$1, k]) lo[$1, k] = $k
-		if (!(($1, k) in hi) || $k > hi[$1, k]) hi[$1, k] = $k } next }
-	{ s[$1]++; v[$1, s[$1], 2] = $2; v[$1, s[$1], 3] = $3 }
-	END {
-		for (site in s) {
-			if (n[site] < 2 || s[site] < 2)
-				continue
-			for (k = 2; k <= 3; k++) {
-				# the median of the recordings with stacks (two or three)
-				a = v[site, 1, k]; b = v[site, 2, k]; c = (s[site] > 2) ? v[site, 3, k] : ""
-				if (c == "") m = (a + b) / 2
-				else m = (a <= b ? (b <= c ? b : (a <= c ? c : a)) : (a <= c ? a : (b <= c ? c : b)))
-				mid = (lo[site, k] + hi[site, k]) / 2
-				okk = (m >= 0.75 * lo[site, k] && m <= 1.25 * hi[site, k])
-				printf "%s %s %d %d %d %s\n", site, k == 2 ? "p50" : "p90", lo[site, k],
-					hi[site, k], m, okk ? "ok" : "FAR"
-			}
-		}
-	}' "$T_TMP"/none?.sites "$T_TMP"/stack?.sites | sort > "$T_TMP/lifetimes"
 echo "    call site, figure, --no-stack lowest and highest, with stacks (median), ns:"
 sed 's/^/      /' "$T_TMP/lifetimes"
 if [ ! -s "$T_TMP/lifetimes" ]; then
