@@ -134,13 +134,13 @@ static uint64_t stack_of(struct run *r, uint64_t t, uint64_t *allocs)
 	return ~0ULL;
 }
 
-/* How many allocations of @t were counted under the stack whose first frame is @frame. */
-static uint64_t allocs_with(struct run *r, uint64_t t, uint64_t frame)
+/* The allocations and frees of @t counted under the stacks whose first frame is @frame. */
+static struct atag_counters counts_with(struct run *r, uint64_t t, uint64_t frame)
 {
+	struct atag_counters n = { 0 };
 	const struct atag_stack_stats *s;
 	const uint64_t *f;
 	unsigned int nr;
-	uint64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < atag_aggr_nr_stacks(r->aggr); i++) {
@@ -148,10 +148,17 @@ static uint64_t allocs_with(struct run *r, uint64_t t, uint64_t frame)
 		if (atag_aggr_tag(r->aggr, s->tag_idx)->tag != t)
 			continue;
 		f = atag_stacks_get(r->stacks, s->stack_id, &nr);
-		if ((nr ? f[0] : 0) == frame)
-			n += s->counts.allocs;
+		if ((nr ? f[0] : 0) == frame) {
+			n.allocs += s->counts.allocs;
+			n.frees += s->counts.frees;
+		}
 	}
 	return n;
+}
+
+static uint64_t allocs_with(struct run *r, uint64_t t, uint64_t frame)
+{
+	return counts_with(r, t, frame).allocs;
 }
 
 /* A stack whose producer named its frames by @key (struct atag_kstack.key). */
@@ -198,26 +205,6 @@ static void test_keyed_stacks(void)
 	run_free(&r);
 }
 
-/* The frees of @t counted under the stack whose first frame is @frame. */
-static uint64_t frees_with(struct run *r, uint64_t t, uint64_t frame)
-{
-	const struct atag_stack_stats *s;
-	const uint64_t *f;
-	unsigned int nr;
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < atag_aggr_nr_stacks(r->aggr); i++) {
-		s = atag_aggr_stack(r->aggr, i);
-		if (atag_aggr_tag(r->aggr, s->tag_idx)->tag != t)
-			continue;
-		f = atag_stacks_get(r->stacks, s->stack_id, &nr);
-		if ((nr ? f[0] : 0) == frame)
-			n += s->counts.frees;
-	}
-	return n;
-}
-
 /*
  * One stack under two call sites counts as two (site, stack) pairs, whichever
  * came first; and 3 000 distinct stacks of one site (past the first table of
@@ -244,8 +231,8 @@ static void test_stack_pairs(void)
 	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 2);
 	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xa1), 2);
 	CU_ASSERT_EQUAL(allocs_with(&r, TAG2, 0xa1), 2);
-	CU_ASSERT_EQUAL(frees_with(&r, TAG1, 0xa1), 1);
-	CU_ASSERT_EQUAL(frees_with(&r, TAG2, 0xa1), 2);
+	CU_ASSERT_EQUAL(counts_with(&r, TAG1, 0xa1).frees, 1);
+	CU_ASSERT_EQUAL(counts_with(&r, TAG2, 0xa1).frees, 2);
 	run_free(&r);
 
 	run_init(&r, NULL);
