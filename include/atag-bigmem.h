@@ -25,8 +25,8 @@ void atag_bigmem_free(void *p, size_t size);
 /*
  * A hint for a block from malloc of @size bytes, which malloc takes from mmap past
  * its threshold (M_MMAP_THRESHOLD: where atag_bigmem_hint_heap() cannot reach): from
- * ATAG_BIGMEM_HINT_MIN bytes up, its whole huge pages are marked for huge pages.
- * Best before the block is touched; its pages touched already stay small.
+ * ATAG_BIGMEM_HINT_MIN bytes up, the aligned 2 MiB ranges inside it are marked for
+ * huge pages. Best before the block is touched: pages touched already stay small.
  */
 #define ATAG_BIGMEM_HINT_MIN	(8UL << 20)
 void atag_bigmem_hint(void *p, size_t size);

@@ -112,11 +112,10 @@ static void check_stdout(void)
  * with 210 MiB past them a live set of a million took 40 MiB more RSS): where a
  * trace has tens of thousands of stacks, the tables looked up at every event span
  * megabytes, which small pages make a TLB miss each (a costly one on a virtual
- * machine). The heap grows
- * untouched, in blocks below M_MMAP_THRESHOLD; that costs address space, not RSS,
- * but each block costs a sanitizer or valgrind (which bring their own malloc) its
- * bookkeeping: none is hinted under ASan or TSan, and the large hint is for large
- * inputs only.
+ * machine). The heap grows untouched, in blocks below M_MMAP_THRESHOLD; that costs
+ * address space, not RSS, but each block costs a sanitizer or valgrind (which bring
+ * their own malloc) its bookkeeping: none is hinted under ASan or TSan, and the
+ * large hint is for large inputs only.
  */
 #define HEAP_HINT	(30UL << 20)
 #define HEAP_HINT_BIG	(240UL << 20)
