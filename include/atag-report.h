@@ -60,6 +60,8 @@ struct atag_report_stack {
 	char			**lines;
 	unsigned int		nr_frames;
 	struct atag_counters	counts;		/* ATAG_COUNTERS_STACK are meaningful */
+	/* sampled: what it stands for (atag_report_stack_estimate()); else NULL */
+	struct atag_counters	*estimate;
 };
 
 /* One call site, folded across files. */
@@ -182,8 +184,11 @@ bool atag_report_stacks_sampled(const struct atag_report *r, const struct atag_r
 
 /*
  * The counters of @t's stack @s, scaled to the call site when sampled
- * (atag_report_stack_scale(); rounded): what @s stands for. As they are otherwise;
- * the stack of the allocations without one (no frames) is not scaled.
+ * (atag_report_stack_scale()): what @s stands for. As they are otherwise; the stack
+ * of the allocations without one (no frames) is not scaled. Once the report is
+ * finished, a selected call site's estimates are rounded so that they add up (its
+ * stacks' allocations are then its own, when each that carries one has frames);
+ * before, each is rounded alone.
  */
 void atag_report_stack_estimate(const struct atag_report *r, const struct atag_report_tag *t,
 				const struct atag_report_stack *s, struct atag_counters *out);

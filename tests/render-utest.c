@@ -183,6 +183,87 @@ static void test_folded_offsets(void)
 	render_sample_free(&rs);
 }
 
+static const char *sampled_callers[] = { "caller_a+0x5", "caller_b+0x5", "caller_c+0x5",
+					  "caller_d+0x5" };
+
+/*
+ * A finished report of a sampled call site (kmem, one allocation in 16): 7 allocations
+ * of 64 bytes, 4 carrying a stack, a stack each (through caller_a .. caller_d).
+ */
+static struct atag_report *sampled_report(void)
+{
+	struct atag_report *r = atag_report_alloc(NULL);
+	struct atag_report_stack *s;
+	struct atag_report_tag *t;
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	r->sources = calloc(1, sizeof(*r->sources));
+	r->tags = calloc(1, sizeof(*r->tags));
+	t = calloc(1, sizeof(*t));
+	CU_ASSERT_FATAL(r->sources && r->tags && t);
+	r->sources[0].name = "kmem";
+	r->sources[0].stack_every = 16;
+	r->nr_sources = 1;
+	r->tags[r->nr_tags++] = t;
+	t->tag = 0xffffffff8123456aULL;
+	t->function = strdup("kmalloc_caller");
+	t->line = -1;
+	t->offset = 0x2a;
+	t->source = "kmem";
+	t->selected = true;
+	t->counts.allocs = 7;
+	t->counts.bytes_alloced = 7 * 64;
+	t->stacked = 4;
+	t->stacks = calloc(4, sizeof(*t->stacks));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->stacks);
+	for (i = 0; i < 4; i++) {
+		s = calloc(1, sizeof(*s));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		s->frames = calloc(3, sizeof(*s->frames));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s->frames);
+		s->frames[0] = "__kmalloc_noprof+0x10";
+		s->frames[1] = "kmalloc_caller+0x2a";
+		s->frames[2] = (char *)sampled_callers[i];
+		s->nr_frames = 3;
+		s->counts.allocs = 1;
+		s->counts.bytes_alloced = 64;
+		t->stacks[t->nr_stacks++] = s;
+	}
+	CU_ASSERT_EQUAL_FATAL(atag_report_finish(r, NULL), 0);
+	return r;
+}
+
+/*
+ * Sampled stacks stand for 7/4 allocations each. Rounded one by one they would be 2
+ * each, 8 in all: more than the call site's 7. Rounded so that they add up, in the
+ * stacks' order: 2, 2, 1, 2 (the running sums 1.75, 3.5, 5.25, 7 rounded: 2, 4, 5, 7).
+ */
+static void test_sampled_estimates(void)
+{
+	static const uint64_t want[] = { 2, 2, 1, 2 };
+	struct atag_render_opts o = { .weight = "alloc_objects" };
+	struct atag_report *r = sampled_report();
+	const struct atag_report_tag *t = r->tags[0];
+	struct atag_counters est;
+	size_t i;
+
+	for (i = 0; i < t->nr_stacks; i++) {
+		CU_ASSERT_STRING_EQUAL(t->stacks[i]->frames[2], sampled_callers[i]);
+		atag_report_stack_estimate(r, t, t->stacks[i], &est);
+		CU_ASSERT_EQUAL(est.allocs, want[i]);
+		/* bytes by the ratio of counts: 64 * 7 / 4 each, 448 in all */
+		CU_ASSERT_EQUAL(est.bytes_alloced, 112);
+	}
+	/* the flame graph's weights are the estimates: no line for the call site alone */
+	check_text(atag_render_folded, r, &o,
+		   "caller_a;kmalloc_caller+0x2a 2\n"
+		   "caller_b;kmalloc_caller+0x2a 2\n"
+		   "caller_c;kmalloc_caller+0x2a 1\n"
+		   "caller_d;kmalloc_caller+0x2a 2\n");
+	atag_report_free(r);
+}
+
 static void test_folded_limit_and_errors(void)
 {
 	struct atag_render_opts o = { .limit = 2 };
@@ -541,6 +622,7 @@ static void add_tests(void)
 	CU_add_test(s, "folded: every weight", test_folded_weights);
 	CU_add_test(s, "folded: -n, unknown weight, empty report", test_folded_limit_and_errors);
 	CU_add_test(s, "folded: --keep-offsets", test_folded_offsets);
+	CU_add_test(s, "folded: sampled stacks' estimates add up to the call site", test_sampled_estimates);
 	CU_add_test(s, "pprof: functions, source lines, --keep-offsets", test_pprof_functions);
 	CU_add_test(s, "write errors are reported", test_write_errors);
 	CU_add_test(s, "pprof: header, types, strings, comments", test_pprof_header);

@@ -121,9 +121,9 @@ jq -r '.sources[] | "[\(.source)] \(.totals.allocs)"' "$T_TMP/fd.json" | sort > 
 check_eq "folded: page allocations add up to the page source's, exactly" \
 	"$(grep '^\[page\]' "$T_TMP/fd.froots")" "$(grep '^\[page\]' "$T_TMP/fd.totals")"
 # slab stacks are sampled: a call site's stacks stand for its allocations, rounded
-check_eq "folded: slab allocations add up to the kmem source's (within 1%: sampled stacks)" \
-	"$(join "$T_TMP/fd.froots" "$T_TMP/fd.totals" | awk '$1 == "[kmem]" {
-		d = $2 - $3; if (d < 0) d = -d; print (d <= $3 / 100) ? "yes" : $2 " of " $3 }')" yes
+# so that they add up (a CI run once had 494 of 489, each rounded alone)
+check_eq "folded: slab allocations add up to the kmem source's, exactly (sampled stacks)" \
+	"$(grep '^\[kmem\]' "$T_TMP/fd.froots")" "$(grep '^\[kmem\]' "$T_TMP/fd.totals")"
 
 # pprof: every sample labelled with its source, the page ones the page source's
 if command -v go > /dev/null 2>&1; then

@@ -7,12 +7,13 @@
  * per stack that has frames, then one for the call site alone carrying the rest
  * of the tag's totals: its allocations without a stack (the empty stack, or
  * none recorded). So the samples of a tag add up to the tag's totals.
- * When its source's stacks were sampled, the stacks' values are scaled to the call
- * site's allocations (atag_report_stack_scale(), a ratio of counts): the rest is
- * then what rounding leaves, not the allocations the sampling passed over; and
- * where the sampled allocations were larger than the call site's average, the
- * scaled bytes overshoot its total, the rest is zero, and the samples exceed the
- * totals by that estimate's error.
+ * When its source's stacks were sampled, the stacks' values are their estimates,
+ * scaled to the call site's allocations (atag_report_stack_estimate(), a ratio of
+ * counts, rounded so that they add up): the counts then add up to the call site's,
+ * the rest being the allocations without frames, not those the sampling passed
+ * over. Where the sampled allocations were larger than the call site's average,
+ * the scaled bytes overshoot its total, the rest is zero, and the samples exceed
+ * the totals by that estimate's error.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -74,13 +75,13 @@ int atag_render_weight(const char *name)
 	return atag_err(-EINVAL);
 }
 
-/* pprof's four heap values of a call site or a stack, times @scale (rounded). */
-static void sample_values(const struct atag_counters *c, double scale, uint64_t *v)
+/* pprof's four heap values of a call site or a stack. */
+static void sample_values(const struct atag_counters *c, uint64_t *v)
 {
-	v[ATAG_V_ALLOC_OBJECTS] = c->allocs * scale + 0.5;
-	v[ATAG_V_ALLOC_SPACE] = c->bytes_alloced * scale + 0.5;
-	v[ATAG_V_INUSE_OBJECTS] = c->live * scale + 0.5;
-	v[ATAG_V_INUSE_SPACE] = c->live_bytes * scale + 0.5;
+	v[ATAG_V_ALLOC_OBJECTS] = c->allocs;
+	v[ATAG_V_ALLOC_SPACE] = c->bytes_alloced;
+	v[ATAG_V_INUSE_OBJECTS] = c->live;
+	v[ATAG_V_INUSE_SPACE] = c->live_bytes;
 }
 
 static int tag_samples(const struct atag_report *r, size_t i,
@@ -88,19 +89,20 @@ static int tag_samples(const struct atag_report *r, size_t i,
 {
 	struct atag_render_sample s = { .tag = r->tags[i], .tag_idx = i };
 	const struct atag_report_tag *t = r->tags[i];
-	/* sampled stacks stand for the call site's allocations: scaled to them */
-	double scale = atag_report_stack_scale(r, t);
+	struct atag_counters est;
 	uint64_t rest[ATAG_V_NR];
 	bool any = false;
 	size_t j;
 	int k, ret;
 
-	sample_values(&t->counts, 1, rest);
+	sample_values(&t->counts, rest);
 	for (j = 0; j < t->nr_stacks; j++) {
 		if (!t->stacks[j]->nr_frames)
 			continue;	/* stackless: counted with the call site alone */
 		s.stack = t->stacks[j];
-		sample_values(&s.stack->counts, scale, s.v);
+		/* sampled stacks stand for the call site's allocations: scaled to them */
+		atag_report_stack_estimate(r, t, s.stack, &est);
+		sample_values(&est, s.v);
 		for (k = 0; k < ATAG_V_NR; k++)
 			rest[k] -= s.v[k] < rest[k] ? s.v[k] : rest[k];
 		ret = fn(ctx, &s);

@@ -126,6 +126,7 @@ static void stack_free(struct atag_report_stack *s)
 		free(s->lines[i]);
 	free(s->frames);
 	free(s->lines);
+	free(s->estimate);
 	free(s);
 }
 

@@ -157,6 +157,10 @@ void atag_report_stack_estimate(const struct atag_report *r, const struct atag_r
 	*out = s->counts;
 	if (scale == 1)
 		return;
+	if (s->estimate) {
+		*out = *s->estimate;
+		return;
+	}
 	out->allocs = s->counts.allocs * scale + 0.5;
 	out->live = s->counts.live * scale + 0.5;
 	out->live_bytes = s->counts.live_bytes * scale + 0.5;
@@ -240,6 +244,41 @@ static void classify_suspects(struct atag_report *r)
 	atag_map_free(&memo);
 }
 
+/*
+ * The estimates of @t's sampled stacks (those with frames), in their order: a
+ * stack's counters times the call site's scale, rounded so that they add up. Each
+ * gets the rounded running sum less the rounded sum before it: no stack is off by
+ * a whole unit, and the stacks' allocations never exceed the call site's, as
+ * rounding each alone would (3 allocations, 2 stacks of one: 2 + 2).
+ */
+static int estimate_stacks(const struct atag_report *r, struct atag_report_tag *t)
+{
+	double scale = atag_report_stack_scale(r, t), sum[ATAG_NR_COUNTERS] = { 0 };
+	uint64_t done[ATAG_NR_COUNTERS] = { 0 }, *v, next;
+	struct atag_report_stack *s;
+	unsigned int k;
+	size_t i;
+
+	for (i = 0; i < t->nr_stacks; i++) {
+		s = t->stacks[i];
+		if (!s->nr_frames)
+			continue;
+		if (!s->estimate) {
+			s->estimate = malloc(sizeof(*s->estimate));
+			if (!s->estimate)
+				return atag_err(-ENOMEM);
+		}
+		for (k = 0; k < ATAG_NR_COUNTERS; k++) {
+			v = (uint64_t *)((char *)s->estimate + atag_counter_fields[k].offset);
+			sum[k] += atag_counter_value(&s->counts, &atag_counter_fields[k]) * scale;
+			next = sum[k] + 0.5;
+			*v = next - done[k];
+			done[k] = next;
+		}
+	}
+	return 0;
+}
+
 int atag_report_finish(struct atag_report *r, const struct atag_report_view *view)
 {
 	static const struct atag_report_view none = { 0 };
@@ -283,6 +322,8 @@ int atag_report_finish(struct atag_report *r, const struct atag_report_view *vie
 		if (r->tags[i]->nr_stacks > 1)
 			qsort(r->tags[i]->stacks, r->tags[i]->nr_stacks,
 			      sizeof(*r->tags[i]->stacks), cmp_stacks);
+		if (atag_report_stacks_sampled(r, r->tags[i]) && estimate_stacks(r, r->tags[i]))
+			return -ENOMEM;
 	}
 	if (r->nr_tags > 1)
 		qsort_r(r->tags, r->nr_tags, sizeof(*r->tags), cmp_tags,
