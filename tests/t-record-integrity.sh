@@ -244,6 +244,25 @@ check_eq "trace-cmd killed: exit 1, the reason last, no file" \
 check_eq "trace-cmd killed: nothing left behind (its readers neither)" \
 	"$(leftovers)$(pgrep -f "B trace-cmd-alloc-tag-$rp ")" ""
 
+# the instance still busy for a moment when record removes it (as when the readers of
+# a killed trace-cmd are still exiting): a process of another group holds its trace
+# file until 0.3 s after trace-cmd ended
+cat > "$T_TMP/busy-tc" <<'EOF'
+#!/bin/sh
+inst=$(echo "$*" | sed -n 's/.*-B \([^ ]*\).*/\1/p')
+setsid sh -c 'exec 3< "$1"; while kill -0 $2 2> /dev/null; do sleep 0.02; done; sleep 0.3' \
+	sh "$TFS/instances/$inst/trace" $$ &
+exec trace-cmd "$@"
+EOF
+chmod 755 "$T_TMP/busy-tc"
+rm -f "$F"
+TFS=$TFS ATAG_TRACE_CMD=$T_TMP/busy-tc "$C" record --kmem -o "$F" -- sleep 0.2 > /dev/null \
+	2> "$F.err"
+rc=$?
+check_eq "instance busy at the end: exit 0, the file written" \
+	"$rc:$(grep -c 'record: wrote' "$F.err")" "0:1"
+check_eq "instance busy at the end: removed once free, nothing left behind" "$(leftovers)" ""
+
 # a trace.dat that does not read back: kept, exit 1, said why
 cat > "$T_TMP/cut-tc" <<'EOF'
 #!/bin/sh

@@ -608,10 +608,19 @@ static void close_marker(struct atag_session *s)
 	s->marker_fd = -1;
 }
 
+/*
+ * How long an instance may stay busy when it is removed. A recorder's per-CPU readers
+ * hold its trace_pipe_raw files until they have exited, and their group is sent
+ * SIGKILL, not waited for: when trace-cmd was killed from outside, they may still be
+ * exiting when the instance goes (rmdir says EBUSY).
+ */
+#define INSTANCE_BUSY_MS	2000
+#define INSTANCE_RETRY_MS	10
+
 static int undo_instance(struct atag_session *s, struct atag_undo *u)
 {
 	const char *name = s->st->instance;
-	int ret;
+	int ret, waited;
 
 	if (!name)
 		return 0;
@@ -621,6 +630,10 @@ static int undo_instance(struct atag_session *s, struct atag_undo *u)
 		return u->instance_error = -EINVAL;
 	close_marker(s);		/* an open file keeps the instance busy */
 	ret = atag_instance_destroy(name);
+	for (waited = 0; ret == -EBUSY && waited < INSTANCE_BUSY_MS; waited += INSTANCE_RETRY_MS) {
+		poll(NULL, 0, INSTANCE_RETRY_MS);
+		ret = atag_instance_destroy(name);
+	}
 	if (!ret)
 		u->instance_removed = true;
 	if (ret && ret != -ENOENT)
