@@ -21,7 +21,7 @@ if [ "$MODE" = asan ]; then
 	# stock trace-cmd loads our sanitized plugin: give it the runtime first
 	ATAG_TRACECMD_ENV="LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
 	export ATAG_TRACECMD_ENV
-	export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0:exitcode=99"
+	export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99"
 	export LSAN_OPTIONS="suppressions=$ATAG_SRC/tests/lsan.supp:print_suppressions=0"
 	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=99"
 	echo "== tests in $ATAG_BUILD (ASan+UBSan)"

@@ -156,6 +156,12 @@ bad=$(awk '$1 == "U" && $2 !~ /^lib\/(kernel|live)\// &&
 		print $2 ": " $3 }' "$T_TMP/syms" | sort -u)
 check_eq "symbols: the offline path forks no process, handles no signal" "$bad" ""
 
+# tests/lsan.supp suppresses the leaks of sscanf()'s "%m" strings (libtracecmd's):
+# none of ours may hide there
+bad=$(grep -rnE '%[0-9]*m[][a-zA-Z]' --include='*.[ch]' lib utils plugins include tests |
+      grep -E 'scanf' | grep -v '^tests/t-')
+check_eq "sources: no scanf \"%m\" conversion (tests/lsan.supp suppresses its leaks)" "$bad" ""
+
 # A file the layering does not know is a file in the wrong place.
 stray=$(find lib -maxdepth 1 -type f -name '*.[ch]')
 check_eq "lib/ holds its parts' folders, no loose source files" "$stray" ""
