@@ -315,6 +315,20 @@ static void test_output(void)
 	CU_ASSERT_EQUAL(errno, EINVAL);
 	CU_ASSERT_PTR_NULL(atag_output_create("/nonexistent/x.dat", NULL, NULL));
 	CU_ASSERT_EQUAL(errno, ENOENT);
+	/* nor a link to a device or a directory (as /dev/stdout is); a dangling link may go */
+	snprintf(out, sizeof(out), "%s/null.dat", dir);
+	CU_ASSERT_EQUAL_FATAL(symlink("/dev/null", out), 0);
+	CU_ASSERT_PTR_NULL(atag_output_create(out, NULL, NULL));
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	snprintf(out, sizeof(out), "%s/dir.dat", dir);
+	CU_ASSERT_EQUAL_FATAL(symlink("/", out), 0);
+	CU_ASSERT_PTR_NULL(atag_output_create(out, NULL, NULL));
+	CU_ASSERT_EQUAL(errno, EISDIR);
+	snprintf(out, sizeof(out), "%s/dangling.dat", dir);
+	CU_ASSERT_EQUAL_FATAL(symlink("/nonexistent/x.dat", out), 0);
+	o = atag_output_create(out, NULL, NULL);
+	CU_ASSERT_PTR_NOT_NULL(o);
+	atag_output_free(o);
 }
 
 /* reset's part: a complete trace.dat moved into place, a partial one removed. */

@@ -887,6 +887,19 @@ check_eq "trace-cmd's temporaries are not beside the output (links planted there
 (umask 077; exec "$C" record --function foo_bar -o "$F/z.dat" -- true) > /dev/null 2>&1
 check_eq "umask 027: 0640; umask 077: 0600" "$(stat -c %a "$F/y.dat" "$F/z.dat" | tr '\n' ' ')" \
 	"640 600 "
+# a link to a device or a pipe (as /dev/stdout is) is refused before anything changes:
+# renamed over, it would leave a file in the link's place
+mkfifo "$T_TMP/fifo"
+ln -s /dev/null "$F/null.dat"
+ln -s "$T_TMP/fifo" "$F/fifo.dat"
+for l in null fifo; do
+	"$C" record --function foo_bar -o "$F/$l.dat" -- true > /dev/null 2> "$F.$l.err"
+	echo "$?:$(cat "$F.$l.err"):$(stat -c %F "$F/$l.dat")"
+done > "$F.links"
+check_eq "-o a link to a device or a pipe: refused, exit 1, the link left as it was" \
+	"$(cat "$F.links")" \
+	"1:trace-cmd-alloc-tag: $F/null.dat: a link to a device, a pipe or a socket: record writes a regular file, by rename in the link's place:symbolic link
+1:trace-cmd-alloc-tag: $F/fifo.dat: a link to a device, a pipe or a socket: record writes a regular file, by rename in the link's place:symbolic link"
 check_eq "files: nothing left behind" "$(leftovers)" ""
 
 # ------------------------------------------------------------------ failures (issue 12)

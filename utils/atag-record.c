@@ -359,6 +359,14 @@ static void check_output(const char *output)
 	/* the trace.dat replaces what is there by rename: only a file or a link */
 	if (!lstat(output, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
 		die("%s: not a regular file: record writes a new file in its place", output);
+	/*
+	 * A link to a device, a pipe or a socket (/dev/stdout, /dev/null) is someone's
+	 * way out, not a file: renaming over it would leave a file where the link was
+	 */
+	if (!lstat(output, &st) && S_ISLNK(st.st_mode) && !stat(output, &st) &&
+	    !S_ISREG(st.st_mode))
+		die("%s: a link to a device, a pipe or a socket: record writes a regular file, by rename in the link's place",
+		    output);
 	if (!access(output, F_OK) && access(output, W_OK))
 		die("%s: %s", output, strerror(errno));
 	if (strpbrk(output, "\t\n"))

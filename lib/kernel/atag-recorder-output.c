@@ -165,9 +165,12 @@ struct atag_output *atag_output_create(const char *path, atag_output_note_fn not
 	o = output_alloc(dir, base);
 	if (!o)
 		goto out;
-	/* what is there goes by rename: a file or a link, never a directory or a device */
-	if (!fstatat(o->dirfd, base, &st, AT_SYMLINK_NOFOLLOW) && !S_ISREG(st.st_mode) &&
-	    !S_ISLNK(st.st_mode)) {
+	/*
+	 * what is there goes by rename: a file or a link, never a directory or a device,
+	 * nor a link to a device, a pipe or a socket (/dev/stdout); a dangling link may go
+	 */
+	if (!fstatat(o->dirfd, base, &st, AT_SYMLINK_NOFOLLOW) &&
+	    (!S_ISLNK(st.st_mode) || !fstatat(o->dirfd, base, &st, 0)) && !S_ISREG(st.st_mode)) {
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		atag_output_free(o);
 		o = NULL;
