@@ -594,5 +594,22 @@ for o in -B -t "-f, --format" "-o, --output" --watch --count --tracefs --cmdline
 	check_grep "--help lists $o" "^  ( {4})?$o " "$T_TMP/help"
 done
 
+# names are whatever mkdir made them: an instance and a remote named with an escape
+# sequence and a line break are shown escaped in text, as they are in JSON
+T=$T_TMP/names
+make_tree "$T"
+odd=$(printf 'x\033[31my\nz')
+mv "$T/instances/a" "$T/instances/$odd"
+mv "$T/remotes/test" "$T/remotes/$odd"
+stat_cmd --tracefs "$T" > "$T_TMP/names.txt" 2>&1
+check_eq "odd names: text: no control character, the names escaped" \
+	"$(tr -d '\n\t' < "$T_TMP/names.txt" | LC_ALL=C grep -c '[[:cntrl:]]'):$(grep -c '^Instance: x\\x1b\[31my\\x0az$' "$T_TMP/names.txt"):$(grep -c '^  x\\x1b\[31my\\x0az ' "$T_TMP/names.txt")" \
+	"0:1:1"
+stat_cmd --tracefs "$T" --format json > "$T_TMP/names.json"
+jq_eq "odd names: json: the names as they are" \
+	'[(.instances[] | select(.name != null and (.name | startswith("x"))) | .name),
+	  (.remotes[] | select(.name | startswith("x")) | .name)]' \
+	'["x\u001b[31my\nz","x\u001b[31my\nz"]' "$T_TMP/names.json"
+
 jq_flush
 done_testing

@@ -2,7 +2,9 @@
 /*
  * The text rendering of a stat report: per buffer its sizes, snapshot, persistence
  * and a row per CPU; the remotes; the totals beside the kernel's aggregate, with the
- * reasons they may differ; then the notes. Sizes human-readable.
+ * reasons they may differ; then the notes. Sizes human-readable. Names (instances,
+ * remotes) are whatever mkdir made them: escaped as text is (atag_text()), so that
+ * none ends a line or reaches the terminal as a control sequence.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -24,6 +26,14 @@ static const char *size_str(char *buf, size_t len, unsigned long long bytes)
 static const char *kb_str(char *buf, size_t len, unsigned long long kb)
 {
 	return size_str(buf, len, kb == UNKNOWN ? UNKNOWN : kb * 1024);
+}
+
+/* A name shown: escaped into @buf (NAME_MAX bytes, each at most 4 shown). */
+#define NAME_SHOWN	1024
+
+static const char *shown(char *buf, const char *name)
+{
+	return atag_text(buf, NAME_SHOWN, name);
 }
 
 static int nr_cpus(const struct atag_bufstat *bs)
@@ -84,12 +94,14 @@ static void text_snapshot_line(FILE *f, const struct atag_bufstat_instance *in)
 
 static void text_persistent_line(FILE *f, const struct atag_bufstat_instance *in)
 {
+	char name[NAME_SHOWN];
+
 	fprintf(f, "  persistent      ");
 	if (!in->persistent)
 		fprintf(f, "no\n");
 	else if (in->backup_of)
 		fprintf(f, "backup of %s: its copy, made at boot in vmalloc'd memory; holds %s "
-			"trace\n  last boot       %s\n", in->backup_of,
+			"trace\n  last boot       %s\n", shown(name, in->backup_of),
 			!strncmp(in->last_boot, "# Current", 9) ? "this boot's" :
 			"the previous boot's", in->last_boot);
 	else if (!strncmp(in->last_boot, "# Current", 9))
@@ -131,10 +143,10 @@ static void text_cpu_row(FILE *f, const struct atag_bufstat_cpu *c)
 
 static void text_instance(FILE *f, const struct atag_bufstat_instance *in)
 {
-	char a[32], b[32];
+	char a[32], b[32], name[NAME_SHOWN];
 	int i;
 
-	fprintf(f, "%s%s\n", in->name ? "Instance: " : "Top buffer", in->name ? in->name : "");
+	fprintf(f, "%s%s\n", in->name ? "Instance: " : "Top buffer", shown(name, in->name));
 	text_size_line(f, in);
 	fprintf(f, "  sub-buffer      %s\n", in->subbuf_kb == UNKNOWN ? "one page (no "
 		"buffer_subbuf_size_kb)" : kb_str(a, sizeof(a), in->subbuf_kb));
@@ -176,7 +188,7 @@ static const char *remote_memory(char *buf, size_t len, const struct atag_bufsta
 static void text_remotes(FILE *f, const struct atag_bufstat *bs)
 {
 	const struct atag_bufstat_remote *r;
-	char a[32], b[80], c[16];
+	char a[32], b[80], c[16], name[NAME_SHOWN];
 	int i;
 
 	if (!bs->nr_remotes) {
@@ -191,7 +203,7 @@ static void text_remotes(FILE *f, const struct atag_bufstat *bs)
 			snprintf(c, sizeof(c), "?");
 		else
 			snprintf(c, sizeof(c), "%d", r->nr_cpus);
-		fprintf(f, "  %-16s %10s %-9s %-8s %4s %s\n", r->name,
+		fprintf(f, "  %-16s %10s %-9s %-8s %4s %s\n", shown(name, r->name),
 			kb_str(a, sizeof(a), r->size_kb),
 			r->loaded < 0 ? "unknown" : r->loaded ? "loaded" : "unloaded",
 			r->tracing_on < 0 ? "unknown" : r->tracing_on ? "on" : "off", c,
@@ -251,7 +263,7 @@ static void text_reasons(FILE *f, const struct atag_bufstat *bs)
 static void text_totals(FILE *f, const struct atag_bufstat *bs)
 {
 	bool kernel = bs->kernel.format != ATAG_MEMUSAGE_NONE;
-	char a[32], b[32], d[40];
+	char a[32], b[32], d[40], name[NAME_SHOWN], name2[NAME_SHOWN];
 	int row, i;
 
 	if (kernel)
@@ -280,7 +292,8 @@ static void text_totals(FILE *f, const struct atag_bufstat *bs)
 	for (i = 0; i < bs->nr_instances; i++)
 		if (bs->instances[i].backup_of)
 			fprintf(f, "  in no row: backup %s (of %s), %s vmalloc: %s\n",
-				bs->instances[i].name, bs->instances[i].backup_of,
+				shown(name, bs->instances[i].name),
+				shown(name2, bs->instances[i].backup_of),
 				size_str(a, sizeof(a), bs->instances[i].buffer_bytes),
 				ATAG_BUFSTAT_BACKUP_REASON);
 	text_reasons(f, bs);
@@ -317,8 +330,12 @@ static void text_notes(FILE *f, const struct atag_bufstat_notes *n)
 
 	if (n->nr)
 		fprintf(f, "Notes\n");
-	for (i = 0; i < n->nr; i++)
-		fprintf(f, "  - %s\n", n->line[i]);
+	/* a note names instances: escaped whole (its own words need no escape) */
+	for (i = 0; i < n->nr; i++) {
+		fputs("  - ", f);
+		atag_text_fputs(n->line[i], f);
+		fputc('\n', f);
+	}
 }
 
 int atag_bufstat_render_text(const struct atag_bufstat *bs, FILE *f)
