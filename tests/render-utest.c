@@ -187,8 +187,9 @@ static const char *sampled_callers[] = { "caller_a+0x5", "caller_b+0x5", "caller
 					  "caller_d+0x5" };
 
 /*
- * A finished report of a sampled call site (kmem, one allocation in 16): 7 allocations
- * of 64 bytes, 4 carrying a stack, a stack each (through caller_a .. caller_d).
+ * A finished report of a sampled call site (kmem, one allocation in 16): 7 allocations,
+ * 448 bytes, 4 carrying a stack, a stack each (through caller_a .. caller_d): three of
+ * 64 bytes, caller_d's of 192 (the sampled ones 384 bytes in all).
  */
 static struct atag_report *sampled_report(void)
 {
@@ -227,7 +228,7 @@ static struct atag_report *sampled_report(void)
 		s->frames[2] = (char *)sampled_callers[i];
 		s->nr_frames = 3;
 		s->counts.allocs = 1;
-		s->counts.bytes_alloced = 64;
+		s->counts.bytes_alloced = i == 3 ? 192 : 64;
 		t->stacks[t->nr_stacks++] = s;
 	}
 	CU_ASSERT_EQUAL_FATAL(atag_report_finish(r, NULL), 0);
@@ -238,10 +239,14 @@ static struct atag_report *sampled_report(void)
  * Sampled stacks stand for 7/4 allocations each. Rounded one by one they would be 2
  * each, 8 in all: more than the call site's 7. Rounded so that they add up, in the
  * stacks' order: 2, 2, 1, 2 (the running sums 1.75, 3.5, 5.25, 7 rounded: 2, 4, 5, 7).
+ * Bytes are shared as the sampled bytes are: 448 * 64 / 384 = 74.67 for each of the
+ * first three, 224 for caller_d (running sums 74.67, 149.33, 224, 448: 75, 74, 75,
+ * 224). Scaled by the ratio of counts they would be 112, 112, 112 and 336: 672 bytes
+ * of a call site's 448.
  */
 static void test_sampled_estimates(void)
 {
-	static const uint64_t want[] = { 2, 2, 1, 2 };
+	static const uint64_t want[] = { 2, 2, 1, 2 }, want_bytes[] = { 75, 74, 75, 224 };
 	struct atag_render_opts o = { .weight = "alloc_objects" };
 	struct atag_report *r = sampled_report();
 	const struct atag_report_tag *t = r->tags[0];
@@ -252,8 +257,7 @@ static void test_sampled_estimates(void)
 		CU_ASSERT_STRING_EQUAL(t->stacks[i]->frames[2], sampled_callers[i]);
 		atag_report_stack_estimate(r, t, t->stacks[i], &est);
 		CU_ASSERT_EQUAL(est.allocs, want[i]);
-		/* bytes by the ratio of counts: 64 * 7 / 4 each, 448 in all */
-		CU_ASSERT_EQUAL(est.bytes_alloced, 112);
+		CU_ASSERT_EQUAL(est.bytes_alloced, want_bytes[i]);
 	}
 	/* the flame graph's weights are the estimates: no line for the call site alone */
 	check_text(atag_render_folded, r, &o,
@@ -261,6 +265,12 @@ static void test_sampled_estimates(void)
 		   "caller_b;kmalloc_caller+0x2a 2\n"
 		   "caller_c;kmalloc_caller+0x2a 1\n"
 		   "caller_d;kmalloc_caller+0x2a 2\n");
+	o.weight = "alloc_space";
+	check_text(atag_render_folded, r, &o,
+		   "caller_a;kmalloc_caller+0x2a 75\n"
+		   "caller_b;kmalloc_caller+0x2a 74\n"
+		   "caller_c;kmalloc_caller+0x2a 75\n"
+		   "caller_d;kmalloc_caller+0x2a 224\n");
 	atag_report_free(r);
 }
 

@@ -8,12 +8,10 @@
  * of the tag's totals: its allocations without a stack (the empty stack, or
  * none recorded). So the samples of a tag add up to the tag's totals.
  * When its source's stacks were sampled, the stacks' values are their estimates,
- * scaled to the call site's allocations (atag_report_stack_estimate(), a ratio of
- * counts, rounded so that they add up): the counts then add up to the call site's,
- * the rest being the allocations without frames, not those the sampling passed
- * over. Where the sampled allocations were larger than the call site's average,
- * the scaled bytes overshoot its total, the rest is zero, and the samples exceed
- * the totals by that estimate's error.
+ * their shares of the call site (atag_report_stack_estimate(), rounded so that they
+ * add up): they add up to the call site's, and the rest is what none of the sampled
+ * allocations had (live bytes when all of them were freed), not what the sampling
+ * passed over.
  */
 #include <ctype.h>
 #include <errno.h>

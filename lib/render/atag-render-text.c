@@ -464,15 +464,16 @@ static void print_frames(const struct atag_report_stack *s, FILE *f)
 }
 
 /*
- * A call site's stacks. Sampled: each scaled to the call site's allocations (its
- * share of the allocations that carry one, "~"); those without one are counted once.
+ * A call site's stacks. Sampled: each stands for its share of the call site ("~"):
+ * of its allocations by the ratio of counts, of its live bytes as its estimate
+ * (atag_report_stack_estimate()); those without one are counted once.
  */
 static void print_stacks(const struct atag_report *r, const struct atag_report_tag *t, FILE *f)
 {
 	bool sampled = atag_report_stacks_sampled(r, t);
 	double scale = atag_report_stack_scale(r, t);
 	const struct atag_report_stack *s;
-	uint64_t live_bytes;
+	struct atag_counters est;
 	size_t k;
 
 	for (k = 0; k < t->nr_stacks; k++) {
@@ -482,11 +483,11 @@ static void print_stacks(const struct atag_report *r, const struct atag_report_t
 				(unsigned long long)s->counts.allocs);
 			continue;
 		}
-		live_bytes = sampled ? s->counts.live_bytes * scale : s->counts.live_bytes;
+		atag_report_stack_estimate(r, t, s, &est);
 		fprintf(f, "      %s%5.1f%% of allocs, %5.1f%% of live bytes (%llu allocs, %llu live",
 			sampled ? "~" : "",
 			t->counts.allocs ? 100.0 * s->counts.allocs * scale / t->counts.allocs : 0.0,
-			t->counts.live_bytes ? 100.0 * live_bytes / t->counts.live_bytes : 0.0,
+			t->counts.live_bytes ? 100.0 * est.live_bytes / t->counts.live_bytes : 0.0,
 			(unsigned long long)s->counts.allocs, (unsigned long long)s->counts.live);
 		if (sampled)
 			fprintf(f, " sampled, x%.1f", scale);

@@ -245,20 +245,38 @@ static void classify_suspects(struct atag_report *r)
 }
 
 /*
- * The estimates of @t's sampled stacks (those with frames), in their order: a
- * stack's counters times the call site's scale, rounded so that they add up. Each
- * gets the rounded running sum less the rounded sum before it: no stack is off by
- * a whole unit, and the stacks' allocations never exceed the call site's, as
- * rounding each alone would (3 allocations, 2 stacks of one: 2 + 2).
+ * The estimates of @t's sampled stacks (those with frames), in their order. Each of
+ * a stack's ATAG_COUNTERS_STACK is its share of that counter among the sampled
+ * stacks, times the call site's: a stack with a tenth of the sampled bytes stands
+ * for a tenth of the call site's bytes (none when the sampled stacks have none of
+ * it: it stays the call site's). Its other counters are scaled by the ratio of
+ * counts (atag_report_stack_scale()). The shares are rounded so that they add up:
+ * each stack gets the rounded running sum less the rounded sum before it, so none
+ * is off by a whole unit and the stacks add up to the call site, where rounding
+ * each alone would exceed it (3 allocations, 2 stacks of one: 2 + 2).
  */
 static int estimate_stacks(const struct atag_report *r, struct atag_report_tag *t)
 {
-	double scale = atag_report_stack_scale(r, t), sum[ATAG_NR_COUNTERS] = { 0 };
-	uint64_t done[ATAG_NR_COUNTERS] = { 0 }, *v, next;
+	double factor[ATAG_NR_COUNTERS], sum[ATAG_NR_COUNTERS] = { 0 };
+	uint64_t sampled[ATAG_NR_COUNTERS] = { 0 }, done[ATAG_NR_COUNTERS] = { 0 }, *v, next;
+	double scale = atag_report_stack_scale(r, t);
+	const struct atag_counter_field *f;
 	struct atag_report_stack *s;
 	unsigned int k;
 	size_t i;
 
+	for (i = 0; i < t->nr_stacks; i++)
+		for (k = 0; t->stacks[i]->nr_frames && k < ATAG_NR_COUNTERS; k++)
+			sampled[k] += atag_counter_value(&t->stacks[i]->counts,
+							 &atag_counter_fields[k]);
+	for (k = 0; k < ATAG_NR_COUNTERS; k++) {
+		f = &atag_counter_fields[k];
+		if (!(ATAG_COUNTERS_STACK & (1u << k)))
+			factor[k] = scale;
+		else
+			factor[k] = sampled[k] ? (double)atag_counter_value(&t->counts, f) /
+						 sampled[k] : 0;
+	}
 	for (i = 0; i < t->nr_stacks; i++) {
 		s = t->stacks[i];
 		if (!s->nr_frames)
@@ -269,8 +287,9 @@ static int estimate_stacks(const struct atag_report *r, struct atag_report_tag *
 				return atag_err(-ENOMEM);
 		}
 		for (k = 0; k < ATAG_NR_COUNTERS; k++) {
-			v = (uint64_t *)((char *)s->estimate + atag_counter_fields[k].offset);
-			sum[k] += atag_counter_value(&s->counts, &atag_counter_fields[k]) * scale;
+			f = &atag_counter_fields[k];
+			v = (uint64_t *)((char *)s->estimate + f->offset);
+			sum[k] += atag_counter_value(&s->counts, f) * factor[k];
 			next = sum[k] + 0.5;
 			*v = next - done[k];
 			done[k] = next;
