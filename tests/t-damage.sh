@@ -292,6 +292,21 @@ printf '%s\n' 'allocinfo - version: 2.0' '#     <size>  <calls> <tag info>' \
 "$ATAG_CMD" list --allocinfo "$T_TMP/inj.ai" -f csv >> "$T_TMP/inj.list" 2>&1
 check_eq "26.6 list: text and csv escaped, the csv cell neutralised" \
 	"$(raw "$T_TMP/inj.list")$(grep -c "'-ls\\\\x07,mm/e\\\\x1b\\[2J.c" "$T_TMP/inj.list")" "1"
+# folded stacks go into flamegraph.pl's SVG, which must be UTF-8: a C1 control and
+# bytes of no UTF-8 character become '_' as the other controls do, in report's and
+# diff's folded output
+printf '%s\n' 'cpus 1' 'comm 100 w' \
+	"ev 0 1000 100 hit 0xffffffff82000000 NONE mm/z${CSI}2J.c $(printf 'bad\377fn') 5" \
+	'ev 0 1001 100 alloced 0xffff888000000100 0xffffffff82000000 64' > "$T_TMP/utf.txt"
+mkfixture -o "$T_TMP/utf.dat" "$T_TMP/utf.txt" || fail "fixture utf"
+report -f folded $I > "$T_TMP/inj.folded" 2> /dev/null
+report -f folded --all-tags --all-tasks "$T_TMP/utf.dat" > "$T_TMP/utf.folded" 2> /dev/null
+"$ATAG_CMD" diff -f folded "$T_TMP/utf.dat" "$T_TMP/utf.dat" > "$T_TMP/utf.dfolded" 2> /dev/null
+check_eq "26.6 folded: no control character, UTF-8 throughout, the names' bytes as '_'" \
+	"$(raw "$T_TMP/inj.folded")$(cat "$T_TMP/utf.folded" "$T_TMP/utf.dfolded" |
+	   iconv -f UTF-8 -t UTF-8 > /dev/null 2>&1 && echo utf-8):$(cat "$T_TMP/utf.folded" "$T_TMP/utf.dfolded")" \
+	"utf-8:bad_fn@mm/z_2J.c:5 64
+bad_fn@mm/z_2J.c:5 64 64"
 
 # 26.7: implausible data is not called complete. Pages whose timestamps run backwards
 # (the second page of CPU 0 dated 0)

@@ -36,15 +36,9 @@ static const int weight_counter[ATAG_V_NR] = {
 	[ATAG_V_INUSE_SPACE]	= ATAG_COUNTER_LIVE_BYTES,
 };
 
-static void put_frame_char(FILE *f, unsigned char c)
-{
-	fputc(c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : c, f);
-}
-
 static void put_frame(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		put_frame_char(f, *s);
+	atag_render_folded_name(f, s, SIZE_MAX);
 }
 
 static void put_site(FILE *f, const struct atag_diff_site *s)
@@ -86,8 +80,7 @@ static void put_stack_frame(FILE *f, const char *frame)
 		put_frame(f, frame);
 		return;
 	}
-	for (; frame < mod; frame++)
-		put_frame_char(f, *frame);
+	atag_render_folded_name(f, frame, mod - frame);
 	put_frame(f, mod + 1);
 }
 

@@ -14,7 +14,8 @@
  * ("function", "function[module]"), so a function is one box however many
  * offsets its frames have; keep_offsets writes the frames as they are. Lines of
  * the same frames add up (FlameGraph sums them). Characters the format cannot
- * carry in a frame (';', spaces, control characters) become '_'. The weight is
+ * carry in a frame (';', spaces, control characters) and bytes of no UTF-8
+ * character become '_' (atag_render_folded_name()). The weight is
  * the chosen sample value; lines that weigh 0 are left out. A report of more than
  * one source (slab and page events: their bytes overlap) roots every line in a frame
  * naming its source, "[kmem]" or "[page]", so that no tower mixes the two.
@@ -37,11 +38,7 @@ struct folded {
 
 static void put_frame(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		fputc(c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : c, f);
-	}
+	atag_render_folded_name(f, s, SIZE_MAX);
 }
 
 static int folded_line(void *ctx, const struct atag_render_sample *s)

@@ -183,6 +183,31 @@ char *atag_render_site_frame(const struct atag_report_tag *t, char *buf, size_t 
 	return buf;
 }
 
+void atag_render_folded_name(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strnlen(s, len);
+	size_t n;
+
+	while (p < end) {
+		if (*p < 0x80) {
+			fputc(*p == ';' || *p == ' ' || *p < 0x20 || *p == 0x7f ? '_' : *p, f);
+			p++;
+			continue;
+		}
+		n = atag_utf8_len(p);
+		if (n > (size_t)(end - p))
+			n = 0;
+		/* not UTF-8, or a C1 control (U+0080 .. U+009F: 0xc2 0x80 .. 0xc2 0x9f) */
+		if (!n || (p[0] == 0xc2 && p[1] < 0xa0)) {
+			fputc('_', f);
+			p += n ? n : 1;
+			continue;
+		}
+		fwrite(p, 1, n, f);
+		p += n;
+	}
+}
+
 /**
  * atag_render_site_index - where a sample's stack reaches its call site
  * @s: the sample

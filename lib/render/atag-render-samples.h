@@ -85,4 +85,12 @@ int atag_render_site_index(const struct atag_render_sample *s) __hidden;
  */
 char *atag_render_frame_name(const char *frame, bool keep_offsets, char *buf, size_t len) __hidden;
 
+/*
+ * Write the first @len bytes of @s (up to its NUL) as a folded frame, to @f: what
+ * the format cannot carry becomes '_' (';', spaces, C0 and C1 controls, DEL), so
+ * does each byte of no well-formed UTF-8 sequence (flamegraph.pl copies the names
+ * into an SVG, which must be UTF-8).
+ */
+void atag_render_folded_name(FILE *f, const char *s, size_t len) __hidden;
+
 #endif /* _ATAG_RENDER_SAMPLES_H */
