@@ -97,6 +97,48 @@ check_eq "26.5 report fails on its second file: -o FILE as it was, nothing left"
 	"$?:$(cat rows.csv):$(ls -A | grep -c '^\.trace-cmd-alloc-tag-output')" "1:old:0"
 "$C" report -f lifetimes -o fresh.csv lt.dat missing.dat > /dev/null 2> err
 check_eq "26.5 report fails: no -o FILE made" "$?:$(ls fresh.csv 2>&1 | grep -c 'No such')" "1:1"
+# a file system without O_TMPFILE (NFS, FUSE, vfat; here a preloaded library says
+# EOPNOTSUPP): the private file has a name of ours. The same file, the same mode; on
+# a failure and on a fatal signal nothing of it is left
+NOTMP=$ATAG_BUILD/tests/preload/atag-no-tmpfile.so
+privates() { ls -A | grep -c '^\.trace-cmd-alloc-tag-output'; }
+case ${ATAG_BUILD##*-} in
+asan|tsan)
+	skip "26.5 no O_TMPFILE" "a sanitizer build: its runtime must come first, before a preloaded library (the normal build runs it)"
+	;;
+*)
+"$C" report -f json -o tmpf-a.json lt.dat 2> /dev/null
+LD_PRELOAD=$NOTMP "$C" report -f json -o tmpf-b.json lt.dat 2> err
+check_eq "26.5 no O_TMPFILE: the same file and mode as with it, nothing left" \
+	"$?:$(cat err):$(cmp tmpf-a.json tmpf-b.json && stat -c %a tmpf-a.json tmpf-b.json | tr '\n' ' '):$(privates)" \
+	"0::640 640 :0"
+echo old > tmpf-rows.csv
+LD_PRELOAD=$NOTMP "$C" report -f lifetimes -o tmpf-rows.csv lt.dat missing.dat > /dev/null 2>&1
+check_eq "26.5 no O_TMPFILE, report fails: -o FILE as it was, its private file removed" \
+	"$?:$(cat tmpf-rows.csv):$(privates)" "1:old:0"
+# a SIGTERM while the private file is written: stopped as soon as the file is seen,
+# then sent SIGTERM and let go on
+mkfixture -o big.dat --generate 1000000 || fail "fixture big"
+LD_PRELOAD=$NOTMP "$C" report -f lifetimes -o tmpf-big.csv big.dat > /dev/null 2>&1 &
+rp=$!
+seen=0
+while kill -0 $rp 2> /dev/null; do
+	if [ "$(privates)" = 1 ]; then
+		kill -STOP $rp
+		seen=1
+		break
+	fi
+done
+kill -TERM $rp 2> /dev/null
+kill -CONT $rp 2> /dev/null
+wait $rp 2> /dev/null
+rc=$?
+check_eq "26.5 no O_TMPFILE, SIGTERM while writing: killed by it, no file, its private file removed" \
+	"$seen:$rc:$(ls tmpf-big.csv 2>&1 | grep -c 'No such'):$(privates)" "1:143:1:0"
+rm -f big.dat
+;;
+esac
+
 # a user's own link to a regular file: replaced, not followed (as record -o)
 echo target > target.txt
 ln -s target.txt link.txt
