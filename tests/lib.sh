@@ -108,7 +108,12 @@ instances_at_start() {
 	ls "$1/instances" 2>/dev/null | grep '^trace-cmd-alloc-tag-' > "$T_TMP/instances.start"
 }
 
-# The tool's instances this tier left behind, one "instance NAME" line each.
+# The tool's instances this tier left behind, one "instance NAME" line each: those of
+# its own processes, and of processes gone that left their state file in the tier's
+# state directory (a session that could not remove its instance keeps its state file
+# for reset). An instance of a process gone without one is another tier's, ending
+# beside this one (its removal under way, or a kill its tier will reset): the suite
+# checks at its end that no instance is left at all (tests/run-tests.sh).
 instances_left() {
 	for i in "$1"/instances/trace-cmd-alloc-tag-*; do
 		[ -e "$i" ] || continue
@@ -116,7 +121,11 @@ instances_left() {
 		grep -qx "$i" "$T_TMP/instances.start" 2>/dev/null && continue
 		case ${i##*-} in
 		*[!0-9]*) echo "instance $i" ;;
-		*) ours "${i##*-}" && echo "instance $i" ;;
+		*)	if [ -d "/proc/${i##*-}" ]; then
+				ours "${i##*-}" && echo "instance $i"
+			elif [ -e "${ATAG_STATE_DIR:-/run/trace-cmd-alloc-tag}/record-${i##*-}.state" ]; then
+				echo "instance $i"
+			fi ;;
 		esac
 	done
 }

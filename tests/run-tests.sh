@@ -48,11 +48,16 @@ fi
 # the top-level tracefs settings, to compare at the end (root only: as another
 # user the tiers cannot change them)
 state_before=$ATAG_BUILD/tracefs-state.before
+instances_before=
 rm -f "$state_before"
 if [ "$MODE" = quick ]; then
 	state_why="the quick tiers do not touch tracefs"
 elif [ "$(id -u)" = 0 ] && sh tests/tracefs-state.sh > "$state_before.tmp" 2>&1; then
 	mv "$state_before.tmp" "$state_before"
+	# and the tool's instances there are (another run's): none may be added
+	tfs_dir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	instances_before=$ATAG_BUILD/instances.before
+	ls "$tfs_dir/instances" 2>/dev/null | grep '^trace-cmd-alloc-tag-' > "$instances_before"
 else
 	state_why=$(if [ "$(id -u)" != 0 ]; then echo "not root"; else cat "$state_before.tmp"; fi)
 	rm -f "$state_before.tmp"
@@ -94,6 +99,10 @@ fi
 # under a sanitizer the timing of an "alone" tier means nothing: it runs with the others
 alone=$([ "$MODE" = asan ] || grep -l '^# tier: alone' $tiers)	# first, one by one
 tiers=$(echo "$tiers" | grep -vxF "$alone")
+# a tier that mostly waits (a line "# tier: background") runs beside the workers, from
+# when the alone tiers are done, rather than taking one of them for its whole length
+background=$(grep -l '^# tier: background' $tiers)
+tiers=$(echo "$tiers" | grep -vxF "$background")
 tiers="$(echo "$tiers" | grep -E 't-(valgrind|record)\.sh$') $(echo "$tiers" | grep -vE 't-(valgrind|record)\.sh$')"
 # under ASan the tiers wait less than they compute: three keep two cores busy
 jobs=${ATAG_JOBS:-$([ "$MODE" = asan ] && echo 3 || echo 2)}
@@ -152,6 +161,9 @@ done
 # $ATAG_AFTER_ALONE: a command started once the alone tiers are done, waited for below
 # (make check compiles the sanitizer builds then, not while the timing is measured)
 [ -n "${ATAG_AFTER_ALONE:-}" ] && sh -c "$ATAG_AFTER_ALONE" &
+for t in $background; do
+	run_tier "$t" &
+done
 i=0
 while [ $i -lt "$jobs" ]; do
 	worker &
@@ -160,7 +172,20 @@ done
 wait
 rm -f "$queue" "$queue.live" "$lock" "$lock.queue" "$lock.live"
 
-# 3. the suite leaves the top-level tracefs settings as it found them
+# 3. the suite leaves no instance of the tool's behind (a tier sees only its own:
+# instances_left in tests/lib.sh), and the top-level tracefs settings as it found them
+if [ -n "$instances_before" ]; then
+	ls "$tfs_dir/instances" 2>/dev/null | grep '^trace-cmd-alloc-tag-' |
+		grep -vxF -f "$instances_before" > "$ATAG_BUILD/instances.left"
+	if [ -s "$ATAG_BUILD/instances.left" ]; then
+		echo "FAIL - tracefs-instances: the suite left instances behind:" \
+			$(cat "$ATAG_BUILD/instances.left")
+		echo "tracefs-instances 0 1 0" >> "$ATAG_RESULTS"
+	else
+		echo "ok - tracefs-instances: no instance of the tool's left behind"
+		echo "tracefs-instances 1 0 0" >> "$ATAG_RESULTS"
+	fi
+fi
 if [ -f "$state_before" ]; then
 	sh tests/tracefs-state.sh > "$ATAG_BUILD/tracefs-state.after" 2>&1
 	if diff -u "$state_before" "$ATAG_BUILD/tracefs-state.after" > "$ATAG_BUILD/tracefs-state.diff"

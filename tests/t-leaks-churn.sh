@@ -9,7 +9,9 @@
 #
 # Not a "live" tier: it only adds an instance of its own (instances_left counts what
 # is ours), and its 40 s overlap the live tiers instead of adding to their chain. Its
-# workload sleeps between bursts, to leave the machine to the other tiers.
+# workload sleeps between bursts, to leave the machine to the other tiers; it mostly
+# waits, so it runs beside the two workers rather than taking one:
+# tier: background
 . "$(dirname "$0")/lib.sh"
 
 . "$(dirname "$0")/live.sh"
