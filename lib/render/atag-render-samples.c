@@ -98,7 +98,7 @@ static int tag_samples(const struct atag_report *r, size_t i,
 		if (!t->stacks[j]->nr_frames)
 			continue;	/* stackless: counted with the call site alone */
 		s.stack = t->stacks[j];
-		/* sampled stacks stand for the call site's allocations: scaled to them */
+		/* a sampled stack stands for its share of the call site */
 		atag_report_stack_estimate(r, t, s.stack, &est);
 		sample_values(&est, s.v);
 		for (k = 0; k < ATAG_V_NR; k++)
