@@ -274,6 +274,27 @@ static void test_sampled_estimates(void)
 	atag_report_free(r);
 }
 
+/* Counters near 2^64 (a damaged file's): the estimates stop at UINT64_MAX, in sum too. */
+static void test_sampled_estimates_huge(void)
+{
+	struct atag_report *r = sampled_report();
+	struct atag_report_tag *t = r->tags[0];
+	struct atag_counters a, b;
+
+	/* two stacks of half the bytes each, the call site all of them */
+	t->nr_stacks = 2;
+	t->counts.bytes_alloced = UINT64_MAX;
+	t->stacks[0]->counts.bytes_alloced = UINT64_MAX / 2;
+	t->stacks[1]->counts.bytes_alloced = UINT64_MAX / 2;
+	CU_ASSERT_EQUAL_FATAL(atag_report_finish(r, NULL), 0);
+	atag_report_stack_estimate(r, t, t->stacks[0], &a);
+	atag_report_stack_estimate(r, t, t->stacks[1], &b);
+	CU_ASSERT(a.bytes_alloced >= UINT64_MAX / 2 && b.bytes_alloced >= UINT64_MAX / 2 - 1);
+	CU_ASSERT_EQUAL(a.bytes_alloced + b.bytes_alloced, UINT64_MAX);
+	t->nr_stacks = 4;
+	atag_report_free(r);
+}
+
 static void test_folded_limit_and_errors(void)
 {
 	struct atag_render_opts o = { .limit = 2 };
@@ -633,6 +654,7 @@ static void add_tests(void)
 	CU_add_test(s, "folded: -n, unknown weight, empty report", test_folded_limit_and_errors);
 	CU_add_test(s, "folded: --keep-offsets", test_folded_offsets);
 	CU_add_test(s, "folded: sampled stacks' estimates add up to the call site", test_sampled_estimates);
+	CU_add_test(s, "sampled stacks' estimates of counters near 2^64", test_sampled_estimates_huge);
 	CU_add_test(s, "pprof: functions, source lines, --keep-offsets", test_pprof_functions);
 	CU_add_test(s, "write errors are reported", test_write_errors);
 	CU_add_test(s, "pprof: header, types, strings, comments", test_pprof_header);

@@ -255,6 +255,12 @@ static void classify_suspects(struct atag_report *r)
  * is off by a whole unit and the stacks add up to the call site, where rounding
  * each alone would exceed it (3 allocations, 2 stacks of one: 2 + 2).
  */
+/* @x rounded to a count, at most UINT64_MAX (counters reach 2^64 - 1 in damaged files) */
+static uint64_t rounded(double x)
+{
+	return x + 0.5 >= 0x1p64 ? UINT64_MAX : (uint64_t)(x + 0.5);
+}
+
 static int estimate_stacks(const struct atag_report *r, struct atag_report_tag *t)
 {
 	double factor[ATAG_NR_COUNTERS], sum[ATAG_NR_COUNTERS] = { 0 };
@@ -290,7 +296,7 @@ static int estimate_stacks(const struct atag_report *r, struct atag_report_tag *
 			f = &atag_counter_fields[k];
 			v = (uint64_t *)((char *)s->estimate + f->offset);
 			sum[k] += atag_counter_value(&s->counts, f) * factor[k];
-			next = sum[k] + 0.5;
+			next = rounded(sum[k]);
 			*v = next - done[k];
 			done[k] = next;
 		}
