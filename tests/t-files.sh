@@ -108,10 +108,13 @@ asan|tsan)
 	;;
 *)
 "$C" report -f json -o tmpf-a.json lt.dat 2> /dev/null
-LD_PRELOAD=$NOTMP "$C" report -f json -o tmpf-b.json lt.dat 2> err
+ATAG_NO_TMPFILE_SEEN=$T_TMP/tmpfile.seen LD_PRELOAD=$NOTMP "$C" report -f json -o tmpf-b.json \
+	lt.dat 2> err
 check_eq "26.5 no O_TMPFILE: the same file and mode as with it, nothing left" \
 	"$?:$(cat err):$(cmp tmpf-a.json tmpf-b.json && stat -c %a tmpf-a.json tmpf-b.json | tr '\n' ' '):$(privates)" \
 	"0::640 640 :0"
+check "26.5 no O_TMPFILE: the fallback was taken (O_TMPFILE asked for and refused)" \
+	test -e "$T_TMP/tmpfile.seen"
 echo old > tmpf-rows.csv
 LD_PRELOAD=$NOTMP "$C" report -f lifetimes -o tmpf-rows.csv lt.dat missing.dat > /dev/null 2>&1
 check_eq "26.5 no O_TMPFILE, report fails: -o FILE as it was, its private file removed" \
