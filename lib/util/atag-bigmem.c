@@ -47,12 +47,19 @@ void atag_bigmem_free(void *p, size_t size)
 		munmap(p, round_up(size));
 }
 
-void atag_bigmem_hint(void *p, size_t size)
+/* Mark the aligned 2 MiB ranges inside @size bytes at @p for huge pages. */
+static void hint_range(void *p, size_t size)
 {
 	uintptr_t start = round_up((uintptr_t)p), end = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
 
-	if (size >= ATAG_BIGMEM_HINT_MIN && end > start)
+	if (end > start)
 		madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
+void atag_bigmem_hint(void *p, size_t size)
+{
+	if (size >= ATAG_BIGMEM_HINT_MIN)
+		hint_range(p, size);
 }
 
 #define HINT_PIECES	16
@@ -60,7 +67,6 @@ void atag_bigmem_hint(void *p, size_t size)
 void atag_bigmem_hint_heap(size_t size, size_t piece)
 {
 	char *p[HINT_PIECES];
-	uintptr_t start, end;
 	size_t n;
 
 	/* grow the heap untouched, hint it, give it back to malloc (never trimmed) */
@@ -68,10 +74,7 @@ void atag_bigmem_hint_heap(size_t size, size_t piece)
 		p[n] = malloc(piece);
 		if (!p[n])
 			break;
-		start = round_up((uintptr_t)p[n]);
-		end = ((uintptr_t)p[n] + piece) & ~(HUGE_PAGE - 1);
-		if (end > start)
-			madvise((void *)start, end - start, MADV_HUGEPAGE);
+		hint_range(p[n], piece);
 		size -= piece < size ? piece : size;
 	}
 	while (n)
