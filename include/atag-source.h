@@ -183,6 +183,15 @@ const struct atag_source *atag_decoder_source(const struct atag_decoder *d, unsi
 int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,
 		      const struct tep_record *rec);
 
+/*
+ * A look-ahead of atag_trace_set_ahead() (@data the decoder): a record of
+ * ftrace:kernel_stack named a page ahead has the slot of its frames in the
+ * table of distinct stacks prefetched, and once its page is entered their
+ * entry, so that atag_decoder_feed() finds them in the caches. Pays only with
+ * a table past the caches: returns false (nothing to name) below that.
+ */
+bool atag_decoder_ahead(struct atag_decoder *d, int cpu, const void *rec, uint32_t size);
+
 /* The tep it decodes with. */
 struct tep_handle *atag_decoder_tep(const struct atag_decoder *d);
 

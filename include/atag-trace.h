@@ -84,6 +84,17 @@ typedef int (*atag_record_fn)(const struct tep_record *rec, void *data);
 int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *data);
 
 /*
+ * A look-ahead for the walks of atag_trace_iterate() to come (NULL: none): on a
+ * buffer walked from its pages (atag_trace_direct()), @ahead is called with @rec
+ * NULL when the walk enters a page of CPU @cpu and, if it returns true, with the
+ * data and size of each record of that CPU's next page when it is already read,
+ * a page ahead of the callback: time to prefetch what those records will need.
+ * See lib/read/atag-pages.h.
+ */
+typedef bool (*atag_ahead_fn)(void *data, int cpu, const void *rec, uint32_t size);
+void atag_trace_set_ahead(struct atag_trace *t, atag_ahead_fn ahead, void *data);
+
+/*
  * Whether buffer @i is walked straight from its pages (lib/read/atag-pages.c) rather
  * than through libtracecmd (ATAG_PAGES=0).
  */

@@ -321,6 +321,56 @@ static void test_stack_ids(void)
 	atag_stack_ids_free(t);
 }
 
+/*
+ * The look-ahead: nothing to name while the table is small (its 1 MiB); past it,
+ * any CPU index a file may give is taken or refused without harm, stacks named
+ * and entered whether the table knows them or not, and the ids stay as they were.
+ */
+static void test_stack_ids_ahead(void)
+{
+	struct atag_stack_ids *t = atag_stack_ids_alloc();
+	unsigned int i, wrong = 0;
+	uint64_t f[14];
+	bool created;
+	int k;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT(!atag_stack_ids_ahead_page(t, 0));
+	atag_stack_ids_ahead(t, 0, f, 0);		/* before any page: ignored */
+	for (i = 0; i < 1000; i++) {
+		for (k = 0; k < 14; k++)
+			f[k] = 0xffffffff81000000 + k * 64 + i;
+		atag_stack_ids_get(t, f, 14, &created);
+	}
+	CU_ASSERT(!atag_stack_ids_ahead_page(t, 0));	/* 136 KiB of entries */
+	for (; i < 10000; i++) {
+		for (k = 0; k < 14; k++)
+			f[k] = 0xffffffff81000000 + k * 64 + i;
+		atag_stack_ids_get(t, f, 14, &created);
+	}
+	CU_ASSERT(atag_stack_ids_ahead_page(t, 0));
+	CU_ASSERT(atag_stack_ids_ahead_page(t, 4095));
+	CU_ASSERT(!atag_stack_ids_ahead_page(t, 4096));
+	CU_ASSERT(!atag_stack_ids_ahead_page(t, -1));
+	atag_stack_ids_ahead(t, -1, f, 14);
+	atag_stack_ids_ahead(t, 4096, f, 14);
+	/* more stacks on a page than it keeps, known ones and unknown ones */
+	for (i = 0; i < 200; i++) {
+		for (k = 0; k < 14; k++)
+			f[k] = 0xffffffff81000000 + k * 64 + i * 7;
+		atag_stack_ids_ahead(t, 7, f, i % 2 ? 14 : 3);
+	}
+	CU_ASSERT(atag_stack_ids_ahead_page(t, 7));
+	CU_ASSERT(atag_stack_ids_ahead_page(t, 7));	/* nothing named since */
+	for (i = 0; i < 10000; i++) {
+		for (k = 0; k < 14; k++)
+			f[k] = 0xffffffff81000000 + k * 64 + i;
+		wrong += atag_stack_ids_get(t, f, 14, &created) != i + 1 || created;
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	atag_stack_ids_free(t);
+}
+
 static void add_symbols_suite(void)
 {
 	CU_pSuite s = CU_add_suite("symbols", NULL, NULL);
@@ -333,5 +383,6 @@ static void add_symbols_suite(void)
 	CU_add_test(s, "a NUL inside a module name", test_nul_in_module_name);
 	CU_add_test(s, "the series' hooks are tracing frames", test_seed_hook_frames);
 	CU_add_test(s, "stack ids: one per distinct set of frames", test_stack_ids);
+	CU_add_test(s, "stack ids: the look-ahead", test_stack_ids_ahead);
 }
 ATAG_UTEST_SUITE("symbols", add_symbols_suite);

@@ -55,6 +55,52 @@ size=$(stat -c %s "$T_TMP/g.dat")
 head -c $((size * 2 / 3)) "$T_TMP/g.dat" > "$T_TMP/cut.dat"
 same "a truncated file" "$T_TMP/cut.dat"
 
+# The look-ahead (atag_trace_set_ahead(), which the reader uses to prefetch stacks): trace-walk
+# -a checks that the records named a page ahead of a CPU are the records that CPU's next
+# page then hands out, in order. Named or not, the walk hands out the same records with
+# the same warnings: the look-ahead's own walk of a damaged page says nothing.
+ahead() {	# ahead NAME FILE: more than MIN named
+	"$WALK" -w "$2" > "$T_TMP/plain" 2> "$T_TMP/plain.err"
+	"$WALK" -w -a "$2" > "$T_TMP/ahead" 2> "$T_TMP/ahead.err"
+	n='\([0-9]*\)'
+	sum=$(sed -n "s/^ahead: $n named, $n matched, $n wrong\$/\\1 \\2 \\3/p" "$T_TMP/ahead.err")
+	set -- "$1" $sum
+	if ! cmp -s "$T_TMP/plain" "$T_TMP/ahead"; then
+		fail "look-ahead, $1: the same records" \
+			"$(diff "$T_TMP/plain" "$T_TMP/ahead" | head -5)"
+	elif [ "$(grep -v '^ahead: ' "$T_TMP/ahead.err")" != "$(cat "$T_TMP/plain.err")" ]; then
+		fail "look-ahead, $1: the same warnings" "$(cat "$T_TMP/ahead.err")"
+	elif [ -z "$2" ] || [ "$2" -lt 1000 ] || [ "$2" != "$3" ] || [ "$4" != 0 ]; then
+		fail "look-ahead, $1: named, matched, wrong: $2 $3 $4"
+	else
+		ok "look-ahead, $1 ($2 records named a page ahead, all handed out as named)"
+	fi
+}
+ahead "a generated file on 5 CPUs" "$T_TMP/g.dat"
+[ -s "$T_TMP/g7-zstd.dat" ] && ahead "v7, zstd" "$T_TMP/g7-zstd.dat"
+ahead "a truncated file" "$T_TMP/cut.dat"
+# a page whose header claims 65535 bytes: skipped, said once
+cp "$T_TMP/g.dat" "$T_TMP/bad.dat"
+off=$(($(stat -c %s "$T_TMP/g.dat") / 2 / 4096 * 4096 + 8))
+printf '\377\377\000\000' | dd of="$T_TMP/bad.dat" bs=1 seek=$off conv=notrunc 2> /dev/null
+"$WALK" -w "$T_TMP/bad.dat" 2>&1 > /dev/null | grep -q "holds 65535 bytes" ||
+	fail "look-ahead, a damaged page: the fixture has one"
+ahead "a damaged page" "$T_TMP/bad.dat"
+# report looks ahead once its table of distinct stacks passes 1 MiB: 12 000 stacks of
+# 14 frames are 1.6 MiB. Its report is the one libtracecmd's walk, which does not look
+# ahead, gives.
+mkfixture -o "$T_TMP/many.dat" --generate 200000 --seed 3 --tags 4 --stacks 4000 \
+	--vary-returns --cpus 3 --depth 14 > /dev/null
+"$ATAG_CMD" report -f json "$T_TMP/many.dat" > "$T_TMP/many.json" 2>&1
+ATAG_PAGES=0 "$ATAG_CMD" report -f json "$T_TMP/many.dat" > "$T_TMP/many0.json" 2>&1
+n=$(jq '[.tags[].stacks | length] | add' "$T_TMP/many.json")
+if [ "${n:-0}" -gt 12000 ] && cmp -s "$T_TMP/many.json" "$T_TMP/many0.json"; then
+	ok "look-ahead: report of $n distinct stacks, as through libtracecmd"
+else
+	fail "look-ahead: report of ${n:-no} distinct stacks, as through libtracecmd" \
+		"$(diff "$T_TMP/many0.json" "$T_TMP/many.json" | head -5)"
+fi
+
 # Timestamps converted as the options ask (DATE: us, OFFSET: ns, TSC2NSEC: mult, shift;
 # its offset is not applied): the page walker gives what libtracecmd gives (same), and
 # what stock trace-cmd report prints (-t: in ns), in the top buffer and an instance.

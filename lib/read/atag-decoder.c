@@ -577,28 +577,41 @@ static uint64_t stack_site(struct atag_decoder *d, int type, const uint64_t *fra
 	return 0;
 }
 
-static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
-		      const struct tep_record *rec, int pid)
+/* The entries of a kernel_stack record: the frames it holds, at most MAX_FRAMES. */
+static unsigned int stack_entries(const struct atag_decoder *d, const struct tep_record *rec)
 {
-	const char *p = (const char *)rec->data + d->stack_caller.offset;
-	struct atag_stack_info *info;
-	uint64_t size = MAX_FRAMES, v;
-	const void *raw = d->frames;
-	struct atag_kstack ks;
-	unsigned int nr, i;
-	bool created;
+	uint64_t size = MAX_FRAMES;
+	unsigned int nr;
 	int avail;
 
-	d->stacks++;
 	/* the record holds 'size' entries, however many the format's caller[8] says */
 	atag_field_read(d, &d->stack_size, rec, &size);
 	avail = d->stack_caller.size ? (rec->size - d->stack_caller.offset) / d->long_size : 0;
 	nr = avail < 0 ? 0 : (unsigned int)avail;
 	if (size < nr)
 		nr = size;
-	if (nr > MAX_FRAMES)
-		nr = MAX_FRAMES;
-	if (d->long_size == 8 && !d->swap && d->stack_size.size) {
+	return nr > MAX_FRAMES ? MAX_FRAMES : nr;
+}
+
+/* Whether the frames of a kernel_stack record can be taken from it as they are. */
+static bool stack_in_place(const struct atag_decoder *d)
+{
+	return d->long_size == 8 && !d->swap && d->stack_size.size;
+}
+
+static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
+		      const struct tep_record *rec, int pid)
+{
+	const char *p = (const char *)rec->data + d->stack_caller.offset;
+	unsigned int nr = stack_entries(d, rec), i;
+	struct atag_stack_entry *e;
+	const void *raw = d->frames;
+	struct atag_kstack ks;
+	bool created;
+	uint64_t v;
+
+	d->stacks++;
+	if (stack_in_place(d)) {
 		/* the size field says how many entries are valid: no terminator to look for */
 		raw = p;
 		i = nr;
@@ -614,22 +627,24 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 	ks.cpu = rec->cpu;
 	ks.pid = pid;
 	ks.ts = rec->ts;
-	ks.key = atag_stack_ids_get(d->stack_ids, raw, i, &created);
-	if (ks.key) {
+	e = atag_stack_ids_find(d->stack_ids, raw, i, &created);
+	if (e) {
 		/* a set of frames met before: what it names and gives is known */
-		ks.frames = atag_stack_ids_frames(d->stack_ids, ks.key, &ks.nr);
-		info = atag_stack_ids_info(d->stack_ids, ks.key);
+		ks.key = e->id;
+		ks.frames = e->frames;
+		ks.nr = e->nr;
 		if (created)
-			info->type = atag_stack_event(d->frames_seen, ks.frames, ks.nr);
-		ks.type = info->type;
+			e->info.type = atag_stack_event(d->frames_seen, ks.frames, ks.nr);
+		ks.type = e->info.type;
 		/* whether the site is wanted changes as allocations of tag 0 appear */
-		if (!info->site_known && site_wanted(d, ks.type)) {
-			info->site = stack_site(d, ks.type, ks.frames, ks.nr);
-			info->site_known = true;
+		if (!e->info.site_known && site_wanted(d, ks.type)) {
+			e->info.site = stack_site(d, ks.type, ks.frames, ks.nr);
+			e->info.site_known = true;
 		}
-		ks.site = info->site_known ? info->site : 0;
+		ks.site = e->info.site_known ? e->info.site : 0;
 		return sink->stack(sink->ctx, &ks);
 	}
+	ks.key = 0;
 	if (raw != d->frames)
 		memcpy(d->frames, raw, i * 8UL);
 	ks.frames = d->frames;
@@ -754,6 +769,24 @@ static void on_task_event(struct atag_decoder *d, const struct dispatch *dp,
 	default:
 		break;
 	}
+}
+
+bool atag_decoder_ahead(struct atag_decoder *d, int cpu, const void *data, uint32_t size)
+{
+	struct tep_record rec = { .data = (void *)data, .size = size, .cpu = cpu };
+	uint16_t type;
+
+	if (!data)
+		return d->stack_id >= 0 && stack_in_place(d) &&
+		       atag_stack_ids_ahead_page(d->stack_ids, cpu);
+	if (size < 8)
+		return true;
+	memcpy(&type, data, 2);
+	if (type == d->stack_id)
+		atag_stack_ids_ahead(d->stack_ids, cpu,
+				     (const char *)data + d->stack_caller.offset,
+				     stack_entries(d, &rec));
+	return true;
 }
 
 int atag_decoder_feed(struct atag_decoder *d, const struct atag_sink *sink,

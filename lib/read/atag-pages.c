@@ -30,6 +30,12 @@
  * MAX_WINDOW bytes per CPU with data (and of at most the data the file holds of
  * it), or one decompressed chunk per CPU, within a budget that grows with the
  * file's size only.
+ *
+ * A look-ahead hook (atag_pages_set_ahead()) may be told the records of the page
+ * that follows a CPU's page at hand, when the walk enters a page and the next one
+ * is already read: they come to the callback a page's worth of records later,
+ * time enough for the hook to prefetch what they will need. That walk is quiet:
+ * a rule it finds broken ends it without a word; the real walk says it.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -87,6 +93,8 @@ struct cpu_walk {
 	uint32_t			chunks_left;	/* compressed */
 	uint64_t			chunk_off;	/* of the chunk in buf */
 	bool				damaged;	/* said once per CPU */
+	bool				ahead;		/* a look-ahead's copy: quiet */
+	int				cpu;		/* its index in the buffer's list */
 };
 
 struct atag_pages {
@@ -108,6 +116,8 @@ struct atag_pages {
 	uint8_t			*zin;		/* compressed bytes of one chunk */
 	size_t			zin_cap;
 	uint64_t		zmem;		/* bytes of chunk buffers */
+	atag_pages_ahead_fn	ahead;
+	void			*ahead_data;
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -146,6 +156,12 @@ void atag_pages_free(struct atag_pages *p)
 uint64_t atag_pages_damaged(const struct atag_pages *p)
 {
 	return p->damaged;
+}
+
+void atag_pages_set_ahead(struct atag_pages *p, atag_pages_ahead_fn ahead, void *data)
+{
+	p->ahead = ahead;
+	p->ahead_data = data;
 }
 
 double atag_pages_progress(const struct atag_pages *p)
@@ -194,6 +210,8 @@ damage(struct atag_pages *p, struct cpu_walk *w, const char *fmt, ...)
 	char what[160];
 	va_list ap;
 
+	if (w->ahead)
+		return;
 	p->damaged++;
 	if (w->damaged)
 		return;
@@ -432,6 +450,23 @@ static bool read_chunk(struct atag_pages *p, struct cpu_walk *w)
 	return false;
 }
 
+/* Tell the look-ahead hook the records of the page after the one @w entered. */
+static void look_ahead(struct atag_pages *p, const struct cpu_walk *w)
+{
+	uint32_t i = w->next_page, len;
+	struct cpu_walk a;
+
+	if (!p->ahead(p->ahead_data, w->cpu, NULL, 0) || i >= w->nr_pages)
+		return;
+	a = *w;
+	a.ahead = true;
+	len = i == w->nr_pages - 1 ? w->last_len : p->ps;
+	if (!load_page(p, &a, w->buf + (size_t)i * p->ps, len))
+		return;
+	while (page_next(p, &a))
+		p->ahead(p->ahead_data, w->cpu, a.rec, a.rec_size);
+}
+
 /* Move to the next record of the CPU, across pages; false once it has no more. */
 static bool cpu_next(struct atag_pages *p, struct cpu_walk *w, bool compressed)
 {
@@ -451,7 +486,8 @@ static bool cpu_next(struct atag_pages *p, struct cpu_walk *w, bool compressed)
 		w->zipped = compressed;
 		w->page_no = i;
 		w->page_off = compressed ? w->chunk_off : w->chunk_off + (uint64_t)i * p->ps;
-		load_page(p, w, page, i == w->nr_pages - 1 ? w->last_len : p->ps);
+		if (load_page(p, w, page, i == w->nr_pages - 1 ? w->last_len : p->ps) && p->ahead)
+			look_ahead(p, w);
 	}
 }
 
@@ -461,6 +497,7 @@ static int cpu_init(struct atag_pages *p, struct cpu_walk *w, const struct atag_
 	uint8_t head[4];
 
 	w->reg = reg;
+	w->cpu = reg - p->b->cpus;
 	w->next = reg->offset;
 	w->end = reg->offset + reg->avail;
 	p->total += reg->avail;

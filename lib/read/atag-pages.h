@@ -36,6 +36,20 @@ void atag_pages_free(struct atag_pages *p);
 int atag_pages_iterate(struct atag_pages *p, int buffer,
 		       int (*cb)(const struct tep_record *rec, void *data), void *data);
 
+/*
+ * A look-ahead hook: called with @rec NULL when the walk enters a page of CPU
+ * @cpu (an index, as in the records), and if it returns true, then with each
+ * record (@rec its data, @size bytes) of that CPU's next page, if that page is
+ * already read: records the callback of atag_pages_iterate() gets after those of
+ * the page entered. So the records named between two calls with @rec NULL for a
+ * CPU are the page that CPU enters at the second. For prefetching only: a
+ * damaged page ends the naming of its records without a word.
+ */
+typedef bool (*atag_pages_ahead_fn)(void *data, int cpu, const void *rec, uint32_t size);
+
+/* Set (or with @ahead NULL, clear) the look-ahead hook of the walks to come. */
+void atag_pages_set_ahead(struct atag_pages *p, atag_pages_ahead_fn ahead, void *data);
+
 /* Pages and chunks the last walk skipped as damaged. */
 uint64_t atag_pages_damaged(const struct atag_pages *p);
 

@@ -394,6 +394,11 @@ fail:
 	return -1;
 }
 
+static bool ahead_cb(void *data, int cpu, const void *rec, uint32_t size)
+{
+	return atag_decoder_ahead(data, cpu, rec, size);
+}
+
 int atag_reader_run(struct atag_reader *rd, const struct atag_sink *sink)
 {
 	/* per CPU of the buffer: as many as it lists, whatever their ids */
@@ -412,7 +417,9 @@ int atag_reader_run(struct atag_reader *rd, const struct atag_sink *sink)
 		rd->span_end = atag_trace_last_ts(rd->trace, rd->buffer);
 	}
 	rd->error = 0;
+	atag_trace_set_ahead(rd->trace, ahead_cb, rd->dec);
 	rd->stats.fault = atag_trace_iterate(rd->trace, rd->buffer, record_cb, rd);
+	atag_trace_set_ahead(rd->trace, NULL, NULL);
 	rd->out = NULL;
 	return rd->error;
 }

@@ -29,10 +29,29 @@ struct atag_stack_info {
 	uint64_t	site;
 };
 
+/*
+ * A distinct set of frames: its id, what the decoder learned of it, its frames
+ * (aligned copies).
+ */
+struct atag_stack_entry {
+	uint32_t		id;
+	uint32_t		nr;
+	struct atag_stack_info	info;
+	uint64_t		frames[];
+};
+
 struct atag_stack_ids;
 
 struct atag_stack_ids *atag_stack_ids_alloc(void) __hidden;
 void atag_stack_ids_free(struct atag_stack_ids *t) __hidden;
+
+/*
+ * The entry of the @nr frames at @raw (u64 in the machine's byte order, at any
+ * alignment), numbered on first sight (then *@created is true and the info is
+ * zero, its type -1); NULL if they get no id. Valid until the next call.
+ */
+struct atag_stack_entry *atag_stack_ids_find(struct atag_stack_ids *t, const void *raw,
+					     unsigned int nr, bool *created) __hidden;
 
 /*
  * The id of the @nr frames at @raw (u64 in the machine's byte order, at any
@@ -48,5 +67,19 @@ const uint64_t *atag_stack_ids_frames(const struct atag_stack_ids *t, uint32_t i
 
 /* What the decoder keeps of id @id. */
 struct atag_stack_info *atag_stack_ids_info(struct atag_stack_ids *t, uint32_t id) __hidden;
+
+/*
+ * The look-ahead (atag_decoder_ahead()): the @nr frames at @raw are a stack
+ * record of CPU @cpu's next page; its slot in the table is prefetched.
+ */
+void atag_stack_ids_ahead(struct atag_stack_ids *t, int cpu, const void *raw,
+			  unsigned int nr) __hidden;
+
+/*
+ * CPU @cpu enters the page of the stacks named since its last call: their
+ * entries are prefetched. Whether the next page's stacks are worth naming: not
+ * while the table fits in the caches.
+ */
+bool atag_stack_ids_ahead_page(struct atag_stack_ids *t, int cpu) __hidden;
 
 #endif /* _ATAG_STACK_IDS_H */

@@ -283,6 +283,12 @@ int atag_trace_iterate(struct atag_trace *t, int i, atag_record_fn cb, void *dat
 	return atag_pages_iterate(t->pages, i, cb, data);
 }
 
+void atag_trace_set_ahead(struct atag_trace *t, atag_ahead_fn ahead, void *data)
+{
+	if (t->pages)
+		atag_pages_set_ahead(t->pages, ahead, data);
+}
+
 struct probe_types {
 	const struct atag_trace	*t;
 	const int		*ids;
