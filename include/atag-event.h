@@ -119,7 +119,12 @@ struct atag_kstack {
 	 * made no ALLOC of tag 0. The stitcher gives it to a waiting ALLOC of tag 0.
 	 */
 	uint64_t		site;
-	const uint64_t		*frames;	/* innermost first */
+	/*
+	 * Innermost first. NULL (nr 0) for a key met before, from the pipe between
+	 * the report's threads alone (lib/queue/atag-pipe.c): its frames are those
+	 * the key came with the first time, which its consumer, the stitcher, keeps.
+	 */
+	const uint64_t		*frames;
 	unsigned int		nr;
 	/*
 	 * 0, or a number naming these frames: stacks of one key have the same

@@ -6,6 +6,7 @@
  * producer without a hang. make check also runs them under ThreadSanitizer.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,7 +123,47 @@ struct consumer {
 	uint32_t	empty_key;	/* where frames never repeat, but for the empty stack */
 	unsigned int	stacks;
 	unsigned int	keyed;
+	unsigned int	alone;		/* keys handed on without their frames */
+	/* by key: the frames it came with the first time */
+	uint64_t	**kept;
+	unsigned int	*kept_nr;
+	uint32_t	nr_kept;
 };
+
+/* Keep @ks's frames as its key's, the first time it comes with them. */
+static void keep_frames(struct consumer *c, const struct atag_kstack *ks)
+{
+	uint32_t n;
+
+	if (ks->key < c->nr_kept && c->kept[ks->key])
+		return;
+	if (ks->key >= c->nr_kept) {
+		n = 2 * ks->key + 1;
+		c->kept = realloc(c->kept, n * sizeof(*c->kept));
+		c->kept_nr = realloc(c->kept_nr, n * sizeof(*c->kept_nr));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c->kept);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c->kept_nr);
+		memset(c->kept + c->nr_kept, 0, (n - c->nr_kept) * sizeof(*c->kept));
+		c->nr_kept = n;
+	}
+	c->kept[ks->key] = malloc(ks->nr * sizeof(uint64_t) + 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c->kept[ks->key]);
+	memcpy(c->kept[ks->key], ks->frames, ks->nr * sizeof(uint64_t));
+	c->kept_nr[ks->key] = ks->nr;
+}
+
+static void drop_kept(struct consumer *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_kept; i++)
+		free(c->kept[i]);
+	free(c->kept);
+	free(c->kept_nr);
+	c->kept = NULL;
+	c->kept_nr = NULL;
+	c->nr_kept = 0;
+}
 
 /*
  * A key names one set of frames: in a repeated stream, each of the 23 sets has
@@ -191,13 +232,26 @@ static int got_stack(void *ctx, const struct atag_kstack *ks)
 {
 	struct consumer *c = ctx;
 	unsigned int i = c->next, j, nr = ks->nr;
+	const uint64_t *frames = ks->frames;
 
+	if (frames && ks->key) {
+		keep_frames(c, ks);
+	} else if (!frames) {
+		/* alone: a key that came with its frames before, and those frames */
+		c->alone++;
+		if (ks->nr || !ks->key || ks->key >= c->nr_kept || !c->kept[ks->key]) {
+			c->bad++;
+			return check_index(c, 2);
+		}
+		frames = c->kept[ks->key];
+		nr = c->kept_nr[ks->key];
+	}
 	if (ks->cpu != (int)(i % 5) || ks->pid != (int)i || ks->type != 9 ||
 	    ks->ts != 5000ULL + i ||
 	    ks->site != 0xc0de0000ULL + i || nr != msg_frames(i))
 		c->bad++;
 	for (j = 0; j < nr && nr == msg_frames(i); j++)
-		if (ks->frames[j] != msg_frame(i, j))
+		if (frames[j] != msg_frame(i, j))
 			c->bad++;
 	check_key(c, i, nr, ks->key);
 	return check_index(c, 2);
@@ -225,6 +279,7 @@ static int run(size_t pipe_bytes, unsigned int count, struct consumer *c, struct
 	ret = atag_pipe_drain(pr->pipe, &out);
 	pthread_join(thread, NULL);
 	atag_pipe_free(pr->pipe);
+	drop_kept(c);
 	return ret;
 }
 
@@ -266,9 +321,10 @@ static void test_repeated_stacks(void)
 	CU_ASSERT_EQUAL(pr.sent, NR_MSGS);
 	CU_ASSERT_EQUAL(c.next, NR_MSGS);
 	CU_ASSERT_EQUAL(c.bad, 0);
-	/* every stack is keyed (its frames kept by both sides the first time) */
+	/* every stack is keyed; each of the 23 sets came with its frames once */
 	CU_ASSERT(c.stacks > 1000);
 	CU_ASSERT_EQUAL(c.keyed, c.stacks);
+	CU_ASSERT_EQUAL(c.alone, c.stacks - 23);
 	c = (struct consumer){ 0 };
 	pr = (struct producer){ 0 };
 	CU_ASSERT_EQUAL(run(1 << 20, NR_MSGS, &c, &pr), 0);
@@ -442,6 +498,7 @@ static void test_batched_wakeups(void)
 static uint32_t got_keys[8];
 static uint64_t got_first[8];
 static unsigned int got_nr[8], nr_got;
+static bool got_frames[8];
 
 static int key_stack(void *ctx, const struct atag_kstack *ks)
 {
@@ -449,6 +506,7 @@ static int key_stack(void *ctx, const struct atag_kstack *ks)
 	if (nr_got < 8) {
 		got_keys[nr_got] = ks->key;
 		got_nr[nr_got] = ks->nr;
+		got_frames[nr_got] = ks->frames;
 		got_first[nr_got] = ks->nr ? ks->frames[0] : 0;
 	}
 	nr_got++;
@@ -456,8 +514,9 @@ static int key_stack(void *ctx, const struct atag_kstack *ks)
 }
 
 /*
- * A key the consumer has the frames of goes alone; a stack without a key, or
- * with one out of the order 1, 2, 3, ..., goes through whole and arrives without.
+ * A key the consumer has the frames of goes alone and arrives alone (frames
+ * NULL); a stack without a key, or with one out of the order 1, 2, 3, ..., goes
+ * through whole and arrives without.
  */
 static void test_stack_keys(void)
 {
@@ -483,11 +542,12 @@ static void test_stack_keys(void)
 	CU_ASSERT_EQUAL(atag_pipe_drain(p, &out), 0);
 	CU_ASSERT_EQUAL_FATAL(nr_got, 6);
 	for (i = 0; i < 6; i++) {
-		bool is_a = keys[i] == 1 || i == 0;
+		bool is_a = keys[i] == 1 || i == 0, alone = i == 3 || i == 5;
 
 		CU_ASSERT_EQUAL(got_keys[i], want[i]);
-		CU_ASSERT_EQUAL(got_nr[i], is_a ? 3U : 2U);
-		CU_ASSERT_EQUAL(got_first[i], is_a ? 0xa1U : 0xb1U);
+		CU_ASSERT_EQUAL(got_frames[i], !alone);
+		CU_ASSERT_EQUAL(got_nr[i], alone ? 0U : is_a ? 3U : 2U);
+		CU_ASSERT_EQUAL(got_first[i], alone ? 0U : is_a ? 0xa1U : 0xb1U);
 	}
 	atag_pipe_free(p);
 }

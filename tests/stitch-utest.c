@@ -205,6 +205,45 @@ static void test_keyed_stacks(void)
 	run_free(&r);
 }
 
+/* A key met before, alone (frames NULL): as the pipe hands it on. */
+static int key_alone(struct run *r, int cpu, int pid, uint32_t key)
+{
+	struct atag_kstack ks = { .cpu = cpu, .pid = pid, .type = -1, .key = key, .ts = ++r->ts };
+
+	return atag_stitch_stack(r->st, &ks);
+}
+
+/*
+ * A key that came with its frames counts under them when it comes alone, even
+ * when its first stack had no owner (an orphan: no hit before it); a key alone
+ * that never came with frames is an error, not a stack made up.
+ */
+static void test_key_alone(void)
+{
+	uint64_t allocs = 0;
+	struct run r;
+
+	run_init(&r, NULL);
+	keyed_stack(&r, 0, 5, 4, 0xa1, 0xa2);		/* an orphan */
+	HIT(&r, 0, 5, TAG1);
+	CU_ASSERT_EQUAL(key_alone(&r, 0, 5, 4), 0);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
+	HIT(&r, 1, 6, TAG1);
+	keyed_stack(&r, 1, 6, 9, 0xb1, 0xb2);
+	ALLOC(&r, 1, 6, TAG1, 0x200, 64);
+	HIT(&r, 1, 6, TAG2);
+	CU_ASSERT_EQUAL(key_alone(&r, 1, 6, 9), 0);
+	ALLOC(&r, 1, 6, TAG2, 0x300, 64);
+	HIT(&r, 0, 7, TAG2);
+	CU_ASSERT_EQUAL(key_alone(&r, 0, 7, 5), -EPROTO);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xa1), 1);
+	CU_ASSERT_EQUAL(allocs_with(&r, TAG1, 0xb1), 1);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG2, &allocs), 0xb1);
+	CU_ASSERT_EQUAL(allocs, 1);
+	run_free(&r);
+}
+
 /*
  * One stack under two call sites counts as two (site, stack) pairs, whichever
  * came first; and 3 000 distinct stacks of one site (past the first table of
@@ -1263,6 +1302,7 @@ static void add_tests(void)
 
 	CU_add_test(s, "hit, stack, alloc, free: one lifetime", test_basic_lifetime);
 	CU_add_test(s, "keyed stacks: interned once per key, the same ids", test_keyed_stacks);
+	CU_add_test(s, "a key alone: the frames it came with, an orphan's too", test_key_alone);
 	CU_add_test(s, "no cached stack: the empty stack", test_no_stack_is_empty);
 	CU_add_test(s, "a newer hit of (pid, tag) replaces an untaken stack", test_newer_hit_replaces);
 	CU_add_test(s, "stacks are cached per (pid, tag), looked up, not taken",

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atag-frame-store.h"
 #include "atag-outbuf.h"
 #include "atag-utest.h"
 #include "atag-table.h"
@@ -267,36 +266,6 @@ static void test_outbuf(void)
 	free(got);
 }
 
-/*
- * The frame store: sets numbered in order, copied whole from any alignment, and a
- * set's frames never NULL, an empty first set's neither (found by fuzzing: NULL + 0).
- */
-static void test_frame_store(void)
-{
-	uint64_t a[3] = { 0xffffffff81000010, 0xffffffff81000020, 7 };
-	struct atag_frame_store s = { 0 };
-	uint8_t unaligned[3 * 8 + 4];
-	const uint64_t *f;
-	unsigned int nr;
-
-	CU_ASSERT(atag_frame_store_add(&s, a, 0));
-	f = atag_frame_store_get(&s, 0, &nr);
-	CU_ASSERT_PTR_NOT_NULL(f);
-	CU_ASSERT_EQUAL(nr, 0);
-	memcpy(unaligned + 4, a, sizeof(a));
-	CU_ASSERT(atag_frame_store_add(&s, unaligned + 4, 3));
-	CU_ASSERT(atag_frame_store_add(&s, a, 2));
-	CU_ASSERT_EQUAL(s.nr, 3);
-	f = atag_frame_store_get(&s, 1, &nr);
-	CU_ASSERT_EQUAL(nr, 3);
-	CU_ASSERT_EQUAL(memcmp(f, a, sizeof(a)), 0);
-	f = atag_frame_store_get(&s, 2, &nr);
-	CU_ASSERT_EQUAL(nr, 2);
-	CU_ASSERT_EQUAL(f[1], a[1]);
-	atag_frame_store_free(&s);
-	CU_ASSERT_EQUAL(s.nr, 0);
-}
-
 /* What a FILE written by @fn(@arg) holds. */
 static char *written_by(void (*fn)(FILE *, const char *), const char *arg)
 {
@@ -373,7 +342,6 @@ static void add_utils_suite(void)
 	CU_add_test(s, "glob", test_glob);
 	CU_add_test(s, "table_fit", test_table_fit);
 	CU_add_test(s, "output buffer", test_outbuf);
-	CU_add_test(s, "frame store", test_frame_store);
 	CU_add_test(s, "26.6: text and CSV cells made safe to show", test_text_escape);
 }
 ATAG_UTEST_SUITE("utils", add_utils_suite);

@@ -26,9 +26,10 @@
  * strings only the first time its tag goes through (the stitcher keeps the
  * first it learns), and a kernel stack its frames only the first time its key
  * goes through (struct atag_kstack.key: the decoder numbers the distinct sets
- * of frames 1, 2, 3, ... as it meets them): after that the key alone, and the
- * consumer hands on the frames it kept, with the key, so the stitcher interns
- * each set of frames once, not once per stack record.
+ * of frames 1, 2, 3, ... as it meets them): after that the key alone, handed
+ * on without frames (the stitcher knows each key's frames from its first
+ * time), so the stitcher interns each set of frames once, not once per stack
+ * record, and no third copy of every set is kept here.
  *
  * Threads: one producer calls the sink of atag_pipe_sink() and atag_pipe_close();
  * one consumer calls atag_pipe_drain(). What crosses is copied into the ring:
@@ -45,7 +46,6 @@
 #include <unistd.h>
 
 #include "atag-bigmem.h"
-#include "atag-frame-store.h"
 #include "atag-map.h"
 #include "atag-pipe.h"
 
@@ -68,7 +68,7 @@ enum {
 #define F_BYTES		0x20
 #define F_LINE		0x40
 #define F_FRAMES	0x80	/* a stack: its frames follow */
-#define F_KEEP		0x100	/* ... and both sides keep them as stack nr_kept */
+#define F_KEEP		0x100	/* ... the first time of the next key */
 #define F_TASK_SHIFT	9	/* 2 bits: enum atag_task */
 #define F_STACK_MAYBE	0x800
 #define F_PROVISIONAL	0x1000
@@ -82,7 +82,7 @@ struct msg {
 	int32_t		type;
 	int32_t		cpu;
 	int32_t		pid;
-	uint32_t	nr;		/* a stack: frames, or the id of a kept stack;
+	uint32_t	nr;		/* a stack: frames, or its key - 1 without them;
 					   an event: its source */
 	uint64_t	ts;
 	/*
@@ -117,9 +117,8 @@ struct atag_pipe {
 	uint32_t		woken;		/* the sleep it was woken from last */
 	struct atag_map		described;	/* tags whose call site went through */
 	uint32_t		sent_keys;	/* stack keys 1.. whose frames went through */
-	size_t			sent_frames;	/* their frames */
 	/* consumer only */
-	struct atag_frame_store	got_stacks __attribute__((aligned(CACHELINE)));
+	uint32_t		got_keys __attribute__((aligned(CACHELINE)));
 };
 
 struct atag_pipe *atag_pipe_alloc(size_t size)
@@ -146,7 +145,6 @@ void atag_pipe_free(struct atag_pipe *p)
 	if (!p)
 		return;
 	atag_map_free(&p->described);
-	atag_frame_store_free(&p->got_stacks);
 	atag_bigmem_free(p->buf, p->size);
 	free(p);
 }
@@ -402,13 +400,12 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 
 	/*
 	 * A key whose frames went through goes alone; the next new key goes with its
-	 * frames, which both sides keep; the frames of a stack without a key (or of
-	 * one out of order) go through every time.
+	 * frames, which the consumer's sink keeps; the frames of a stack without a
+	 * key (or of one out of order) go through every time.
 	 */
 	if (ks->key && ks->key <= p->sent_keys)
 		id = ks->key - 1;
-	else if (ks->key && ks->key == p->sent_keys + 1 && p->sent_keys < ATAG_FRAME_STORE_MAX &&
-		 p->sent_frames + ks->nr <= ATAG_FRAME_STORE_MAX_FRAMES)
+	else if (ks->key && ks->key == p->sent_keys + 1)
 		keep_it = true;
 	m = put(p, M_STACK, 8 + (id >= 0 ? 0 : ks->nr * sizeof(*ks->frames)), &err);
 	if (!m)
@@ -426,10 +423,8 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 		m->flags = F_FRAMES | (keep_it ? F_KEEP : 0);
 		m->nr = ks->nr;
 		memcpy(o, ks->frames, ks->nr * sizeof(*ks->frames));
-		if (keep_it) {
+		if (keep_it)
 			p->sent_keys++;
-			p->sent_frames += ks->nr;
-		}
 	}
 	commit(p, m);
 	return 0;
@@ -474,7 +469,6 @@ unsigned long atag_pipe_wakeups(const struct atag_pipe *p)
 /* Hand message @m to @out. */
 static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_sink *out)
 {
-	struct atag_frame_store *k = &p->got_stacks;
 	const uint64_t *o;
 	struct atag_kstack ks;
 	struct atag_event ev;
@@ -489,14 +483,11 @@ static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_s
 		if (m->flags & F_FRAMES) {
 			ks.frames = o + 1;
 			ks.nr = m->nr;
-			/* the producer kept them: so must we, or ids go wrong */
-			if (m->flags & F_KEEP) {
-				if (!atag_frame_store_add(k, ks.frames, ks.nr))
-					return -ENOMEM;
-				ks.key = k->nr;		/* its id + 1 */
-			}
+			/* the first time of this key: the sink keeps its frames */
+			if (m->flags & F_KEEP)
+				ks.key = ++p->got_keys;
 		} else {
-			ks.frames = atag_frame_store_get(k, m->nr, &ks.nr);
+			/* a key met before, alone: struct atag_kstack's frames NULL */
 			ks.key = m->nr + 1;
 		}
 		return out->stack(out->ctx, &ks);

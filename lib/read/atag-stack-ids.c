@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atag-frame-store.h"
 #include "atag-map.h"
 #include "atag-stack-ids.h"
 
@@ -102,7 +101,7 @@ static struct atag_stack_entry *add_entry(struct atag_stack_ids *t, const void *
 	struct atag_stack_entry *e;
 	void *n;
 
-	if (t->nr >= ATAG_FRAME_STORE_MAX || t->nr_frames + nr > ATAG_FRAME_STORE_MAX_FRAMES)
+	if (t->nr >= ATAG_STACK_IDS_MAX || t->nr_frames + nr > ATAG_STACK_IDS_MAX_FRAMES)
 		return NULL;
 	if (t->nr == t->cap) {
 		cap = t->cap ? 2 * t->cap : 256;

@@ -8,9 +8,9 @@
  * the call site it gives), so a stack met again costs one hash and one
  * comparison of its frames, not a classification. Frames are compared whole:
  * two sets share an id only if they are equal. A set whose hash another set took
- * first gets no id (0), nor does any set once the table is full (the limits of
- * lib/util/atag-frame-store.h): such stacks are just not numbered. The ids are
- * what struct atag_kstack.key carries.
+ * first gets no id (0), nor does any set once the table is full (the limits
+ * below): such stacks are just not numbered. The ids are what struct
+ * atag_kstack.key carries.
  */
 #ifndef _ATAG_STACK_IDS_H
 #define _ATAG_STACK_IDS_H
@@ -21,6 +21,9 @@
 #ifndef __hidden
 #define __hidden __attribute__((visibility("hidden")))
 #endif
+
+#define ATAG_STACK_IDS_MAX		(1U << 20)	/* sets of frames numbered */
+#define ATAG_STACK_IDS_MAX_FRAMES	(16U << 20)	/* frames of all of them */
 
 /* What the decoder learned of a set of frames the first time. */
 struct atag_stack_info {

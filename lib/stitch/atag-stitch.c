@@ -784,7 +784,10 @@ int atag_stitch_event(struct atag_stitcher *st, const struct atag_event *ev)
 	return push_waiter(st, cs, &w);
 }
 
-/* The id of @ks's frames: interned, or known by its key. */
+/*
+ * The id of @ks's frames: known by its key, or interned (and its key kept: the
+ * pipe hands on a key met before without its frames).
+ */
 static int64_t stack_id(struct atag_stitcher *st, const struct atag_kstack *ks)
 {
 	size_t n = st->nr_keys;
@@ -793,16 +796,20 @@ static int64_t stack_id(struct atag_stitcher *st, const struct atag_kstack *ks)
 
 	if (ks->key && ks->key < n && st->key_ids[ks->key])
 		return st->key_ids[ks->key] - 1;
+	if (!ks->frames)
+		return -EPROTO;		/* a key never met with its frames */
 	sid = atag_stacks_intern(st->stacks, ks->frames, ks->nr);
-	if (sid < 0 || !ks->key || sid >= UINT32_MAX)
+	if (sid < 0 || !ks->key)
 		return sid;
+	if (sid >= UINT32_MAX)
+		return -ENOMEM;
 	if (ks->key >= n) {
 		n = n ? n : 1024;
 		while (n <= ks->key)
 			n *= 2;
 		p = realloc(st->key_ids, n * sizeof(*p));
 		if (!p)
-			return sid;	/* interned next time again */
+			return -ENOMEM;
 		memset(p + st->nr_keys, 0, (n - st->nr_keys) * sizeof(*p));
 		st->key_ids = p;
 		st->nr_keys = n;
@@ -853,6 +860,12 @@ int atag_stitch_stack(struct atag_stitcher *st, const struct atag_kstack *ks)
 
 	if (!cs)
 		return -ENOMEM;
+	/* a key's first time: kept whoever owns the stack, for the times without frames */
+	if (ks->key && ks->frames) {
+		sid = stack_id(st, ks);
+		if (sid < 0)
+			return sid;
+	}
 	ret = note_capture(st, cs, ks);
 	if (ret)
 		return ret;
