@@ -552,6 +552,110 @@ static void test_stack_keys(void)
 	atag_pipe_free(p);
 }
 
+/*
+ * The look-ahead: every free (by its unique ptr) and every stack that comes
+ * alone (the empty stack, in a stream of otherwise distinct frames) is told at
+ * stage 0, 1 and 2, in that order, before it is delivered, never after; no
+ * other message is told. Across a 1 KiB ring that wraps thousands of times,
+ * and a large one.
+ */
+static uint8_t *told_stages;
+static unsigned int told_wrong, told_frees, told_stacks[3], untold_last;
+static struct consumer *told_c;
+
+static void tell_cb(void *ctx, unsigned int stage, unsigned int src, uint64_t ptr, uint32_t key)
+{
+	unsigned int i;
+
+	(void)ctx;
+	if (stage > 2) {
+		told_wrong++;
+		return;
+	}
+	if (key) {
+		if (ptr || key != told_c->empty_key)
+			told_wrong++;
+		told_stacks[stage]++;
+		return;
+	}
+	i = (ptr - 0xffff888000000000ULL) / 64;
+	if (i >= NR_MSGS || msg_ptr(i) != ptr || msg_kind(i) != 1 || (i & 1) || src != i % 7 ||
+	    i < told_c->next || told_stages[i] != (1U << stage) - 1) {
+		told_wrong++;
+		return;
+	}
+	told_stages[i] |= 1U << stage;
+}
+
+static bool tell_wanted(void *ctx)
+{
+	(void)ctx;
+	return true;
+}
+
+static int told_event(void *ctx, const struct atag_event *ev)
+{
+	struct consumer *c = ctx;
+	unsigned int i = c->next;
+
+	if (ev->kind == ATAG_EV_FREE) {
+		if (told_stages[i] == 7)
+			told_frees++;
+		else if (told_stages[i])
+			told_wrong++;
+		else
+			untold_last = i;
+	}
+	return got_event(ctx, ev);
+}
+
+static void *produce(void *arg);
+
+static void check_look_ahead(size_t ring)
+{
+	struct consumer c = { 0 };
+	struct producer pr = { 0 };
+	struct atag_sink out = { told_event, got_stack, got_missed, &c };
+	unsigned int i, frees = 0;
+	pthread_t thread;
+
+	told_stages = calloc(NR_MSGS, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(told_stages);
+	told_wrong = told_frees = untold_last = 0;
+	memset(told_stacks, 0, sizeof(told_stacks));
+	told_c = &c;
+	pr.pipe = atag_pipe_alloc(ring);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr.pipe);
+	pr.count = NR_MSGS;
+	atag_pipe_set_ahead(pr.pipe, tell_cb, tell_wanted, NULL);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, produce, &pr), 0);
+	CU_ASSERT_EQUAL(atag_pipe_drain(pr.pipe, &out), 0);
+	pthread_join(thread, NULL);
+	atag_pipe_free(pr.pipe);
+	drop_kept(&c);
+	for (i = 0; i < NR_MSGS; i++)
+		frees += msg_kind(i) == 1 && !(i & 1);
+	CU_ASSERT_EQUAL(c.next, NR_MSGS);
+	CU_ASSERT_EQUAL(c.bad, 0);
+	CU_ASSERT_EQUAL(told_wrong, 0);
+	/*
+	 * all but those of the first eighth of the ring, before it is switched on:
+	 * messages of 32 bytes or more
+	 */
+	CU_ASSERT(told_frees <= frees && told_frees > frees / 2);
+	CU_ASSERT(untold_last < ring / 8 / 32);
+	CU_ASSERT(told_stacks[0] > 0);
+	CU_ASSERT(told_stacks[2] <= told_stacks[1] && told_stacks[1] <= told_stacks[0]);
+	CU_ASSERT(told_stacks[0] - told_stacks[2] <= 18);
+	free(told_stages);
+}
+
+static void test_look_ahead(void)
+{
+	check_look_ahead(1024);
+	check_look_ahead(1 << 20);
+}
+
 static void add_pipe_suite(void)
 {
 	CU_pSuite s = CU_add_suite("pipe", NULL, NULL);
@@ -564,5 +668,6 @@ static void add_pipe_suite(void)
 	CU_add_test(s, "call site sent once per tag", test_site_once);
 	CU_add_test(s, "stack keys: alone once sent, else the frames", test_stack_keys);
 	CU_add_test(s, "a consumer that keeps up is woken in batches", test_batched_wakeups);
+	CU_add_test(s, "look-ahead: frees and keys alone, three stages before", test_look_ahead);
 }
 ATAG_UTEST_SUITE("pipe", add_pipe_suite);

@@ -245,6 +245,47 @@ static void test_key_alone(void)
 }
 
 /*
+ * The look-ahead's prefetching: wanted once the pairs pass 2 MiB (30 000 pairs
+ * of 88 bytes), not before; any key, source, pointer or stage, known or not, is
+ * taken without harm and changes no count.
+ */
+static void test_prefetch(void)
+{
+	static const uint64_t ptrs[] = { 0, 0x1000, 0x1040, 0x999, ~0ULL };
+	static const uint32_t keys[] = { 0, 1, 2, 29999, 30000, 30001, ~0U };
+	unsigned int i, j, k, stage, wrong = 0;
+	struct atag_counters n;
+	struct run r;
+
+	run_init(&r, NULL);
+	for (i = 0; i < 30000; i++) {
+		HIT(&r, 0, 5, TAG1);
+		keyed_stack(&r, 0, 5, i + 1, 0xa0000 + i, 0xb0000);
+		ALLOC(&r, 0, 5, TAG1, 0x1000 + i * 64, 64);
+		if (i == 100)
+			CU_ASSERT(!atag_stitch_wants_prefetch(r.st));
+	}
+	CU_ASSERT(atag_stitch_wants_prefetch(r.st));
+	for (stage = 0; stage < 4; stage++)
+		for (i = 0; i < 5 * 7 * 4; i++) {
+			j = i / 4 % 7;
+			k = i % 4 * 100;
+			atag_stitch_prefetch(r.st, stage, k, ptrs[i / 28], keys[j]);
+		}
+	FREE(&r, 1, 5, TAG1, 0x1040, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_EQUAL(atag_aggr_nr_stacks(r.aggr), 30000);
+	for (i = 0; i <= 20; i++) {	/* each look-up walks all pairs: a few suffice */
+		n = counts_with(&r, TAG1, 0xa0000 + i);
+		wrong += n.allocs != 1 || n.frees != (i == 1);
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.allocs, 30000);
+	CU_ASSERT_EQUAL(tag(&r, TAG1)->counts.frees, 1);
+	run_free(&r);
+}
+
+/*
  * One stack under two call sites counts as two (site, stack) pairs, whichever
  * came first; and 3 000 distinct stacks of one site (past the first table of
  * stacks the aggregates index) each count their own allocation and free.
@@ -1303,6 +1344,7 @@ static void add_tests(void)
 	CU_add_test(s, "hit, stack, alloc, free: one lifetime", test_basic_lifetime);
 	CU_add_test(s, "keyed stacks: interned once per key, the same ids", test_keyed_stacks);
 	CU_add_test(s, "a key alone: the frames it came with, an orphan's too", test_key_alone);
+	CU_add_test(s, "prefetching: when wanted, any input harmless", test_prefetch);
 	CU_add_test(s, "no cached stack: the empty stack", test_no_stack_is_empty);
 	CU_add_test(s, "a newer hit of (pid, tag) replaces an untaken stack", test_newer_hit_replaces);
 	CU_add_test(s, "stacks are cached per (pid, tag), looked up, not taken",

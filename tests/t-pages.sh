@@ -86,18 +86,20 @@ printf '\377\377\000\000' | dd of="$T_TMP/bad.dat" bs=1 seek=$off conv=notrunc 2
 "$WALK" -w "$T_TMP/bad.dat" 2>&1 > /dev/null | grep -q "holds 65535 bytes" ||
 	fail "look-ahead, a damaged page: the fixture has one"
 ahead "a damaged page" "$T_TMP/bad.dat"
-# report looks ahead once its table of distinct stacks passes 1 MiB: 12 000 stacks of
-# 14 frames are 1.6 MiB. Its report is the one libtracecmd's walk, which does not look
-# ahead, gives.
-mkfixture -o "$T_TMP/many.dat" --generate 200000 --seed 3 --tags 4 --stacks 4000 \
+# report's reader looks ahead once its table of distinct stacks passes 1 MiB, and with
+# two threads the stitching one too once its (call site, stack) pairs and live
+# allocations pass 2 MiB: 25 000 stacks of 14 frames or more are 3.4 MiB and 25 000
+# pairs of 88 bytes 2.1 MiB. Its report is the one of libtracecmd's walk and one
+# thread, which look ahead nowhere.
+mkfixture -o "$T_TMP/many.dat" --generate 200000 --seed 3 --tags 4 --stacks 8000 \
 	--vary-returns --cpus 3 --depth 14 > /dev/null
-"$ATAG_CMD" report -f json "$T_TMP/many.dat" > "$T_TMP/many.json" 2>&1
-ATAG_PAGES=0 "$ATAG_CMD" report -f json "$T_TMP/many.dat" > "$T_TMP/many0.json" 2>&1
+ATAG_THREADS=2 "$ATAG_CMD" report -f json "$T_TMP/many.dat" > "$T_TMP/many.json" 2>&1
+ATAG_THREADS=1 ATAG_PAGES=0 "$ATAG_CMD" report -f json "$T_TMP/many.dat" > "$T_TMP/many0.json" 2>&1
 n=$(jq '[.tags[].stacks | length] | add' "$T_TMP/many.json")
-if [ "${n:-0}" -gt 12000 ] && cmp -s "$T_TMP/many.json" "$T_TMP/many0.json"; then
-	ok "look-ahead: report of $n distinct stacks, as through libtracecmd"
+if [ "${n:-0}" -gt 25000 ] && cmp -s "$T_TMP/many.json" "$T_TMP/many0.json"; then
+	ok "look-ahead: report of $n distinct stacks, as on one thread through libtracecmd"
 else
-	fail "look-ahead: report of ${n:-no} distinct stacks, as through libtracecmd" \
+	fail "look-ahead: report of ${n:-no} distinct stacks, as on one thread without it" \
 		"$(diff "$T_TMP/many0.json" "$T_TMP/many.json" | head -5)"
 fi
 

@@ -119,6 +119,21 @@ struct atag_pipe {
 	uint32_t		sent_keys;	/* stack keys 1.. whose frames went through */
 	/* consumer only */
 	uint32_t		got_keys __attribute__((aligned(CACHELINE)));
+	atag_pipe_ahead_fn	ahead;
+	bool			(*ahead_wanted)(void *ctx);
+	void			*ahead_ctx;
+};
+
+/*
+ * The look-ahead's cursors: AHEAD_STEP messages apart, the furthest
+ * AHEAD_STAGES * AHEAD_STEP messages before the one delivered next.
+ */
+#define AHEAD_STAGES	3
+#define AHEAD_STEP	6
+
+struct cursor {
+	size_t		pos;		/* of the next message it tells of */
+	unsigned int	lead;		/* messages from the consumer's tail to pos */
 };
 
 struct atag_pipe *atag_pipe_alloc(size_t size)
@@ -537,11 +552,53 @@ static void release(struct atag_pipe *p, size_t tail, size_t head)
 	}
 }
 
+void atag_pipe_set_ahead(struct atag_pipe *p, atag_pipe_ahead_fn ahead,
+			 bool (*wanted)(void *ctx), void *ctx)
+{
+	p->ahead = ahead;
+	p->ahead_wanted = wanted;
+	p->ahead_ctx = ctx;
+}
+
+/* Tell the look-ahead of message @m at @stage: a stack's key met before, or a free. */
+static void tell(struct atag_pipe *p, const struct msg *m, unsigned int stage)
+{
+	const uint64_t *o = (const uint64_t *)(m + 1);
+
+	if (m->kind == M_STACK && !(m->flags & F_FRAMES))
+		p->ahead(p->ahead_ctx, stage, 0, 0, m->nr + 1);
+	else if (m->kind == M_EVENT && m->ev_kind == ATAG_EV_FREE && (m->flags & F_PTR))
+		p->ahead(p->ahead_ctx, stage, m->nr, o[m->flags & F_TAG ? 1 : 0], 0);
+}
+
+/* Move the cursors on (the message at @tail was delivered: @moved) up to @head. */
+static void look_ahead(struct atag_pipe *p, struct cursor *c, size_t tail, size_t head,
+		       bool moved)
+{
+	const struct msg *m;
+	unsigned int s;
+
+	for (s = 0; s < AHEAD_STAGES; s++) {
+		if (moved && c[s].lead)
+			c[s].lead--;
+		if (c[s].pos - tail > head - tail || !c[s].lead)
+			c[s].pos = tail;	/* behind the tail */
+		while (c[s].lead < (AHEAD_STAGES - s) * AHEAD_STEP && c[s].pos != head) {
+			m = (const struct msg *)(p->buf + (c[s].pos & (p->size - 1)));
+			tell(p, m, s);
+			c[s].pos += m->size;
+			c[s].lead++;
+		}
+	}
+}
+
 int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 {
 	size_t tail = atomic_load_explicit(&p->tail, memory_order_relaxed), head, mark;
+	struct cursor c[AHEAD_STAGES] = { 0 };
 	unsigned int spins = 0;
 	const struct msg *m;
+	bool ahead = false;
 	int closed, ret;
 
 	for (;;) {
@@ -564,6 +621,8 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 		}
 		spins = 0;
 		mark = tail + p->size / 8;
+		if (ahead)
+			look_ahead(p, c, tail, head, false);
 		while (tail != head) {
 			m = (const struct msg *)(p->buf + (tail & (p->size - 1)));
 			/* after an error keep draining, so the producer never blocks */
@@ -573,9 +632,15 @@ int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out)
 					atomic_store(&p->error, ret);
 			}
 			tail += m->size;
+			if (ahead)
+				look_ahead(p, c, tail, head, true);
 			if (tail >= mark) {
 				release(p, tail, head);
 				mark = tail + p->size / 8;
+				/* whether it pays changes as the consumer's tables grow */
+				ahead = p->ahead && p->ahead_wanted(p->ahead_ctx);
+				if (!ahead)
+					memset(c, 0, sizeof(c));
 			}
 		}
 		release(p, tail, head);

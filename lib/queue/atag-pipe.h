@@ -12,7 +12,9 @@
 #ifndef _ATAG_PIPE_H
 #define _ATAG_PIPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "atag-event.h"
 
@@ -35,6 +37,20 @@ void atag_pipe_close(struct atag_pipe *p);
  * unseen, so the producer never blocks).
  */
 int atag_pipe_drain(struct atag_pipe *p, const struct atag_sink *out);
+
+/*
+ * A look-ahead for the consumer (before atag_pipe_drain(); @ahead NULL: none).
+ * While @wanted says so (asked every eighth of the ring), each message of a
+ * kernel stack whose key went through before (@key, @ptr 0), and each free of
+ * @ptr by source @src (@key 0), is told to @ahead three times before it is
+ * delivered, @stage 0, 1, 2, the first some 18 messages ahead, the last some 6:
+ * time for a consumer to prefetch, a step at a time, what that message will
+ * read. Nothing else; the consumer's state then is that of the messages before.
+ */
+typedef void (*atag_pipe_ahead_fn)(void *ctx, unsigned int stage, unsigned int src,
+				   uint64_t ptr, uint32_t key);
+void atag_pipe_set_ahead(struct atag_pipe *p, atag_pipe_ahead_fn ahead,
+			 bool (*wanted)(void *ctx), void *ctx);
 
 /*
  * How often the producer woke a sleeping consumer, closing included (after

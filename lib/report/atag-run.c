@@ -36,6 +36,17 @@ struct stitching {
 	int			ret;
 };
 
+static void prefetch_cb(void *ctx, unsigned int stage, unsigned int src, uint64_t ptr,
+			uint32_t key)
+{
+	atag_stitch_prefetch(ctx, stage, src, ptr, key);
+}
+
+static bool prefetch_wanted(void *ctx)
+{
+	return atag_stitch_wants_prefetch(ctx);
+}
+
 static void *stitch_thread(void *arg)
 {
 	struct stitching *s = arg;
@@ -292,6 +303,8 @@ static bool run_threaded(struct stitching *s, enum threads mode, struct atag_rea
 	s->pipe = atag_pipe_alloc(PIPE_BYTES);
 	if (!s->pipe)
 		return false;
+	/* the stitching thread looks ahead in the ring (lib/queue/atag-pipe.h) */
+	atag_pipe_set_ahead(s->pipe, prefetch_cb, prefetch_wanted, s->out.ctx);
 	if (pthread_create(&w.thread, NULL, stitch_thread, s)) {
 		atag_pipe_free(s->pipe);
 		return false;

@@ -240,6 +240,37 @@ static struct atag_stack_stats *stack_stats(struct atag_aggr *aggr, uint32_t tag
 	return s;
 }
 
+static void prefetch_pair(const struct atag_aggr *aggr, size_t idx)
+{
+	const char *p = (const char *)&aggr->stacks[idx];
+
+	__builtin_prefetch(p, 1);
+	__builtin_prefetch(p + sizeof(aggr->stacks[idx]) - 1, 1);
+}
+
+void atag_aggr_prefetch_stack(const struct atag_aggr *aggr, uint32_t stack_id, bool pair)
+{
+	uint32_t first;
+
+	if (stack_id >= aggr->cap_by_stack)
+		return;
+	if (!pair)
+		__builtin_prefetch(&aggr->by_stack[stack_id]);
+	else if ((first = aggr->by_stack[stack_id]) && first <= aggr->nr_stacks)
+		prefetch_pair(aggr, first - 1);
+}
+
+void atag_aggr_prefetch_pair(const struct atag_aggr *aggr, uint32_t idx)
+{
+	if (idx < aggr->nr_stacks)
+		prefetch_pair(aggr, idx);
+}
+
+size_t atag_aggr_bytes(const struct atag_aggr *aggr)
+{
+	return aggr->nr_stacks * sizeof(*aggr->stacks) + aggr->cap_by_stack * sizeof(uint32_t);
+}
+
 int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l)
 {
 	struct atag_stack_stats *s;

@@ -963,6 +963,63 @@ static int sink_missed(void *ctx, int cpu)
 	return atag_stitch_missed(ctx, cpu);
 }
 
+/* ------------------------------------------------------------ look-ahead */
+
+#define PREFETCH_BYTES	(2U << 20)	/* of tables, before a look-ahead pays */
+
+/*
+ * With 100 000 distinct stacks the (tag, stack) pairs are 9 MB: counting an
+ * allocation or a free misses the caches on its pair (and, with a large live
+ * set, on the live map and record before). Told of those messages a few
+ * messages ahead, each step's load is in the caches when the next needs it.
+ */
+bool atag_stitch_wants_prefetch(const struct atag_stitcher *st)
+{
+	size_t bytes = st->nr_slots * sizeof(*st->live);
+	int i;
+
+	for (i = 0; i < st->nr_src; i++)
+		bytes += atag_aggr_bytes(st->src[i].aggr) +
+			 st->src[i].live_index.cap * sizeof(struct atag_map_entry);
+	return bytes >= PREFETCH_BYTES;
+}
+
+void atag_stitch_prefetch(struct atag_stitcher *st, unsigned int stage, unsigned int src,
+			  uint64_t ptr, uint32_t key)
+{
+	const struct atag_live *l;
+	const uint64_t *slot;
+	uint32_t sid;
+	int i;
+
+	if (key) {
+		if (key >= st->nr_keys)
+			return;
+		if (!stage) {
+			__builtin_prefetch(&st->key_ids[key]);
+			return;
+		}
+		sid = st->key_ids[key];
+		for (i = 0; sid && i < st->nr_src; i++)
+			atag_aggr_prefetch_stack(st->src[i].aggr, sid - 1, stage == 2);
+		return;
+	}
+	if (src >= (unsigned int)st->nr_src)
+		return;
+	if (!stage) {
+		atag_map_prefetch(&st->src[src].live_index, ptr);
+		return;
+	}
+	slot = atag_map_find(&st->src[src].live_index, ptr);
+	if (!slot || *slot >= st->nr_slots)
+		return;
+	l = &st->live[*slot];
+	if (stage == 1)
+		__builtin_prefetch(l);
+	else if (l->counted && !l->pending)
+		atag_aggr_prefetch_pair(st->src[src].aggr, l->stats_idx);
+}
+
 void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink)
 {
 	sink->event = sink_event;

@@ -151,6 +151,17 @@ const struct atag_stack_stats *atag_aggr_stack(const struct atag_aggr *aggr, siz
 const struct atag_totals *atag_aggr_totals(struct atag_aggr *aggr);
 
 /*
+ * Prefetching, for a look-ahead of the stitcher (atag_stitch_prefetch()): what
+ * counting an allocation under stack @stack_id will read (with @pair false its
+ * entry in the index of first pairs, then with @pair true the pair that leads
+ * to); the (tag, stack) pair @idx. No effect on the counts.
+ */
+void atag_aggr_prefetch_stack(const struct atag_aggr *aggr, uint32_t stack_id, bool pair);
+void atag_aggr_prefetch_pair(const struct atag_aggr *aggr, uint32_t idx);
+/* Bytes of its (tag, stack) pairs and their index: what misses the caches first. */
+size_t atag_aggr_bytes(const struct atag_aggr *aggr);
+
+/*
  * Also keep a timeline of live bytes (include/atag-timeline.h) of @buckets
  * buckets: its sites are the tag indices, its stacks the (tag, stack) indices
  * above. Before the first event. 0 or -ENOMEM.
@@ -264,6 +275,18 @@ bool atag_stitch_window(const struct atag_stitcher *st, uint64_t *open, uint64_t
 
 /* A sink (include/atag-event.h) that feeds @st. */
 void atag_stitch_sink(struct atag_stitcher *st, struct atag_sink *sink);
+
+/*
+ * A look-ahead: prefetch, in @stage 0, 1 then 2 (each a few messages later),
+ * what a stack of key @key (@ptr 0), or a free of @ptr by source @src (@key 0),
+ * coming later in the stream will read: the key's stack id, its first pair's
+ * index entry, the pair; the live map's slot, the live record, its pair. No
+ * effect on the stitch. Pays only when those tables are past the caches:
+ * atag_stitch_wants_prefetch() says whether they are.
+ */
+void atag_stitch_prefetch(struct atag_stitcher *st, unsigned int stage, unsigned int src,
+			  uint64_t ptr, uint32_t key);
+bool atag_stitch_wants_prefetch(const struct atag_stitcher *st);
 
 /*
  * How a counted allocation ended, as atag_stitcher_on_end() tells it: freed, or

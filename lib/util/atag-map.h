@@ -61,6 +61,13 @@ static inline uint64_t *atag_map_find(const struct atag_map *m, uint64_t key)
 	}
 }
 
+/* Prefetch the slot where a lookup of @key starts. */
+static inline void atag_map_prefetch(const struct atag_map *m, uint64_t key)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->e[atag_map_slot(key, m->cap)]);
+}
+
 /*
  * The value slot of @key, inserted with value @init if absent (*@created says
  * which). NULL on allocation failure (errno ENOMEM).
