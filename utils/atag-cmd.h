@@ -57,6 +57,13 @@ void atag_usage_hint(void);
 void atag_expect_inputs(const char *const *paths, int nr);
 
 /*
+ * The command is done with @r and exits next: it is kept, not freed, until the
+ * process ends (trace-cmd-alloc-tag.c says why); NULL is fine.
+ */
+struct atag_report;
+void atag_report_keep(struct atag_report *r);
+
+/*
  * Report what getopt_long() returned as @c ('?' or ':', with opterr = 0 and a
  * ':' after the '+' of @optstring) as one line naming the option, then exit 2.
  * @argv is the subcommand's unshifted argv.

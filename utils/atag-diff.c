@@ -287,8 +287,8 @@ static int run_diff(struct diff_params *p)
 	ret = ATAG_EXIT_OK;
 out:
 	atag_diff_free(d);
-	atag_report_free(r[0]);
-	atag_report_free(r[1]);
+	atag_report_keep(r[0]);
+	atag_report_keep(r[1]);
 	return ret;
 }
 

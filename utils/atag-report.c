@@ -444,7 +444,7 @@ static int run_report(struct report_params *p)
 		die("%s: %s", atag_output_name(), errno ? strerror(errno) : "write error");
 	atag_output_finish();
 out:
-	atag_report_free(r);
+	atag_report_keep(r);
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 
 #include "atag-bigmem.h"
 #include "atag-cmd.h"
+#include "atag-report.h"
 
 struct command {
 	const char	*name;
@@ -151,6 +152,28 @@ void atag_expect_inputs(const char *const *paths, int nr)
 		done = true;
 		atag_bigmem_hint_heap(HEAP_HINT_BIG, HEAP_HINT_PIECE);
 	}
+}
+
+/*
+ * A report written is not freed block by block before the command exits: the
+ * process's end gives its memory back at once, where freeing a report of
+ * 100 000 distinct stacks (a few hundred thousand blocks) took 0.043 s of a
+ * 0.5 s run (20 ms of 0.33 s with 50 000 stacks, 0.1 s with a million live
+ * allocations). It stays reachable, so that no leak checker calls it lost.
+ */
+#define KEPT_REPORTS	4
+
+/* written, never read: volatile, or the stores would be left out */
+static struct atag_report *volatile kept_reports[KEPT_REPORTS];
+
+void atag_report_keep(struct atag_report *r)
+{
+	static int nr;
+
+	if (r && nr < KEPT_REPORTS)
+		kept_reports[nr++] = r;
+	else
+		atag_report_free(r);
 }
 
 int main(int argc, char **argv)
