@@ -861,8 +861,11 @@ wait_exit $r4
 check_eq "a holder killed meanwhile: the last one running turns the tag off" \
 	"$rc:$(fakeinfo_traced "$M")" "0:$INITIAL"
 "$C" reset > "$R.reset" 2>&1; rc=$?
+# the trace.dat it finishes may have its saved comms mended and say so, when the kernel's
+# table of comms changed while trace-cmd read it (seen in a make check; t-metadata and
+# t-record-integrity test that notice)
 check_eq "reset then finishes the killed one's instance, nothing else" \
-	"$rc:$(sed "s|$T_TMP|T|" "$R.reset"):$(leftovers)" \
+	"$rc:$(sed "s|$T_TMP|T|" "$R.reset" | grep -v ': its saved comms were cut ('):$(leftovers)" \
 	"0:reset: record $r3: moved its trace.dat to T/r.3.dat, turned tracing off on 0 tags, removed tracefs instance trace-cmd-alloc-tag-$r3:"
 
 # ------------------------------------------------------------------ files (issue 12)
