@@ -69,6 +69,7 @@ struct producer {
 static void *produce(void *arg)
 {
 	struct atag_stack_ids *ids = atag_stack_ids_alloc();
+	struct atag_stack_entry *e;
 	struct producer *pr = arg;
 	uint64_t frames[64];
 	struct atag_kstack ks;
@@ -98,7 +99,8 @@ static void *produce(void *arg)
 						   .ts = 5000ULL + i,
 						   .site = 0xc0de0000ULL + i, .frames = frames,
 						   .nr = msg_frames(i) };
-			ks.key = atag_stack_ids_get(ids, frames, ks.nr, &created);
+			e = atag_stack_ids_find(ids, frames, ks.nr, &created);
+			ks.key = e ? e->id : 0;
 			ret = in.stack(in.ctx, &ks);
 			break;
 		default:

@@ -258,9 +258,18 @@ static void test_seed_hook_frames(void)
 	free(copy);
 }
 
+/* The id atag_stack_ids_find() gives the @nr frames at @raw, or 0. */
+static uint32_t id_of(struct atag_stack_ids *t, const void *raw, unsigned int nr, bool *created)
+{
+	struct atag_stack_entry *e = atag_stack_ids_find(t, raw, nr, created);
+
+	return e ? e->id : 0;
+}
+
 /*
  * Stack ids: numbered 1, 2, 3, ... on first sight, equal frames only share one
- * (whatever their alignment in the record), what the decoder learned stays.
+ * (whatever their alignment in the record), their entry keeps aligned copies of
+ * them and what the decoder learned.
  */
 static void test_stack_ids(void)
 {
@@ -268,56 +277,63 @@ static void test_stack_ids(void)
 	uint64_t b[4] = { 0xffffffff81000010, 0xffffffff81000020, 0xffffffff81000031, 7 };
 	struct atag_stack_ids *t = atag_stack_ids_alloc();
 	uint8_t unaligned[8 * 4 + 4];
-	struct atag_stack_info *info;
-	const uint64_t *f;
-	unsigned int nr, i, j, wrong = 0;
+	struct atag_stack_entry *e;
+	unsigned int i, j, wrong = 0;
 	uint64_t many[6];
 	bool created;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	/* an empty stack first: its frames are a pointer of the table's (found by fuzzing) */
-	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 0, &created), 1);
-	f = atag_stack_ids_frames(t, 1, &nr);
-	CU_ASSERT_PTR_NOT_NULL(f);
-	CU_ASSERT_EQUAL(nr, 0);
+	e = atag_stack_ids_find(t, a, 0, &created);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->id, 1);
+	CU_ASSERT_PTR_NOT_NULL(e->frames);
+	CU_ASSERT_EQUAL(e->nr, 0);
 	atag_stack_ids_free(t);
 	t = atag_stack_ids_alloc();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 4, &created), 1);
+	CU_ASSERT_EQUAL(id_of(t, a, 4, &created), 1);
 	CU_ASSERT(created);
-	CU_ASSERT_EQUAL(atag_stack_ids_get(t, b, 4, &created), 2);	/* one frame differs */
+	CU_ASSERT_EQUAL(id_of(t, b, 4, &created), 2);	/* one frame differs */
 	CU_ASSERT(created);
-	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 3, &created), 3);	/* a prefix */
-	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 0, &created), 4);	/* the empty stack */
-	CU_ASSERT_EQUAL(atag_stack_ids_get(t, a, 0, &created), 4);
+	CU_ASSERT_EQUAL(id_of(t, a, 3, &created), 3);	/* a prefix */
+	CU_ASSERT_EQUAL(id_of(t, a, 0, &created), 4);	/* the empty stack */
+	CU_ASSERT_EQUAL(id_of(t, a, 0, &created), 4);
 	CU_ASSERT(!created);
 	memcpy(unaligned + 4, a, sizeof(a));
-	CU_ASSERT_EQUAL(atag_stack_ids_get(t, unaligned + 4, 4, &created), 1);
+	e = atag_stack_ids_find(t, unaligned + 4, 4, &created);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->id, 1);
 	CU_ASSERT(!created);
-	f = atag_stack_ids_frames(t, 2, &nr);
-	CU_ASSERT_EQUAL(nr, 4);
-	CU_ASSERT_EQUAL(memcmp(f, b, sizeof(b)), 0);
-	info = atag_stack_ids_info(t, 1);
-	CU_ASSERT_EQUAL(info->type, -1);
-	CU_ASSERT(!info->site_known);
-	info->type = 12;
-	info->site = 0xffffffff81000020;
-	info->site_known = true;
-	atag_stack_ids_get(t, b, 4, &created);
-	CU_ASSERT_EQUAL(atag_stack_ids_info(t, 1)->type, 12);
-	CU_ASSERT_EQUAL(atag_stack_ids_info(t, 1)->site, 0xffffffff81000020);
+	CU_ASSERT_EQUAL(e->info.type, -1);
+	CU_ASSERT(!e->info.site_known);
+	e->info.type = 12;
+	e->info.site = 0xffffffff81000020;
+	e->info.site_known = true;
+	e = atag_stack_ids_find(t, b, 4, &created);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->nr, 4);
+	CU_ASSERT_EQUAL(memcmp(e->frames, b, sizeof(b)), 0);
+	CU_ASSERT_EQUAL(e->info.type, -1);
 	/* many stacks that differ in one frame of six: each its own id, found again */
 	for (i = 0; i < 20000; i++) {
 		for (j = 0; j < 6; j++)
 			many[j] = 0xffffffff81000000 + j * 16 + (j == i % 6 ? (uint64_t)i << 8 : 0);
-		wrong += atag_stack_ids_get(t, many, 6, &created) != 5 + i || !created;
+		wrong += id_of(t, many, 6, &created) != 5 + i || !created;
 	}
 	for (i = 0; i < 20000; i++) {
 		for (j = 0; j < 6; j++)
 			many[j] = 0xffffffff81000000 + j * 16 + (j == i % 6 ? (uint64_t)i << 8 : 0);
-		wrong += atag_stack_ids_get(t, many, 6, &created) != 5 + i || created;
+		wrong += id_of(t, many, 6, &created) != 5 + i || created;
 	}
 	CU_ASSERT_EQUAL(wrong, 0);
+	/* what the decoder learned of the first stays, through the table's growth */
+	e = atag_stack_ids_find(t, a, 4, &created);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->info.type, 12);
+	CU_ASSERT_EQUAL(e->info.site, 0xffffffff81000020);
+	CU_ASSERT(e->info.site_known);
+	CU_ASSERT_EQUAL(memcmp(e->frames, a, sizeof(a)), 0);
 	atag_stack_ids_free(t);
 }
 
@@ -340,13 +356,13 @@ static void test_stack_ids_ahead(void)
 	for (i = 0; i < 1000; i++) {
 		for (k = 0; k < 14; k++)
 			f[k] = 0xffffffff81000000 + k * 64 + i;
-		atag_stack_ids_get(t, f, 14, &created);
+		id_of(t, f, 14, &created);
 	}
 	CU_ASSERT(!atag_stack_ids_ahead_page(t, 0));	/* 136 KiB of entries */
 	for (; i < 10000; i++) {
 		for (k = 0; k < 14; k++)
 			f[k] = 0xffffffff81000000 + k * 64 + i;
-		atag_stack_ids_get(t, f, 14, &created);
+		id_of(t, f, 14, &created);
 	}
 	CU_ASSERT(atag_stack_ids_ahead_page(t, 0));
 	CU_ASSERT(atag_stack_ids_ahead_page(t, 4095));
@@ -365,7 +381,7 @@ static void test_stack_ids_ahead(void)
 	for (i = 0; i < 10000; i++) {
 		for (k = 0; k < 14; k++)
 			f[k] = 0xffffffff81000000 + k * 64 + i;
-		wrong += atag_stack_ids_get(t, f, 14, &created) != i + 1 || created;
+		wrong += id_of(t, f, 14, &created) != i + 1 || created;
 	}
 	CU_ASSERT_EQUAL(wrong, 0);
 	atag_stack_ids_free(t);

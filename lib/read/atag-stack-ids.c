@@ -4,11 +4,11 @@
  *
  * A hash of the frames leads through a map to the stack's entry: its id, what
  * the decoder learned of it and its frames, back to back in one array, so that
- * a stack met again costs the map's slot and one run of adjacent cache lines.
- * With the id's info and frames in arrays of their own (and an array of where
- * each id's frames start), a lookup chased three dependent loads; with 50 000
- * distinct stacks, past the caches, that was a third of the reading time. The
- * hash runs four lanes of multiply-xor over the frames, so that a 20-frame
+ * a stack met again costs the map's slot and one run of adjacent cache lines,
+ * two addresses the look-ahead below can prefetch. Past the caches (50 000
+ * distinct stacks), those misses were a third of the reading time; the entry in
+ * one piece alone did not change that, the prefetching did (bench/README.md).
+ * The hash runs four lanes of multiply-xor over the frames, so that a 20-frame
  * stack is not one chain of 20 dependent multiplications.
  */
 #include <stdlib.h>
@@ -35,9 +35,7 @@ struct atag_stack_ids {
 	uint64_t		*words;		/* the entries, back to back */
 	size_t			nr_words;
 	size_t			cap_words;
-	uint32_t		*off;		/* by id - 1: where its entry starts */
 	uint32_t		nr;		/* ids given */
-	uint32_t		cap;
 	size_t			nr_frames;
 	struct ahead		*ahead;		/* by CPU */
 	int			nr_ahead;
@@ -54,7 +52,6 @@ void atag_stack_ids_free(struct atag_stack_ids *t)
 		return;
 	atag_map_free(&t->by_hash);
 	free(t->words);
-	free(t->off);
 	free(t->ahead);
 	free(t);
 }
@@ -103,14 +100,6 @@ static struct atag_stack_entry *add_entry(struct atag_stack_ids *t, const void *
 
 	if (t->nr >= ATAG_STACK_IDS_MAX || t->nr_frames + nr > ATAG_STACK_IDS_MAX_FRAMES)
 		return NULL;
-	if (t->nr == t->cap) {
-		cap = t->cap ? 2 * t->cap : 256;
-		n = realloc(t->off, cap * sizeof(*t->off));
-		if (!n)
-			return NULL;
-		t->off = n;
-		t->cap = cap;
-	}
 	if (need > t->cap_words) {
 		cap = t->cap_words ? 2 * t->cap_words : 4096;
 		while (cap < need)
@@ -127,7 +116,7 @@ static struct atag_stack_entry *add_entry(struct atag_stack_ids *t, const void *
 	e->info = (struct atag_stack_info){ .type = -1 };
 	if (nr)
 		memcpy(e->frames, raw, nr * sizeof(uint64_t));
-	t->off[t->nr++] = t->nr_words;
+	t->nr++;
 	t->nr_words = need;
 	t->nr_frames += nr;
 	return e;
@@ -156,32 +145,11 @@ struct atag_stack_entry *atag_stack_ids_find(struct atag_stack_ids *t, const voi
 	e = add_entry(t, raw, nr);
 	if (!e)
 		return NULL;	/* the map's value stays 0: looked up again, never numbered */
-	*v = t->off[e->id - 1] + 1;
+	*v = (uint64_t *)e - t->words + 1;
 	*created = true;
 	return e;
 }
 
-uint32_t atag_stack_ids_get(struct atag_stack_ids *t, const void *raw, unsigned int nr,
-			    bool *created)
-{
-	struct atag_stack_entry *e = atag_stack_ids_find(t, raw, nr, created);
-
-	return e ? e->id : 0;
-}
-
-const uint64_t *atag_stack_ids_frames(const struct atag_stack_ids *t, uint32_t id,
-				      unsigned int *nr)
-{
-	struct atag_stack_entry *e = entry_at(t, t->off[id - 1]);
-
-	*nr = e->nr;
-	return e->frames;
-}
-
-struct atag_stack_info *atag_stack_ids_info(struct atag_stack_ids *t, uint32_t id)
-{
-	return &entry_at(t, t->off[id - 1])->info;
-}
 
 /* ------------------------------------------------------------ look-ahead */
 

@@ -57,21 +57,6 @@ struct atag_stack_entry *atag_stack_ids_find(struct atag_stack_ids *t, const voi
 					     unsigned int nr, bool *created) __hidden;
 
 /*
- * The id of the @nr frames at @raw (u64 in the machine's byte order, at any
- * alignment), numbered on first sight (then *@created is true and the info is
- * zero); 0 if they get none.
- */
-uint32_t atag_stack_ids_get(struct atag_stack_ids *t, const void *raw, unsigned int nr,
-			    bool *created) __hidden;
-
-/* The frames of id @id (aligned copies), and their number in *@nr. */
-const uint64_t *atag_stack_ids_frames(const struct atag_stack_ids *t, uint32_t id,
-				      unsigned int *nr) __hidden;
-
-/* What the decoder keeps of id @id. */
-struct atag_stack_info *atag_stack_ids_info(struct atag_stack_ids *t, uint32_t id) __hidden;
-
-/*
  * The look-ahead (atag_decoder_ahead()): the @nr frames at @raw are a stack
  * record of CPU @cpu's next page; its slot in the table is prefetched.
  */
