@@ -127,6 +127,13 @@ struct atag_kstack {
 	const uint64_t		*frames;
 	unsigned int		nr;
 	/*
+	 * The frames stay where they are, unchanged, until the reader that produced
+	 * them is closed (the decoder's table of distinct stacks): a consumer freed
+	 * before that reader may point to them rather than copy them
+	 * (atag_stacks_borrow_kept()). Else they are valid during the call only.
+	 */
+	bool			kept;
+	/*
 	 * 0, or a number naming these frames: stacks of one key have the same
 	 * frames (the decoder numbers the distinct sets of a trace 1, 2, 3, ... as
 	 * it meets them), so that a consumer can skip comparing them again. Keys

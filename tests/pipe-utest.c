@@ -500,12 +500,15 @@ static void test_batched_wakeups(void)
 static uint32_t got_keys[8];
 static uint64_t got_first[8];
 static unsigned int got_nr[8], nr_got;
-static bool got_frames[8];
+static bool got_frames[8], got_kept[8];
+static const uint64_t *got_at[8];
 
 static int key_stack(void *ctx, const struct atag_kstack *ks)
 {
 	(void)ctx;
 	if (nr_got < 8) {
+		got_at[nr_got] = ks->frames;
+		got_kept[nr_got] = ks->kept;
 		got_keys[nr_got] = ks->key;
 		got_nr[nr_got] = ks->nr;
 		got_frames[nr_got] = ks->frames;
@@ -551,6 +554,47 @@ static void test_stack_keys(void)
 		CU_ASSERT_EQUAL(got_nr[i], alone ? 0U : is_a ? 3U : 2U);
 		CU_ASSERT_EQUAL(got_first[i], alone ? 0U : is_a ? 0xa1U : 0xb1U);
 	}
+	atag_pipe_free(p);
+}
+
+/*
+ * Frames their producer keeps (struct atag_kstack.kept) cross as their address
+ * and arrive kept, where they are; frames not kept arrive as a copy, not kept;
+ * a key met before still arrives alone.
+ */
+static void test_kept_frames(void)
+{
+	struct atag_pipe *p = atag_pipe_alloc(4096);
+	struct atag_sink in, out = { .stack = key_stack };
+	uint64_t a[3] = { 0xa1, 0xa2, 0xa3 }, b[2] = { 0xb1, 0xb2 };
+	struct atag_kstack sa = { .type = -1, .frames = a, .nr = 3, .kept = true, .key = 1 };
+	struct atag_kstack sb = { .type = -1, .frames = b, .nr = 2, .key = 2 };
+	struct atag_kstack s0 = { .type = -1, .frames = a, .nr = 3, .kept = true };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	atag_pipe_sink(p, &in);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, &sa), 0);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, &sb), 0);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, &s0), 0);
+	CU_ASSERT_EQUAL(in.stack(in.ctx, &sa), 0);
+	atag_pipe_close(p);
+	nr_got = 0;
+	CU_ASSERT_EQUAL(atag_pipe_drain(p, &out), 0);
+	CU_ASSERT_EQUAL_FATAL(nr_got, 4);
+	CU_ASSERT_PTR_EQUAL(got_at[0], a);
+	CU_ASSERT(got_kept[0]);
+	CU_ASSERT_EQUAL(got_keys[0], 1);
+	CU_ASSERT_EQUAL(got_nr[0], 3);
+	CU_ASSERT(got_at[1] != b);
+	CU_ASSERT(!got_kept[1]);
+	CU_ASSERT_EQUAL(got_first[1], 0xb1);
+	CU_ASSERT_EQUAL(got_nr[1], 2);
+	CU_ASSERT_EQUAL(got_keys[1], 2);
+	CU_ASSERT_PTR_EQUAL(got_at[2], a);
+	CU_ASSERT(got_kept[2]);
+	CU_ASSERT_EQUAL(got_keys[2], 0);
+	CU_ASSERT_PTR_NULL(got_at[3]);
+	CU_ASSERT_EQUAL(got_keys[3], 1);
 	atag_pipe_free(p);
 }
 
@@ -669,6 +713,7 @@ static void add_pipe_suite(void)
 	CU_add_test(s, "message larger than half the ring", test_too_big);
 	CU_add_test(s, "call site sent once per tag", test_site_once);
 	CU_add_test(s, "stack keys: alone once sent, else the frames", test_stack_keys);
+	CU_add_test(s, "kept frames: their address crosses, not a copy", test_kept_frames);
 	CU_add_test(s, "a consumer that keeps up is woken in batches", test_batched_wakeups);
 	CU_add_test(s, "look-ahead: frees and keys alone, three stages before", test_look_ahead);
 }

@@ -245,6 +245,83 @@ static void test_key_alone(void)
 }
 
 /*
+ * Frames their producer keeps (struct atag_kstack.kept) are pointed to by a
+ * table told it may (atag_stacks_borrow_kept()), copied by any other, and frames
+ * not kept are always copied; copies stay where they are while the table grows
+ * past its first blocks, and a stack is found again whichever way it came.
+ */
+static void test_kept_frames(void)
+{
+	static uint64_t kept[3] = { 0xc1, 0xc2, 0xc3 };
+	uint64_t other[2] = { 0xd1, 0xd2 }, many[2];
+	struct atag_kstack ks = {
+		.cpu = 0, .pid = 5, .type = -1, .frames = kept, .nr = 3, .kept = true, .key = 1,
+	};
+	const uint64_t *f, *first;
+	unsigned int nr, i, wrong = 0;
+	struct atag_stacks *s;
+	struct run r;
+	int64_t id;
+
+	run_init(&r, NULL);
+	atag_stacks_borrow_kept(r.stacks);
+	HIT(&r, 0, 5, TAG1);
+	ks.ts = ++r.ts;
+	CU_ASSERT_EQUAL(atag_stitch_stack(r.st, &ks), 0);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 64);
+	HIT(&r, 0, 5, TAG2);
+	keyed_stack(&r, 0, 5, 2, 0xd1, 0xd2);		/* not kept: copied */
+	ALLOC(&r, 0, 5, TAG2, 0x200, 64);
+	CU_ASSERT_EQUAL(atag_stitch_finish(r.st), 0);
+	CU_ASSERT_PTR_EQUAL(atag_stacks_get(r.stacks, 1, &nr), kept);
+	CU_ASSERT_EQUAL(nr, 3);
+	f = atag_stacks_get(r.stacks, 2, &nr);
+	CU_ASSERT_EQUAL_FATAL(nr, 2);
+	CU_ASSERT_EQUAL(f[0], 0xd1);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG1, NULL), 0xc1);
+	CU_ASSERT_EQUAL(stack_of(&r, TAG2, NULL), 0xd1);
+	run_free(&r);
+
+	/* a table not told so copies kept frames too */
+	s = atag_stacks_alloc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(atag_stacks_intern_kept(s, kept, 3, true), 1);
+	first = atag_stacks_get(s, 1, &nr);
+	CU_ASSERT(first != kept);
+	CU_ASSERT_EQUAL(atag_stacks_intern_kept(s, other, 2, false), 2);
+	/* 20 000 more, past the first blocks: the first copy stays put, all found again */
+	for (i = 0; i < 20000; i++) {
+		many[0] = 0xe0000 + i;
+		many[1] = i;
+		wrong += atag_stacks_intern_kept(s, many, 2, i & 1) != 3 + i;
+	}
+	for (i = 0; i < 20000; i++) {
+		many[0] = 0xe0000 + i;
+		many[1] = i;
+		wrong += atag_stacks_intern(s, many, 2) != 3 + i;
+		f = atag_stacks_get(s, 3 + i, &nr);
+		wrong += nr != 2 || f == many || f[0] != many[0] || f[1] != many[1];
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	CU_ASSERT_PTR_EQUAL(atag_stacks_get(s, 1, &nr), first);
+	CU_ASSERT_EQUAL(memcmp(first, kept, sizeof(kept)), 0);
+	CU_ASSERT_EQUAL(atag_stacks_intern(s, kept, 3), 1);
+	CU_ASSERT_EQUAL(atag_stacks_count(s), 20003);
+	/* with leave to borrow: the kept frames themselves, once */
+	atag_stacks_free(s);
+	s = atag_stacks_alloc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	atag_stacks_borrow_kept(s);
+	CU_ASSERT_EQUAL(atag_stacks_intern_kept(s, other, 2, false), 1);
+	CU_ASSERT(atag_stacks_get(s, 1, &nr) != other);
+	id = atag_stacks_intern_kept(s, kept, 3, true);
+	CU_ASSERT_EQUAL(id, 2);
+	CU_ASSERT_PTR_EQUAL(atag_stacks_get(s, 2, &nr), kept);
+	CU_ASSERT_EQUAL(atag_stacks_intern_kept(s, (uint64_t[]){ 0xc1, 0xc2, 0xc3 }, 3, false), 2);
+	atag_stacks_free(s);
+}
+
+/*
  * The look-ahead's prefetching: wanted once the pairs pass 2 MiB (30 000 pairs
  * of 88 bytes), not before; any key, source, pointer or stage, known or not, is
  * taken without harm and changes no count.
@@ -1344,6 +1421,7 @@ static void add_tests(void)
 	CU_add_test(s, "hit, stack, alloc, free: one lifetime", test_basic_lifetime);
 	CU_add_test(s, "keyed stacks: interned once per key, the same ids", test_keyed_stacks);
 	CU_add_test(s, "a key alone: the frames it came with, an orphan's too", test_key_alone);
+	CU_add_test(s, "kept frames pointed to where allowed, else copied", test_kept_frames);
 	CU_add_test(s, "prefetching: when wanted, any input harmless", test_prefetch);
 	CU_add_test(s, "no cached stack: the empty stack", test_no_stack_is_empty);
 	CU_add_test(s, "a newer hit of (pid, tag) replaces an untaken stack", test_newer_hit_replaces);

@@ -269,7 +269,8 @@ static uint32_t id_of(struct atag_stack_ids *t, const void *raw, unsigned int nr
 /*
  * Stack ids: numbered 1, 2, 3, ... on first sight, equal frames only share one
  * (whatever their alignment in the record), their entry keeps aligned copies of
- * them and what the decoder learned.
+ * them and what the decoder learned, and stays where it is while the table grows
+ * (the stitcher points to its frames: struct atag_kstack.kept).
  */
 static void test_stack_ids(void)
 {
@@ -277,9 +278,9 @@ static void test_stack_ids(void)
 	uint64_t b[4] = { 0xffffffff81000010, 0xffffffff81000020, 0xffffffff81000031, 7 };
 	struct atag_stack_ids *t = atag_stack_ids_alloc();
 	uint8_t unaligned[8 * 4 + 4];
-	struct atag_stack_entry *e;
+	struct atag_stack_entry *e, *first, *big;
 	unsigned int i, j, wrong = 0;
-	uint64_t many[6];
+	uint64_t many[6], *huge;
 	bool created;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -310,6 +311,15 @@ static void test_stack_ids(void)
 	e->info.type = 12;
 	e->info.site = 0xffffffff81000020;
 	e->info.site_known = true;
+	first = e;
+	/* a stack larger than the blocks the table starts with */
+	huge = calloc(3000, sizeof(*huge));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(huge);
+	for (i = 0; i < 3000; i++)
+		huge[i] = 0xffffffff82000000 + i;
+	big = atag_stack_ids_find(t, huge, 3000, &created);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	CU_ASSERT_EQUAL(big->id, 5);
 	e = atag_stack_ids_find(t, b, 4, &created);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->nr, 4);
@@ -319,17 +329,21 @@ static void test_stack_ids(void)
 	for (i = 0; i < 20000; i++) {
 		for (j = 0; j < 6; j++)
 			many[j] = 0xffffffff81000000 + j * 16 + (j == i % 6 ? (uint64_t)i << 8 : 0);
-		wrong += id_of(t, many, 6, &created) != 5 + i || !created;
+		wrong += id_of(t, many, 6, &created) != 6 + i || !created;
 	}
 	for (i = 0; i < 20000; i++) {
 		for (j = 0; j < 6; j++)
 			many[j] = 0xffffffff81000000 + j * 16 + (j == i % 6 ? (uint64_t)i << 8 : 0);
-		wrong += id_of(t, many, 6, &created) != 5 + i || created;
+		wrong += id_of(t, many, 6, &created) != 6 + i || created;
 	}
 	CU_ASSERT_EQUAL(wrong, 0);
-	/* what the decoder learned of the first stays, through the table's growth */
+	/* what the decoder learned of the first stays, where it was, through the growth */
 	e = atag_stack_ids_find(t, a, 4, &created);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_PTR_EQUAL_FATAL(e, first);
+	CU_ASSERT_PTR_EQUAL(atag_stack_ids_find(t, huge, 3000, &created), big);
+	CU_ASSERT_EQUAL(big->nr, 3000);
+	CU_ASSERT_EQUAL(memcmp(big->frames, huge, 3000 * sizeof(*huge)), 0);
+	free(huge);
 	CU_ASSERT_EQUAL(e->info.type, 12);
 	CU_ASSERT_EQUAL(e->info.site, 0xffffffff81000020);
 	CU_ASSERT(e->info.site_known);

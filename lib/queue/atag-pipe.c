@@ -33,8 +33,11 @@
  *
  * Threads: one producer calls the sink of atag_pipe_sink() and atag_pipe_close();
  * one consumer calls atag_pipe_drain(). What crosses is copied into the ring:
- * the fields of an event, its call-site strings, the frames of a stack. No
- * pointer of the producer's reaches the consumer.
+ * the fields of an event, its call-site strings, the frames of a stack. The one
+ * pointer of the producer's that reaches the consumer is that of frames the
+ * producer keeps unchanged until its reader is closed (struct atag_kstack.kept):
+ * they were written before the message was committed, and the ring's release
+ * and acquire order them for the consumer.
  */
 #include <errno.h>
 #include <limits.h>
@@ -72,6 +75,7 @@ enum {
 #define F_TASK_SHIFT	9	/* 2 bits: enum atag_task */
 #define F_STACK_MAYBE	0x800
 #define F_PROVISIONAL	0x1000
+#define F_AT		0x2000	/* ... not the frames but where they are kept */
 _Static_assert(ATAG_TASK_NR <= 4, "a task class fits in two bits of msg.flags");
 
 struct msg {
@@ -88,7 +92,8 @@ struct msg {
 	/*
 	 * then an event's tag, ptr, bytes, line (u64 each, those flagged) and
 	 * "function\0file\0module\0" with F_SITE; a stack's call site (u64), then
-	 * its frames with F_FRAMES
+	 * its frames with F_FRAMES (with F_AT: their address, the producer's
+	 * decoder keeping them, struct atag_kstack.kept)
 	 */
 };
 
@@ -422,7 +427,7 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 		id = ks->key - 1;
 	else if (ks->key && ks->key == p->sent_keys + 1)
 		keep_it = true;
-	m = put(p, M_STACK, 8 + (id >= 0 ? 0 : ks->nr * sizeof(*ks->frames)), &err);
+	m = put(p, M_STACK, 8 + (id >= 0 ? 0 : ks->kept ? 8 : ks->nr * sizeof(*ks->frames)), &err);
 	if (!m)
 		return err;
 	m->cpu = ks->cpu;
@@ -435,9 +440,12 @@ static int put_stack(void *ctx, const struct atag_kstack *ks)
 		m->flags = 0;
 		m->nr = id;
 	} else {
-		m->flags = F_FRAMES | (keep_it ? F_KEEP : 0);
+		m->flags = F_FRAMES | (keep_it ? F_KEEP : 0) | (ks->kept ? F_AT : 0);
 		m->nr = ks->nr;
-		memcpy(o, ks->frames, ks->nr * sizeof(*ks->frames));
+		if (ks->kept)
+			*o = (uintptr_t)ks->frames;
+		else
+			memcpy(o, ks->frames, ks->nr * sizeof(*ks->frames));
 		if (keep_it)
 			p->sent_keys++;
 	}
@@ -498,6 +506,10 @@ static int deliver(struct atag_pipe *p, const struct msg *m, const struct atag_s
 		if (m->flags & F_FRAMES) {
 			ks.frames = o + 1;
 			ks.nr = m->nr;
+			if (m->flags & F_AT) {
+				ks.frames = (const uint64_t *)(uintptr_t)o[1];
+				ks.kept = true;
+			}
 			/* the first time of this key: the sink keeps its frames */
 			if (m->flags & F_KEEP)
 				ks.key = ++p->got_keys;

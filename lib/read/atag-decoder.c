@@ -633,6 +633,7 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		ks.key = e->id;
 		ks.frames = e->frames;
 		ks.nr = e->nr;
+		ks.kept = true;
 		if (created)
 			e->info.type = atag_stack_event(d->frames_seen, ks.frames, ks.nr);
 		ks.type = e->info.type;
@@ -649,6 +650,7 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 		memcpy(d->frames, raw, i * 8UL);
 	ks.frames = d->frames;
 	ks.nr = i;
+	ks.kept = false;
 	ks.type = atag_stack_event(d->frames_seen, d->frames, i);
 	ks.site = stack_site(d, ks.type, d->frames, i);
 	return sink->stack(sink->ctx, &ks);

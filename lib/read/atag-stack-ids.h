@@ -51,7 +51,8 @@ void atag_stack_ids_free(struct atag_stack_ids *t) __hidden;
 /*
  * The entry of the @nr frames at @raw (u64 in the machine's byte order, at any
  * alignment), numbered on first sight (then *@created is true and the info is
- * zero, its type -1); NULL if they get no id. Valid until the next call.
+ * zero, its type -1); NULL if they get no id. An entry stays where it is, its
+ * frames unchanged, until the table is freed.
  */
 struct atag_stack_entry *atag_stack_ids_find(struct atag_stack_ids *t, const void *raw,
 					     unsigned int nr, bool *created) __hidden;

@@ -344,6 +344,7 @@ int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
 	run->stacks = atag_stacks_alloc();
 	if (!run->stacks)
 		return -ENOMEM;
+	atag_stacks_borrow_kept(run->stacks);
 	run->st = atag_stitcher_alloc(run->aggr[0], run->stacks);
 	if (!run->st)
 		return -ENOMEM;

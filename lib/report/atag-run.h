@@ -68,7 +68,8 @@ struct atag_run {
  * finish it; with run->timeline set, each source's aggregates keep a timeline; with
  * @rows, the allocations that end are streamed there (lib/report/atag-rows.h), drained
  * on this thread as it reads. Returns 0, -ENOMEM, or the rows' output error; free @run
- * with atag_run_free() either way.
+ * with atag_run_free() either way, and before closing @rd: the run's stacks point
+ * to the frames @rd's decoder keeps.
  */
 int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
 		    struct atag_rows *rows) __hidden;

@@ -798,7 +798,7 @@ static int64_t stack_id(struct atag_stitcher *st, const struct atag_kstack *ks)
 		return st->key_ids[ks->key] - 1;
 	if (!ks->frames)
 		return -EPROTO;		/* a key never met with its frames */
-	sid = atag_stacks_intern(st->stacks, ks->frames, ks->nr);
+	sid = atag_stacks_intern_kept(st->stacks, ks->frames, ks->nr, ks->kept);
 	if (sid < 0 || !ks->key)
 		return sid;
 	if (sid >= UINT32_MAX)

@@ -92,6 +92,17 @@ void atag_stacks_free(struct atag_stacks *stacks);
 /* The id of the stack @frames[0..@nr), interned on first sight; -1 on ENOMEM. */
 int64_t atag_stacks_intern(struct atag_stacks *stacks, const uint64_t *frames, unsigned int nr);
 
+/*
+ * From now on, frames their producer keeps (struct atag_kstack.kept, given as
+ * @kept to atag_stacks_intern_kept()) are not copied: the table points to them.
+ * Only for a table freed before the readers whose stacks it interns are closed.
+ */
+void atag_stacks_borrow_kept(struct atag_stacks *stacks);
+
+/* atag_stacks_intern(), of frames @kept by their producer or not. */
+int64_t atag_stacks_intern_kept(struct atag_stacks *stacks, const uint64_t *frames,
+				unsigned int nr, bool kept);
+
 /* The frames of stack @id (NULL for the empty stack) and their number in *@nr. */
 const uint64_t *atag_stacks_get(const struct atag_stacks *stacks, uint32_t id, unsigned int *nr);
 
