@@ -22,10 +22,23 @@
 #include "atag-symbols.h"
 #include "atag-trace.h"
 
+/* A stack of a call site as the report shows it: its tag and its frames' names. */
+struct folded_stack {
+	const struct atag_report_tag	*rt;
+	struct atag_report_stack	*s;
+};
+
 struct atag_fold {
 	GHashTable	*tag_by_key;	/* identity -> struct atag_report_tag * */
-	/* struct stack_key (a tag and its frames' names) -> struct atag_report_stack * */
-	GHashTable	*stack_by_key;
+	/*
+	 * The stacks folded, found by their tag and their frames' names: a hash of
+	 * them (the next value on a collision) -> index into stacks. Neither holds a
+	 * copy of the frames: a stack's own array of names is its key.
+	 */
+	struct atag_map		stack_index;
+	struct folded_stack	*stacks;
+	size_t			nr_stacks;
+	size_t			cap_stacks;
 	/*
 	 * The frames' names, each once for the report ("function+0xoff"): the report's
 	 * stacks point into it, so that two stacks with the same frames hold the same
@@ -36,27 +49,6 @@ struct atag_fold {
 	size_t		cap_live;
 };
 
-/* A stack of a call site as the report shows it: its tag and its frames' names. */
-struct stack_key {
-	guint				hash;
-	unsigned int			nr;
-	const struct atag_report_tag	*rt;
-	const char			*frames[];	/* pointers into fold->names */
-};
-
-static guint stack_key_hash(gconstpointer k)
-{
-	return ((const struct stack_key *)k)->hash;
-}
-
-static gboolean stack_key_equal(gconstpointer a, gconstpointer b)
-{
-	const struct stack_key *x = a, *y = b;
-
-	return x->hash == y->hash && x->nr == y->nr && x->rt == y->rt &&
-	       !memcmp(x->frames, y->frames, x->nr * sizeof(*x->frames));
-}
-
 struct atag_fold *atag_fold_alloc(void)
 {
 	struct atag_fold *fold = calloc(1, sizeof(*fold));
@@ -64,7 +56,6 @@ struct atag_fold *atag_fold_alloc(void)
 	if (!fold)
 		return NULL;
 	fold->tag_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	fold->stack_by_key = g_hash_table_new_full(stack_key_hash, stack_key_equal, free, NULL);
 	fold->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	return fold;
 }
@@ -74,7 +65,8 @@ void atag_fold_free(struct atag_fold *fold)
 	if (!fold)
 		return;
 	g_hash_table_destroy(fold->tag_by_key);
-	g_hash_table_destroy(fold->stack_by_key);
+	atag_map_free(&fold->stack_index);
+	free(fold->stacks);
 	g_hash_table_destroy(fold->names);
 	free(fold);
 }
@@ -119,7 +111,7 @@ struct file_fold {
 	unsigned int			src;		/* the source being folded */
 	const char			*src_name;
 	struct atag_report_tag		**tags;		/* by the source's tag index */
-	GHashTable			*by_pair;	/* tag_idx << 32 | stack_id -> stack */
+	struct atag_map			by_pair;	/* tag_idx << 32 | stack_id -> stack */
 	/* each address symbolized once: address -> index into names (fold->names') */
 	struct atag_map			name_index;
 	const char			**names;
@@ -331,20 +323,21 @@ static void free_strings(char **s, unsigned int n)
 	free(s);
 }
 
-/* A hash of the words of @k after its hash. */
-static guint hash_key(const struct stack_key *k)
+/* A hash of @rt and the pointers of its frames' names. */
+static uint64_t hash_stack(const struct atag_report_tag *rt, char *const *frames,
+			   unsigned int nr)
 {
-	uint64_t h = 0x9E3779B97F4A7C15ULL * (k->nr + 1) ^ (uintptr_t)k->rt;
+	uint64_t h = 0x9E3779B97F4A7C15ULL * (nr + 1) ^ (uintptr_t)rt;
 	unsigned int i;
 
-	for (i = 0; i < k->nr; i++)
-		h = (h ^ (uintptr_t)k->frames[i]) * 0x100000001B3ULL;
-	return (guint)(h ^ h >> 32);
+	for (i = 0; i < nr; i++)
+		h = (h ^ (uintptr_t)frames[i]) * 0x100000001B3ULL;
+	return h ^ h >> 29;
 }
 
 /*
  * The stack of @rt with these frames (names of fold->names; taking the arrays),
- * added on first sight: found by its tag and its frames' pointers in a hash table,
+ * added on first sight: found by its tag and its frames' pointers in a hash map,
  * so that folding costs the same per stack however many stacks a call site has (a
  * scan of the call site's stacks was quadratic).
  */
@@ -352,22 +345,22 @@ struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_re
 					 char **frames, char **lines, unsigned int nr)
 {
 	struct atag_report_stack *s, **p;
-	struct stack_key *key;
+	const struct folded_stack *f;
+	struct folded_stack *n;
+	uint64_t h, *idx;
+	bool created;
 
-	key = malloc(sizeof(*key) + nr * sizeof(*key->frames));
-	if (!key) {
-		free(frames);
-		free_strings(lines, nr);
-		return NULL;
-	}
-	key->nr = nr;
-	key->rt = rt;
-	if (nr)
-		memcpy(key->frames, frames, nr * sizeof(*key->frames));
-	key->hash = hash_key(key);
-	s = g_hash_table_lookup(fold->stack_by_key, key);
-	if (s) {
-		free(key);
+	for (h = hash_stack(rt, frames, nr);; h++) {
+		idx = atag_map_get(&fold->stack_index, h, fold->nr_stacks, &created);
+		if (!idx)
+			goto nomem;
+		if (created)
+			break;
+		f = &fold->stacks[*idx];
+		s = f->s;
+		if (f->rt != rt || s->nr_frames != nr ||
+		    (nr && memcmp(s->frames, frames, nr * sizeof(*frames))))
+			continue;
 		free(frames);
 		if (!s->lines)
 			s->lines = lines;
@@ -375,26 +368,36 @@ struct atag_report_stack *atag_fold_stack(struct atag_fold *fold, struct atag_re
 			free_strings(lines, nr);
 		return s;
 	}
+	if (fold->nr_stacks == fold->cap_stacks) {
+		n = realloc(fold->stacks, (fold->cap_stacks ? 2 * fold->cap_stacks : 256) *
+			    sizeof(*n));
+		if (!n)
+			goto unindex;
+		fold->stacks = n;
+		fold->cap_stacks = fold->cap_stacks ? 2 * fold->cap_stacks : 256;
+	}
 	/* the array doubles at each power of two of its count */
 	p = rt->stacks;
 	if (!(rt->nr_stacks & (rt->nr_stacks - 1)))
 		p = realloc(rt->stacks, (rt->nr_stacks ? 2 * rt->nr_stacks : 1) * sizeof(*p));
-	if (p)
-		rt->stacks = p;
+	if (!p)
+		goto unindex;
+	rt->stacks = p;
 	s = calloc(1, sizeof(*s));
-	if (!p || !s) {
-		free(key);
-		free(s);
-		free(frames);
-		free_strings(lines, nr);
-		return NULL;
-	}
+	if (!s)
+		goto unindex;
 	s->frames = frames;
 	s->lines = lines;
 	s->nr_frames = nr;
 	rt->stacks[rt->nr_stacks++] = s;
-	g_hash_table_insert(fold->stack_by_key, key, s);
+	fold->stacks[fold->nr_stacks++] = (struct folded_stack){ .rt = rt, .s = s };
 	return s;
+unindex:
+	atag_map_remove(&fold->stack_index, h, NULL);
+nomem:
+	free(frames);
+	free_strings(lines, nr);
+	return NULL;
 }
 
 static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
@@ -403,7 +406,7 @@ static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 	struct atag_report_stack *rs;
 	char **frames, **lines;
 	unsigned int nr;
-	uint64_t key;
+	uint64_t key, *v;
 	size_t i;
 
 	for (i = 0; i < atag_aggr_nr_stacks(aggr); i++) {
@@ -422,9 +425,19 @@ static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 		if (s->stack_id)
 			ff->tags[s->tag_idx]->stacked += s->counts.allocs;
 		key = (uint64_t)s->tag_idx << 32 | s->stack_id;
-		g_hash_table_insert(ff->by_pair, g_memdup2(&key, sizeof(key)), rs);
+		v = atag_map_get(&ff->by_pair, key, 0, NULL);
+		if (!v)
+			return -ENOMEM;
+		*v = (uintptr_t)rs;
 	}
 	return 0;
+}
+
+struct atag_report_stack *atag_fold_pair(const struct atag_map *by_pair, uint64_t key)
+{
+	const uint64_t *v = atag_map_find(by_pair, key);
+
+	return v ? (struct atag_report_stack *)(uintptr_t)*v : NULL;
 }
 
 static const char *live_comm(struct file_fold *ff, int pid)
@@ -453,7 +466,7 @@ static int add_live(struct file_fold *ff, const struct atag_live *l)
 	lv = &r->live[r->nr_live++];
 	lv->ptr = l->ptr;
 	lv->tag = ff->tags[l->tag_idx];
-	lv->stack = g_hash_table_lookup(ff->by_pair, &key);
+	lv->stack = atag_fold_pair(&ff->by_pair, key);
 	lv->bytes = l->bytes;
 	lv->pid = l->pid;
 	lv->comm = dup_or_null(live_comm(ff, l->pid));
@@ -464,18 +477,6 @@ static int add_live(struct file_fold *ff, const struct atag_live *l)
 	lv->suspect = false;
 	lv->suspect_why = NULL;
 	return 0;
-}
-
-static guint u64_hash(gconstpointer k)
-{
-	uint64_t v = *(const uint64_t *)k;
-
-	return (guint)(v ^ (v >> 32)) * 2654435761u;
-}
-
-static gboolean u64_equal(gconstpointer a, gconstpointer b)
-{
-	return *(const uint64_t *)a == *(const uint64_t *)b;
 }
 
 /* Whether the recording selected tag @t (a file without description: every tag). */
@@ -500,7 +501,6 @@ static int fold_source(struct file_fold *ff)
 	if (sec && atag_reader_stack_every(ff->rd, ff->src))
 		sec->stack_every = atag_reader_stack_every(ff->rd, ff->src);
 	ff->tags = calloc(n + 1, sizeof(*ff->tags));
-	ff->by_pair = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL);
 	if (!sec || !ff->tags)
 		goto out;
 	for (k = 0; k < ATAG_TASK_NR; k++)
@@ -522,15 +522,14 @@ static int fold_source(struct file_fold *ff)
 	}
 	ret = fold_stacks(ff, aggr);
 	if (!ret)
-		ret = atag_fold_timeline(ff->r, ff->src_name, aggr, ff->tags, ff->by_pair);
+		ret = atag_fold_timeline(ff->r, ff->src_name, aggr, ff->tags, &ff->by_pair);
 	while (!ret && (l = atag_stitch_live_next(ff->run->st, &iter)))
 		ret = add_live(ff, l);
 out:
 	free(ff->tags);
 	ff->tags = NULL;
-	if (ff->by_pair)
-		g_hash_table_destroy(ff->by_pair);
-	ff->by_pair = NULL;
+	atag_map_free(&ff->by_pair);
+	ff->by_pair = (struct atag_map){ 0 };
 	return ret;
 }
 

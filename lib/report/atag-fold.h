@@ -77,14 +77,20 @@ const struct atag_report_opts *atag_report_opts_of(const struct atag_report *r) 
 struct atag_report_source *atag_fold_source(struct atag_report *r, const char *name) __hidden;
 
 /*
+ * The report's stack of a (tag, stack) pair of the file being folded: @by_pair
+ * maps tag_idx << 32 | stack_id to it. NULL for a pair not folded.
+ */
+struct atag_map;
+struct atag_report_stack *atag_fold_pair(const struct atag_map *by_pair, uint64_t key) __hidden;
+
+/*
  * The timeline @aggr kept (if any) joins r->timelines as the last file's, for
  * source @source: the file's tag i is the report's @tags[i] (NULL: left out), its
- * (tag, stack) pairs the report's stacks by @by_pair (tag_idx << 32 | stack_id).
+ * (tag, stack) pairs the report's stacks by @by_pair (atag_fold_pair()).
  * 0 or -ENOMEM (then nothing was added). lib/report/atag-report-timeline.c.
  */
-typedef struct _GHashTable GHashTable;
 int atag_fold_timeline(struct atag_report *r, const char *source, struct atag_aggr *aggr,
-		       struct atag_report_tag **tags, GHashTable *by_pair) __hidden;
+		       struct atag_report_tag **tags, const struct atag_map *by_pair) __hidden;
 /* Free the timelines of @r past the first @nr. */
 void atag_report_timelines_trim(struct atag_report *r, unsigned int nr) __hidden;
 #define atag_report_timelines_free(r)	atag_report_timelines_trim(r, 0)

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "atag-fold.h"
+#include "atag-map.h"
 #include "atag-stitch.h"
 #include "atag-timeline.h"
 
@@ -124,45 +125,63 @@ static int by_bytes(const void *a, const void *b)
 	return x->at_peak < y->at_peak ? 1 : x->at_peak > y->at_peak ? -1 : 0;
 }
 
-/* The stacks that held bytes at the peak, as the report names them. */
+/*
+ * The stacks that held bytes at the peak, as the report names them. Pairs the
+ * fold merged (a report stack is of one tag; no stack: the tag alone) add up
+ * into one, found in a map: a scan of those found so far was quadratic (16 000
+ * stacks live at the peak took 1.2 s, 64 000 took 12 s).
+ */
 static int fold_stacks(struct atag_report_timeline *t, struct atag_timeline *tl,
-		       struct atag_aggr *aggr, struct atag_report_tag **tags, GHashTable *by_pair)
+		       struct atag_aggr *aggr, struct atag_report_tag **tags,
+		       const struct atag_map *by_pair)
 {
 	struct atag_report_timeline_stack *st;
 	const struct atag_stack_stats *ss;
-	uint64_t key, v;
-	size_t i, j;
+	struct atag_report_stack *rs;
+	struct atag_map seen = { 0 };
+	uint64_t v, *at;
+	size_t i, cap = 0;
+	bool created;
+	int ret = 0;
 
 	for (i = 0; i < atag_timeline_nr_stacks(tl); i++) {
 		v = atag_timeline_stack_at_peak(tl, i);
 		ss = atag_aggr_stack(aggr, i);
 		if (!v || !ss || !tags[ss->tag_idx])
 			continue;
-		key = (uint64_t)ss->tag_idx << 32 | ss->stack_id;
-		st = NULL;
-		for (j = 0; j < t->nr_stacks && !st; j++)
-			if (t->stacks[j].tag == tags[ss->tag_idx] &&
-			    t->stacks[j].stack == g_hash_table_lookup(by_pair, &key))
-				st = &t->stacks[j];
-		if (!st) {
-			st = realloc(t->stacks, (t->nr_stacks + 1) * sizeof(*st));
-			if (!st)
-				return -ENOMEM;
-			t->stacks = st;
-			st = &st[t->nr_stacks++];
+		rs = atag_fold_pair(by_pair, (uint64_t)ss->tag_idx << 32 | ss->stack_id);
+		/* an object's address is even: the tag's, plus one, stands for no stack */
+		at = atag_map_get(&seen, rs ? (uintptr_t)rs : (uintptr_t)tags[ss->tag_idx] + 1,
+				  t->nr_stacks, &created);
+		if (!at) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (created) {
+			if (t->nr_stacks == cap) {
+				cap = cap ? 2 * cap : 16;
+				st = realloc(t->stacks, cap * sizeof(*st));
+				if (!st) {
+					ret = -ENOMEM;
+					break;
+				}
+				t->stacks = st;
+			}
+			st = &t->stacks[t->nr_stacks++];
 			st->tag = tags[ss->tag_idx];
-			st->stack = g_hash_table_lookup(by_pair, &key);
+			st->stack = rs;
 			st->at_peak = 0;
 		}
-		st->at_peak += v;
+		t->stacks[*at].at_peak += v;
 	}
-	if (t->nr_stacks)
+	atag_map_free(&seen);
+	if (!ret && t->nr_stacks)
 		qsort(t->stacks, t->nr_stacks, sizeof(*t->stacks), by_bytes);
-	return 0;
+	return ret;
 }
 
 int atag_fold_timeline(struct atag_report *r, const char *source, struct atag_aggr *aggr,
-		       struct atag_report_tag **tags, GHashTable *by_pair)
+		       struct atag_report_tag **tags, const struct atag_map *by_pair)
 {
 	struct atag_timeline *tl = atag_aggr_timeline(aggr);
 	struct atag_report_timeline *t;
