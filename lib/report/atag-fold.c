@@ -433,13 +433,6 @@ static int fold_stacks(struct file_fold *ff, struct atag_aggr *aggr)
 	return 0;
 }
 
-struct atag_report_stack *atag_fold_pair(const struct atag_map *by_pair, uint64_t key)
-{
-	const uint64_t *v = atag_map_find(by_pair, key);
-
-	return v ? (struct atag_report_stack *)(uintptr_t)*v : NULL;
-}
-
 static const char *live_comm(struct file_fold *ff, int pid)
 {
 	const char *comm = atag_trace_comm(atag_reader_trace(ff->rd), pid);

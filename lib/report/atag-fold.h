@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "atag-map.h"
 #include "atag-report.h"
 
 #ifndef __hidden
@@ -80,8 +81,13 @@ struct atag_report_source *atag_fold_source(struct atag_report *r, const char *n
  * The report's stack of a (tag, stack) pair of the file being folded: @by_pair
  * maps tag_idx << 32 | stack_id to it. NULL for a pair not folded.
  */
-struct atag_map;
-struct atag_report_stack *atag_fold_pair(const struct atag_map *by_pair, uint64_t key) __hidden;
+static inline struct atag_report_stack *atag_fold_pair(const struct atag_map *by_pair,
+							uint64_t key)
+{
+	const uint64_t *v = atag_map_find(by_pair, key);
+
+	return v ? (struct atag_report_stack *)(uintptr_t)*v : NULL;
+}
 
 /*
  * The timeline @aggr kept (if any) joins r->timelines as the last file's, for
