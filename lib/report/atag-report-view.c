@@ -96,7 +96,10 @@ static int cmp_stacks(const void *pa, const void *pb)
 		return a->counts.allocs > b->counts.allocs ? -1 : 1;
 	if (a->counts.live_bytes != b->counts.live_bytes)
 		return a->counts.live_bytes > b->counts.live_bytes ? -1 : 1;
+	/* the names are the report's, each once: the same pointer is the same name */
 	for (i = 0; i < a->nr_frames && i < b->nr_frames; i++) {
+		if (a->frames[i] == b->frames[i])
+			continue;
 		c = strcmp(a->frames[i], b->frames[i]);
 		if (c)
 			return c;
