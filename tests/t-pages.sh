@@ -94,7 +94,9 @@ ahead "a damaged page" "$T_TMP/bad.dat"
 # two threads the stitching one too once its (call site, stack) pairs and live
 # allocations pass 2 MiB: 25 000 stacks of 14 frames or more are 3.4 MiB and 25 000
 # pairs of 88 bytes 2.1 MiB. Its report is the one of libtracecmd's walk and one
-# thread, which look ahead nowhere.
+# thread, which look ahead nowhere. Its call sites' rows, past 200 000 frames and
+# stacks, are written on two threads with ATAG_THREADS=2 (lib/render/atag-render-json.c),
+# on one with ATAG_THREADS=1: the same bytes, also with the rows cut by -n.
 mkfixture -o "$T_TMP/many.dat" --generate 200000 --seed 3 --tags 4 --stacks 8000 \
 	--vary-returns --cpus 3 --depth 14 > /dev/null
 ATAG_THREADS=2 "$ATAG_CMD" report -f json "$T_TMP/many.dat" > "$T_TMP/many.json" 2>&1
@@ -106,6 +108,15 @@ else
 	fail "look-ahead: report of ${n:-no} distinct stacks, as on one thread without it" \
 		"$(diff "$T_TMP/many0.json" "$T_TMP/many.json" | head -5)"
 fi
+w=$(jq '[.tags[].stacks[] | (.frames | length) + 1] | add' "$T_TMP/many.json")
+check "its rows are past the threshold of a second thread (200 000 frames and stacks: $w)" \
+	test "${w:-0}" -gt 200000
+ATAG_THREADS=2 "$ATAG_CMD" report -f json -n 3 "$T_TMP/many.dat" > "$T_TMP/many3.json" 2>&1
+ATAG_THREADS=1 "$ATAG_CMD" report -f json -n 3 "$T_TMP/many.dat" > "$T_TMP/many31.json" 2>&1
+check "rows cut by -n 3: the same on two threads as on one" \
+	cmp "$T_TMP/many3.json" "$T_TMP/many31.json"
+check "rows cut by -n 3: three rows" \
+	test "$(jq '.tags | length' "$T_TMP/many3.json")" = 3
 
 # Timestamps converted as the options ask (DATE: us, OFFSET: ns, TSC2NSEC: mult, shift;
 # its offset is not applied): the page walker gives what libtracecmd gives (same), and

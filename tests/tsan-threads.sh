@@ -25,6 +25,8 @@ mkfixture -o "$T_TMP/at.dat" --generate 100000 --seed 21 --live 400 --cpus 4 --s
 	fail "alloc_tag fixture"
 mkfixture -o "$T_TMP/km.dat" --generate 60000 --seed 22 --live 200 --cpus 3 --source kmem ||
 	fail "kmem fixture"
+mkfixture -o "$T_TMP/many.dat" --generate 200000 --seed 3 --tags 4 --stacks 8000 \
+	--vary-returns --cpus 3 --depth 14 > /dev/null || fail "many-stacks fixture"
 mkfixture -o "$T_TMP/pg.dat" "$D/page.txt" || fail "page fixture"
 mkfixture -o "$T_TMP/lt.dat" "$D/lifetimes.txt" || fail "lifetimes fixture"
 
@@ -53,6 +55,8 @@ tsan_report() {
 
 tsan_report "alloc_tag, stacks on 4 CPUs" "$T_TMP/at.dat"
 tsan_report "kmem" "$T_TMP/km.dat"
+# past 200 000 frames and stacks, the JSON's rows are written on two threads too
+tsan_report "25 000 stacks: the rows written on two threads" "$T_TMP/many.dat"
 tsan_report "page: call sites from stacks" --source page "$T_TMP/pg.dat"
 tsan_report "task filter, two files" --comm 'foo-*' --pid 200 "$T_TMP/lt.dat" "$T_TMP/at.dat"
 tsan_report "lifetimes: rows queued by the stitching thread, written by the reader" \

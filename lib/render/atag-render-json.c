@@ -10,6 +10,8 @@
  * Pointers are "0x..." strings; numbers are exact integers; unknowns are null.
  * Compact, with a call site or a live allocation a line (lib/util/atag-json.c writes it).
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "atag-render.h"
 #include "atag-render-counters.h"
 #include "atag-report.h"
+#include "atag-run.h"
 
 /* A lifetime figure: null when there is no lifetime. */
 static void ns(struct atag_json *w, const char *key, const struct atag_lifetime *lt,
@@ -442,6 +445,144 @@ static size_t rows(const struct atag_render_opts *o, size_t nr)
 	return o && o->limit > 0 && (size_t)o->limit < nr ? (size_t)o->limit : nr;
 }
 
+/*
+ * The call sites' rows on two threads, where their stacks are many (50 000
+ * distinct stacks write 26 MB, 0.045 s of a 0.3 s report): the second thread
+ * writes the rows of the second half of the frames into blocks of memory,
+ * taken from what the stitch freed, while the calling thread writes the first
+ * half to the file; then the blocks follow, and the writer goes on from the
+ * state the second thread left. The bytes are those of one thread.
+ */
+#define SPLIT_MIN_FRAMES	200000		/* of the rows' stacks, before a thread pays */
+#define BLOCK_BYTES		(1U << 20)
+
+struct half_rows {
+	const struct atag_report	*r;
+	size_t				from, to;	/* rows */
+	struct atag_json		w;
+	FILE				*f;
+	char				**block;
+	size_t				nr_blocks;
+	size_t				used;		/* bytes of the last block */
+	bool				failed;
+};
+
+static ssize_t blocks_write(void *cookie, const char *buf, size_t size)
+{
+	struct half_rows *h = cookie;
+	size_t n, done = 0;
+	char **b;
+
+	while (done < size) {
+		if (!h->nr_blocks || h->used == BLOCK_BYTES) {
+			b = realloc(h->block, (h->nr_blocks + 1) * sizeof(*b));
+			if (!b)
+				goto fail;
+			h->block = b;
+			b[h->nr_blocks] = malloc(BLOCK_BYTES);
+			if (!b[h->nr_blocks])
+				goto fail;
+			h->nr_blocks++;
+			h->used = 0;
+		}
+		n = size - done < BLOCK_BYTES - h->used ? size - done : BLOCK_BYTES - h->used;
+		memcpy(h->block[h->nr_blocks - 1] + h->used, buf + done, n);
+		h->used += n;
+		done += n;
+	}
+	return size;
+fail:
+	h->failed = true;
+	return -1;
+}
+
+static void *write_half(void *arg)
+{
+	struct half_rows *h = arg;
+	size_t i;
+
+	for (i = h->from; i < h->to; i++) {
+		atag_json_break(&h->w);
+		tag(&h->w, h->r, h->r->tags[i]);
+	}
+	atag_outbuf_flush(&h->w.out);
+	if (fclose(h->f))
+		h->failed = true;
+	return NULL;
+}
+
+/* The first row of the second half, or 0 to write all on this thread. */
+static size_t split_rows(const struct atag_report *r, size_t n)
+{
+	size_t i, j, total = 0, sum = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < r->tags[i]->nr_stacks; j++)
+			total += r->tags[i]->stacks[j]->nr_frames + 1;
+	if (n < 2 || total < SPLIT_MIN_FRAMES || !atag_second_thread_pays())
+		return 0;
+	for (i = 0; i < n - 1 && sum < total / 2; i++)
+		for (j = 0; j < r->tags[i]->nr_stacks; j++)
+			sum += r->tags[i]->stacks[j]->nr_frames + 1;
+	return i;
+}
+
+/*
+ * The rows of r->tags[0..@n) into @w, inside the open array "tags". 0, or
+ * -ENOMEM when the second thread's blocks could not be had (the rest of the
+ * document is not written).
+ */
+static int tag_rows(struct atag_json *w, const struct atag_report *r, size_t n)
+{
+	static const cookie_io_functions_t io = { .write = blocks_write };
+	struct half_rows h = { .r = r, .to = n };
+	size_t i, split = split_rows(r, n);
+	bool threaded = false;
+	pthread_t th;
+
+	if (split) {
+		h.from = split;
+		h.w = *w;
+		/* as after the first half: the array has its first element */
+		h.w.level[h.w.depth].items = true;
+		h.f = fopencookie(&h, "w", io);
+		if (h.f)
+			setvbuf(h.f, NULL, _IOFBF, 64 << 10);
+		if (h.f) {
+			atag_outbuf_init(&h.w.out, h.f);
+			threaded = !pthread_create(&th, NULL, write_half, &h);
+			if (!threaded)
+				fclose(h.f);
+		}
+		if (!threaded) {
+			for (i = 0; i < h.nr_blocks; i++)
+				free(h.block[i]);
+			free(h.block);
+		}
+	}
+	for (i = 0; i < (threaded ? split : n); i++) {
+		atag_json_break(w);
+		tag(w, r, r->tags[i]);
+	}
+	if (!threaded)
+		return 0;
+	pthread_join(th, NULL);
+	atag_outbuf_flush(&w->out);
+	for (i = 0; i < h.nr_blocks; i++) {
+		if (!h.failed)
+			fwrite(h.block[i], 1, i + 1 < h.nr_blocks ? BLOCK_BYTES : h.used, w->out.f);
+		free(h.block[i]);
+	}
+	free(h.block);
+	if (h.failed)
+		return -ENOMEM;
+	w->depth = h.w.depth;
+	memcpy(w->level, h.w.level, sizeof(w->level));
+	w->brk = h.w.brk;
+	w->misuse |= h.w.misuse;
+	return 0;
+}
+
 int atag_render_json(const struct atag_report *r, const struct atag_render_opts *o, FILE *f)
 {
 	struct frames_cache cache = { 0 };
@@ -456,9 +597,9 @@ int atag_render_json(const struct atag_report *r, const struct atag_render_opts 
 	suspects(&w, r, r->totals.live_suspects);
 	atag_json_close(&w);
 	atag_json_open_array(&w, "tags");
-	for (i = 0; i < rows(o, r->nr_selected); i++) {
-		atag_json_break(&w);
-		tag(&w, r, r->tags[i]);
+	if (tag_rows(&w, r, rows(o, r->nr_selected))) {
+		errno = ENOMEM;
+		return -ENOMEM;
 	}
 	atag_json_close(&w);
 	atag_json_break(&w);

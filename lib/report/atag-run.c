@@ -159,11 +159,20 @@ static bool others_busy(int cpus)
  */
 enum threads { ONE, TWO, ADAPT, TWO_TO_ONE };
 
+/* Whether a second CPU is there for a thread: allowed to the process, not taken. */
+static bool second_cpu_free(void)
+{
+	cpu_set_t set;
+	int cpus;
+
+	cpus = sched_getaffinity(0, sizeof(set), &set) ? sysconf(_SC_NPROCESSORS_ONLN) :
+		CPU_COUNT(&set);
+	return cpus >= 2 && !others_busy(cpus);
+}
+
 static enum threads choose_threads(const struct atag_reader *rd)
 {
 	const char *env = getenv("ATAG_THREADS");
-	cpu_set_t set;
-	int cpus;
 
 	if (env && (!strcmp(env, "1") || !strcmp(env, "2")))
 		return env[0] == '2' ? TWO : ONE;
@@ -171,11 +180,18 @@ static enum threads choose_threads(const struct atag_reader *rd)
 		return TWO_TO_ONE;
 	if (atag_reader_data_size(rd) < THREAD_MIN_BYTES)
 		return ONE;
-	cpus = sched_getaffinity(0, sizeof(set), &set) ? sysconf(_SC_NPROCESSORS_ONLN) :
-		CPU_COUNT(&set);
-	if (cpus < 2 || others_busy(cpus))
-		return ONE;
-	return ADAPT;
+	return second_cpu_free() ? ADAPT : ONE;
+}
+
+bool atag_second_thread_pays(void)
+{
+	const char *env = getenv("ATAG_THREADS");
+
+	if (env && !strcmp(env, "1"))
+		return false;
+	if (env && (!strcmp(env, "2") || !strcmp(env, "2to1")))
+		return true;
+	return second_cpu_free();
 }
 
 static uint64_t clock_ns(clockid_t clock)

@@ -71,6 +71,13 @@ struct atag_run {
  * with atag_run_free() either way, and before closing @rd: the run's stacks point
  * to the frames @rd's decoder keeps.
  */
+/*
+ * Whether work after the stitch (the JSON rendering of many stacks) may take a
+ * second thread: a second CPU allowed and not taken by other work, as for the
+ * stitch; ATAG_THREADS=1 says no, 2 (or 2to1) yes.
+ */
+bool atag_second_thread_pays(void) __hidden;
+
 int atag_run_stitch(struct atag_run *run, struct atag_reader *rd, bool raw,
 		    struct atag_rows *rows) __hidden;
 void atag_run_free(struct atag_run *run) __hidden;
