@@ -43,7 +43,6 @@ struct atag_stack_ids {
 	size_t			cap_blocks;
 	size_t			used;		/* words of the last block */
 	size_t			room;		/* ... it has */
-	size_t			bytes;		/* of all blocks */
 	uint32_t		nr;		/* ids given */
 	size_t			nr_frames;
 	struct ahead		*ahead;		/* by CPU */
@@ -130,7 +129,6 @@ static struct atag_stack_entry *add_entry(struct atag_stack_ids *t, const void *
 		t->blocks[t->nr_blocks++] = b;
 		t->room = words;
 		t->used = 0;
-		t->bytes += words * sizeof(uint64_t);
 	}
 	e = (struct atag_stack_entry *)(t->blocks[t->nr_blocks - 1] + t->used);
 	e->id = t->nr + 1;
@@ -210,7 +208,8 @@ bool atag_stack_ids_ahead_page(struct atag_stack_ids *t, int cpu)
 	size_t bytes;
 	uint32_t i;
 
-	bytes = t->bytes + t->by_hash.cap * sizeof(struct atag_map_entry);
+	bytes = (t->nr * HDR_WORDS + t->nr_frames) * sizeof(uint64_t) +
+		t->by_hash.cap * sizeof(struct atag_map_entry);
 	if (bytes < AHEAD_BYTES || !(a = ahead_of(t, cpu)))
 		return false;
 	for (i = 0; i < a->nr; i++) {
