@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-arena.h"
 #include "atag-outbuf.h"
 #include "atag-utest.h"
 #include "atag-table.h"
@@ -329,6 +330,54 @@ static void test_text_escape(void)
 	CU_ASSERT_STRING_EQUAL(written_by(atag_csv_write_string, NULL), "");
 }
 
+/*
+ * The arena: pieces come 8-byte aligned, never move, do not overlap, whatever
+ * their sizes (a piece larger than the blocks, and one of no words); freed, it
+ * is empty again and usable.
+ */
+static void test_arena(void)
+{
+	struct atag_arena a = { 0 };
+	uint64_t *first, *p, *big, *none, *prev = NULL;
+	unsigned int i, j, wrong = 0;
+
+	none = atag_arena_alloc(&a, 0);
+	CU_ASSERT_PTR_NOT_NULL(none);
+	first = atag_arena_alloc(&a, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+	first[0] = 0xfeed;
+	first[2] = 0xbeef;
+	big = atag_arena_alloc(&a, 1U << 19);		/* 4 MiB: past the largest block */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	big[0] = 1;
+	big[(1U << 19) - 1] = 2;
+	for (i = 0; i < 100000; i++) {
+		p = atag_arena_alloc(&a, 1 + i % 7);
+		if (!p) {
+			wrong++;
+			break;
+		}
+		wrong += (uintptr_t)p % 8 != 0;
+		for (j = 0; j < 1 + i % 7; j++)
+			p[j] = i;
+		/* the piece before is untouched by this one */
+		wrong += prev && prev[0] != i - 1;
+		prev = p;
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	CU_ASSERT_EQUAL(first[0], 0xfeed);
+	CU_ASSERT_EQUAL(first[2], 0xbeef);
+	CU_ASSERT_EQUAL(big[0], 1);
+	CU_ASSERT_EQUAL(big[(1U << 19) - 1], 2);
+	CU_ASSERT(a.nr_blocks > 2);
+	atag_arena_free(&a);
+	CU_ASSERT_EQUAL(a.nr_blocks, 0);
+	CU_ASSERT_PTR_NULL(a.block);
+	p = atag_arena_alloc(&a, 1);
+	CU_ASSERT_PTR_NOT_NULL(p);
+	atag_arena_free(&a);
+}
+
 static void add_utils_suite(void)
 {
 	CU_pSuite s = CU_add_suite("utils", NULL, NULL);
@@ -342,6 +391,7 @@ static void add_utils_suite(void)
 	CU_add_test(s, "glob", test_glob);
 	CU_add_test(s, "table_fit", test_table_fit);
 	CU_add_test(s, "output buffer", test_outbuf);
+	CU_add_test(s, "arena: pieces that never move", test_arena);
 	CU_add_test(s, "26.6: text and CSV cells made safe to show", test_text_escape);
 }
 ATAG_UTEST_SUITE("utils", add_utils_suite);

@@ -5,8 +5,8 @@
  * A hash of the frames leads through a map to the stack's entry: its id, what
  * the decoder learned of it and its frames, back to back, so that a stack met
  * again costs the map's slot and one run of adjacent cache lines, two addresses
- * the look-ahead below can prefetch. The entries are laid out in blocks that
- * never move: an entry's frames stay where they are until the table is freed,
+ * the look-ahead below can prefetch. The entries are laid out in an arena
+ * (atag-arena.h): an entry's frames stay where they are until the table is freed,
  * so that the stitcher can point to them rather than copy them, and growing the
  * table copies nothing (with 50 000 distinct stacks, doubling one array copied
  * 8 MiB into pages touched for the first time: a tenth of the reading time). Past the caches (50 000
@@ -18,12 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-arena.h"
 #include "atag-map.h"
 #include "atag-stack-ids.h"
 
 #define HDR_WORDS	(sizeof(struct atag_stack_entry) / sizeof(uint64_t))
-#define BLOCK_MIN	(4096 / sizeof(uint64_t))	/* words of the first block */
-#define BLOCK_MAX	((2U << 20) / sizeof(uint64_t))	/* ... of the largest */
 
 #define AHEAD_STACKS	64		/* of one page, prefetched */
 #define AHEAD_CPUS	4096
@@ -38,11 +37,7 @@ struct ahead {
 
 struct atag_stack_ids {
 	struct atag_map		by_hash;	/* hash -> the entry's address; 0: no id */
-	uint64_t		**blocks;	/* of entries, back to back; the last one fills */
-	size_t			nr_blocks;
-	size_t			cap_blocks;
-	size_t			used;		/* words of the last block */
-	size_t			room;		/* ... it has */
+	struct atag_arena	entries;	/* back to back */
 	uint32_t		nr;		/* ids given */
 	size_t			nr_frames;
 	struct ahead		*ahead;		/* by CPU */
@@ -56,14 +51,10 @@ struct atag_stack_ids *atag_stack_ids_alloc(void)
 
 void atag_stack_ids_free(struct atag_stack_ids *t)
 {
-	size_t i;
-
 	if (!t)
 		return;
 	atag_map_free(&t->by_hash);
-	for (i = 0; i < t->nr_blocks; i++)
-		free(t->blocks[i]);
-	free(t->blocks);
+	atag_arena_free(&t->entries);
 	free(t->ahead);
 	free(t);
 }
@@ -101,43 +92,19 @@ static uint64_t frames_hash(const uint8_t *raw, unsigned int nr)
 static struct atag_stack_entry *add_entry(struct atag_stack_ids *t, const void *raw,
 					  unsigned int nr)
 {
-	size_t need = HDR_WORDS + nr, words;
 	struct atag_stack_entry *e;
-	uint64_t *b;
-	void *n;
 
 	if (t->nr >= ATAG_STACK_IDS_MAX || t->nr_frames + nr > ATAG_STACK_IDS_MAX_FRAMES)
 		return NULL;
-	if (t->used + need > t->room) {
-		/* a new block, each twice the last up to BLOCK_MAX: the last one's tail stays unused */
-		words = t->room ? 2 * t->room : BLOCK_MIN;
-		if (words > BLOCK_MAX)
-			words = BLOCK_MAX;
-		if (words < need)
-			words = need;
-		if (t->nr_blocks == t->cap_blocks) {
-			n = realloc(t->blocks, (t->cap_blocks ? 2 * t->cap_blocks : 16) *
-				    sizeof(*t->blocks));
-			if (!n)
-				return NULL;
-			t->blocks = n;
-			t->cap_blocks = t->cap_blocks ? 2 * t->cap_blocks : 16;
-		}
-		b = malloc(words * sizeof(uint64_t));
-		if (!b)
-			return NULL;
-		t->blocks[t->nr_blocks++] = b;
-		t->room = words;
-		t->used = 0;
-	}
-	e = (struct atag_stack_entry *)(t->blocks[t->nr_blocks - 1] + t->used);
+	e = (struct atag_stack_entry *)atag_arena_alloc(&t->entries, HDR_WORDS + nr);
+	if (!e)
+		return NULL;
 	e->id = t->nr + 1;
 	e->nr = nr;
 	e->info = (struct atag_stack_info){ .type = -1 };
 	if (nr)
 		memcpy(e->frames, raw, nr * sizeof(uint64_t));
 	t->nr++;
-	t->used += need;
 	t->nr_frames += nr;
 	return e;
 }

@@ -3,8 +3,8 @@
  * Interned kernel stacks: each distinct sequence of frames is stored once and
  * named by a small id. See atag-stitch.h.
  *
- * An id leads to its frames and their number. The frames are copied into
- * blocks that never move (growing copies nothing), or, for frames their
+ * An id leads to its frames and their number. The frames are copied into an
+ * arena (atag-arena.h: growing copies nothing), or, for frames their
  * producer keeps (atag_stacks_borrow_kept()), not copied at all: with 50 000
  * distinct stacks, the decoder's table and this one held 8 MiB of the same
  * frames each, every page of them touched for the first time.
@@ -13,11 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atag-arena.h"
 #include "atag-map.h"
 #include "atag-stitch.h"
-
-#define BLOCK_MIN	512			/* frames of the first block */
-#define BLOCK_MAX	((1U << 20) / 8)	/* ... of the largest */
 
 struct stack {
 	const uint64_t	*frames;
@@ -28,11 +26,7 @@ struct atag_stacks {
 	struct stack	*ids;		/* by id; ids[0] is the empty stack */
 	size_t		nr;		/* stacks, including the empty one */
 	size_t		cap;
-	uint64_t	**blocks;	/* of frames copied; the last one fills */
-	size_t		nr_blocks;
-	size_t		cap_blocks;
-	size_t		used;		/* frames of the last block */
-	size_t		room;		/* ... it has */
+	struct atag_arena copies;	/* of the frames not borrowed */
 	bool		borrow;		/* point to frames kept by their producer */
 	struct atag_map	index;		/* hash (probed on collision) -> id */
 };
@@ -55,13 +49,9 @@ struct atag_stacks *atag_stacks_alloc(void)
 
 void atag_stacks_free(struct atag_stacks *s)
 {
-	size_t i;
-
 	if (!s)
 		return;
-	for (i = 0; i < s->nr_blocks; i++)
-		free(s->blocks[i]);
-	free(s->blocks);
+	atag_arena_free(&s->copies);
 	free(s->ids);
 	atag_map_free(&s->index);
 	free(s);
@@ -100,39 +90,6 @@ size_t atag_stacks_count(const struct atag_stacks *s)
 	return s->nr;
 }
 
-/* Room for @nr frames that never moves; NULL on ENOMEM. */
-static uint64_t *copy_room(struct atag_stacks *s, unsigned int nr)
-{
-	size_t room;
-	uint64_t *b;
-	void *p;
-
-	if (s->used + nr > s->room) {
-		room = s->room ? 2 * s->room : BLOCK_MIN;
-		if (room > BLOCK_MAX)
-			room = BLOCK_MAX;
-		if (room < nr)
-			room = nr;
-		if (s->nr_blocks == s->cap_blocks) {
-			p = realloc(s->blocks, (s->cap_blocks ? 2 * s->cap_blocks : 16) *
-				    sizeof(*s->blocks));
-			if (!p)
-				return NULL;
-			s->blocks = p;
-			s->cap_blocks = s->cap_blocks ? 2 * s->cap_blocks : 16;
-		}
-		b = malloc(room * sizeof(*b));
-		if (!b)
-			return NULL;
-		s->blocks[s->nr_blocks++] = b;
-		s->room = room;
-		s->used = 0;
-	}
-	b = s->blocks[s->nr_blocks - 1] + s->used;
-	s->used += nr;
-	return b;
-}
-
 static int add_stack(struct atag_stacks *s, const uint64_t *f, unsigned int nr, bool kept)
 {
 	uint64_t *copy;
@@ -146,7 +103,7 @@ static int add_stack(struct atag_stacks *s, const uint64_t *f, unsigned int nr, 
 		s->cap *= 2;
 	}
 	if (!(kept && s->borrow)) {
-		copy = copy_room(s, nr);
+		copy = atag_arena_alloc(&s->copies, nr);
 		if (!copy)
 			return -ENOMEM;
 		f = memcpy(copy, f, nr * sizeof(*f));
