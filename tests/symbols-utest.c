@@ -401,6 +401,77 @@ static void test_stack_ids_ahead(void)
 	atag_stack_ids_free(t);
 }
 
+/* The frames of generated stack @i (14 of them). */
+static void frames_of(uint64_t *f, unsigned int i)
+{
+	int k;
+
+	for (k = 0; k < 14; k++)
+		f[k] = 0xffffffff81000000 + k * 64 + i;
+}
+
+/* The id atag_stack_ids_find_on() gives stack @i on @cpu, or 0. */
+static uint32_t id_on(struct atag_stack_ids *t, int cpu, unsigned int i, bool *created)
+{
+	struct atag_stack_entry *e;
+	uint64_t f[14];
+
+	frames_of(f, i);
+	e = atag_stack_ids_find_on(t, cpu, f, 14, created);
+	return e ? e->id : 0;
+}
+
+/*
+ * A stack record met on the page the look-ahead entered gets the entry found
+ * then, in the order its records were named; frames that are not that entry's
+ * (an order changed, a stack not known then, more records than were named, a CPU
+ * the look-ahead does not keep) are looked up: the same ids either way.
+ */
+static void test_stack_ids_on_page(void)
+{
+	static const unsigned int named[] = { 5, 6, 20000, 5, 9 };
+	struct atag_stack_ids *t = atag_stack_ids_alloc();
+	unsigned int i, wrong = 0;
+	uint64_t f[14];
+	bool created;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	for (i = 0; i < 10000; i++) {		/* ids i + 1, past the look-ahead's 1 MiB */
+		frames_of(f, i);
+		id_of(t, f, 14, &created);
+	}
+	for (i = 0; i < 5; i++) {
+		frames_of(f, named[i]);
+		atag_stack_ids_ahead(t, 3, f, 14);
+	}
+	CU_ASSERT_FATAL(atag_stack_ids_ahead_page(t, 3));
+	CU_ASSERT_EQUAL(id_on(t, 3, 5, &created), 6);
+	CU_ASSERT(!created);
+	CU_ASSERT_EQUAL(id_on(t, 3, 6, &created), 7);
+	CU_ASSERT_EQUAL(id_on(t, 3, 20000, &created), 10001);	/* not known then: made now */
+	CU_ASSERT(created);
+	CU_ASSERT_EQUAL(id_on(t, 3, 5, &created), 6);
+	CU_ASSERT(!created);
+	CU_ASSERT_EQUAL(id_on(t, 3, 9, &created), 10);
+	CU_ASSERT_EQUAL(id_on(t, 3, 9, &created), 10);		/* past those named */
+	/* the records met in another order than named: each still its own id */
+	for (i = 0; i < 5; i++) {
+		frames_of(f, named[i]);
+		atag_stack_ids_ahead(t, 3, f, 14);
+	}
+	CU_ASSERT(atag_stack_ids_ahead_page(t, 3));
+	for (i = 5; i-- > 0;)
+		wrong += id_on(t, 3, named[i], &created) != (named[i] == 20000 ? 10001 : named[i] + 1);
+	CU_ASSERT_EQUAL(wrong, 0);
+	/* a CPU without a page entered, or out of the look-ahead's range */
+	CU_ASSERT_EQUAL(id_on(t, 2, 6, &created), 7);
+	CU_ASSERT_EQUAL(id_on(t, -1, 6, &created), 7);
+	CU_ASSERT_EQUAL(id_on(t, 5000, 7, &created), 8);
+	CU_ASSERT_EQUAL(id_on(t, 5000, 30000, &created), 10002);
+	CU_ASSERT(created);
+	atag_stack_ids_free(t);
+}
+
 static void add_symbols_suite(void)
 {
 	CU_pSuite s = CU_add_suite("symbols", NULL, NULL);
@@ -414,5 +485,6 @@ static void add_symbols_suite(void)
 	CU_add_test(s, "the series' hooks are tracing frames", test_seed_hook_frames);
 	CU_add_test(s, "stack ids: one per distinct set of frames", test_stack_ids);
 	CU_add_test(s, "stack ids: the look-ahead", test_stack_ids_ahead);
+	CU_add_test(s, "stack ids: the entries of the page entered", test_stack_ids_on_page);
 }
 ATAG_UTEST_SUITE("symbols", add_symbols_suite);

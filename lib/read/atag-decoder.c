@@ -627,7 +627,7 @@ static int feed_stack(struct atag_decoder *d, const struct atag_sink *sink,
 	ks.cpu = rec->cpu;
 	ks.pid = pid;
 	ks.ts = rec->ts;
-	e = atag_stack_ids_find(d->stack_ids, raw, i, &created);
+	e = atag_stack_ids_find_on(d->stack_ids, rec->cpu, raw, i, &created);
 	if (e) {
 		/* a set of frames met before: what it names and gives is known */
 		ks.key = e->id;

@@ -28,11 +28,17 @@
 #define AHEAD_CPUS	4096
 #define AHEAD_BYTES	(1U << 20)	/* of the table, before a look-ahead pays */
 
-/* The hashes of the stacks a CPU's next page holds, their slots prefetched. */
+/*
+ * The hashes of the stacks a CPU's next page holds, their slots prefetched; and
+ * the entries of those of the page it is in, in the order of its records.
+ */
 struct ahead {
-	uint32_t	nr;
-	uint64_t	hash[AHEAD_STACKS];
-	uint32_t	bytes[AHEAD_STACKS];	/* of their entries, if known */
+	uint32_t			nr;
+	uint64_t			hash[AHEAD_STACKS];
+	uint32_t			bytes[AHEAD_STACKS];	/* of their entries, if known */
+	uint32_t			nr_at;
+	uint32_t			pos;			/* the next one met */
+	struct atag_stack_entry		*at[AHEAD_STACKS];	/* NULL: not known then */
 };
 
 struct atag_stack_ids {
@@ -181,7 +187,8 @@ bool atag_stack_ids_ahead_page(struct atag_stack_ids *t, int cpu)
 		return false;
 	for (i = 0; i < a->nr; i++) {
 		v = atag_map_find(&t->by_hash, a->hash[i]);
-		if (!v || !*v)
+		a->at[i] = v && *v ? (struct atag_stack_entry *)(uintptr_t)*v : NULL;
+		if (!a->at[i])
 			continue;
 		/* the record's size: the entry's own would be a miss to wait for */
 		line = (uintptr_t)*v;
@@ -189,8 +196,30 @@ bool atag_stack_ids_ahead_page(struct atag_stack_ids *t, int cpu)
 		for (line &= ~(uintptr_t)63; line < end; line += 64)
 			__builtin_prefetch((const void *)line);
 	}
+	a->nr_at = a->nr;
+	a->pos = 0;
 	a->nr = 0;
 	return true;
+}
+
+struct atag_stack_entry *atag_stack_ids_find_on(struct atag_stack_ids *t, int cpu,
+						const void *raw, unsigned int nr, bool *created)
+{
+	struct atag_stack_entry *e;
+	struct ahead *a;
+
+	if (cpu >= 0 && cpu < t->nr_ahead) {
+		a = &t->ahead[cpu];
+		if (a->pos < a->nr_at) {
+			/* the entry found when the page was entered, if these are its frames */
+			e = a->at[a->pos++];
+			if (e && e->nr == nr && !memcmp(e->frames, raw, nr * 8UL)) {
+				*created = false;
+				return e;
+			}
+		}
+	}
+	return atag_stack_ids_find(t, raw, nr, created);
 }
 
 void atag_stack_ids_ahead(struct atag_stack_ids *t, int cpu, const void *raw, unsigned int nr)

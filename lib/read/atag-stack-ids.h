@@ -58,6 +58,16 @@ struct atag_stack_entry *atag_stack_ids_find(struct atag_stack_ids *t, const voi
 					     unsigned int nr, bool *created) __hidden;
 
 /*
+ * atag_stack_ids_find() of a stack record of CPU @cpu, met in the order of its
+ * page's records: where the look-ahead found its entry when the page was entered
+ * (atag_stack_ids_ahead_page()), and the frames are that entry's, the entry
+ * without a hash or a lookup; else the lookup.
+ */
+struct atag_stack_entry *atag_stack_ids_find_on(struct atag_stack_ids *t, int cpu,
+						const void *raw, unsigned int nr,
+						bool *created) __hidden;
+
+/*
  * The look-ahead (atag_decoder_ahead()): the @nr frames at @raw are a stack
  * record of CPU @cpu's next page; its slot in the table is prefetched.
  */
