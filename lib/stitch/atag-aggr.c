@@ -240,7 +240,9 @@ static struct atag_stack_stats *stack_stats(struct atag_aggr *aggr, uint32_t tag
 	return s;
 }
 
-static void prefetch_pair(const struct atag_aggr *aggr, size_t idx)
+/* Always inlined: GCC drops the calls of a function that only prefetches (atag-map.h). */
+static inline __attribute__((always_inline)) void prefetch_pair(const struct atag_aggr *aggr,
+								 size_t idx)
 {
 	const char *p = (const char *)&aggr->stacks[idx];
 
