@@ -915,10 +915,16 @@ t_cmd_record_complete() {
 	expect "report (text): complete" 0 "completeness  complete: * as /proc/allocinfo counted"
 
 	# trace-cmd's readers keep up with one touch on this VM: stopped while it runs,
-	# they make the kernel overwrite the tiny buffer, as a slow disk or a busy CPU would
-	run "$C" record --function __d_alloc -b 4 -o "$CW/tiny.dat" -- \
+	# they make the kernel overwrite the tiny buffer, as a slow disk or a busy CPU would.
+	# record writes its description (the counters at the start among it) into the
+	# buffer of the CPU it runs on: record on CPU 0 and the workload on CPU 1, so that
+	# the buffer overwritten is the workload's. (Left to the scheduler, the two shared
+	# a CPU in a CI run, and trace-cmd, stopped, had not read the description yet: it
+	# was overwritten too. The last checks cover that.)
+	run taskset -c 0 "$C" record --function __d_alloc -b 4 -o "$CW/tiny.dat" -- \
 		sh -c "tc=\$(grep -lx trace-cmd /proc/[0-9]*/comm | cut -d/ -f3) &&
-			kill -STOP \$tc && cd $CW/tiny && touch \$(seq 1 5000); kill -CONT \$tc"
+			kill -STOP \$tc && cd $CW/tiny && taskset -c 1 touch \$(seq 1 5000);
+			kill -CONT \$tc"
 	expect "record -b 4 on 5000 new files: exit 0, events lost" 0 \
 		"$E record: wrote $CW/tiny.dat: * events, * LOST (*); use a larger -b"
 	clean "record -b 4"
@@ -932,6 +938,30 @@ t_cmd_record_complete() {
 	run "$C" report "$CW/tiny.dat"
 	expect "report (text, tiny buffer): says what the trace misses" 0 \
 		"completeness  * tags as /proc/allocinfo counted; the trace misses * calls (*) of the others"
+
+	# The workload on record's CPU: whether the description is overwritten too depends
+	# on trace-cmd having read it before it was stopped. Either way the data is said to
+	# be incomplete, and the report compares with /proc/allocinfo or says it cannot.
+	rm -rf "$CW/tiny"
+	mkdir "$CW/tiny"
+	run taskset -c 0 "$C" record --function __d_alloc -b 4 -o "$CW/tiny.dat" -- \
+		sh -c "tc=\$(grep -lx trace-cmd /proc/[0-9]*/comm | cut -d/ -f3) &&
+			kill -STOP \$tc && cd $CW/tiny && touch \$(seq 1 5000); kill -CONT \$tc"
+	expect "record -b 4, one CPU: exit 0, events lost" 0 \
+		"$E record: wrote $CW/tiny.dat: * events, * LOST (*); use a larger -b"
+	clean "record -b 4, one CPU"
+	run "$C" report "$CW/tiny.dat"
+	expect "report (text, one CPU): the data incomplete" 0 \
+		"data          INCOMPLETE: the numbers undercount"
+	expect "report (text, one CPU): the events lost, by CPU" 0 \
+		"  ! $CW/tiny.dat: buffer trace-cmd-alloc-tag-*, CPU 0: * events were lost"
+	case "$NL$out$NL" in
+	*"${NL}completeness  "*" tags as /proc/allocinfo counted; the trace misses "*)
+		ok "report (text, one CPU): the description kept, the calls missed said" ;;
+	*"$NL  - $CW/tiny.dat: no recording description ("*"): every task and every tag counted$NL"*)
+		ok "report (text, one CPU): the description overwritten, said" ;;
+	*)	nok "report (text, one CPU): neither what the trace misses nor that the description is lost" ;;
+	esac
 	rm -rf "$CW/full" "$CW/tiny"
 	[ $bad = 0 ]
 }
