@@ -821,12 +821,19 @@ t_cmd_record_sampled() {
 	done
 	clean "record --file fs/pipe.c (sampled)"
 	J=$CW/sampled1.json
-	sum=$(jq -r '
-		"src \(.sources[] | select(.source == "alloc_tag") | "\(.stack_every) \(.stacked > 0 and .stacked < .totals.allocs)")",
+	# the share over the three sampled recordings: the workload's pipe buffers come
+	# from a few slots, so one short recording may see its every allocation match the
+	# pattern of its period (a CI run: 16 false), as the sampler's design allows
+	share=$(jq -rs '[.[] | .sources[] | select(.source == "alloc_tag")] |
+		([.[].stacked] | add) as $s | ([.[].totals.allocs] | add) as $a |
+		"\($s > 0 and $s < $a)"' "$CW/sampled1.json" "$CW/sampled2.json" "$CW/sampled3.json")
+	sum=$(jq -r --arg share "$share" '
+		"src \(.sources[] | select(.source == "alloc_tag") | "\(.stack_every) \($share)")",
 		"marker \(.files[0].recording != null)",
 		(.tags[] | select(.source == "alloc_tag") | .stacks[] | select(.frames | length > 0) |
 			"first " + (.frames[0] | sub("\\+0x[0-9a-f]+$"; "")))' "$J")
-	same "sampled: one allocation in 16 asked, a share of them carries a stack" "$(pick src)" "16 true"
+	same "sampled: one allocation in 16 asked, a share of them carries a stack (three recordings)" \
+		"$(pick src)" "16 true"
 	same "sampled: a stack starts at the allocating function, as at a hit" \
 		"$(pick first | sort -u | grep -vxE 'alloc_pipe_info|pipe_write|create_pipe_files' | head -n 3)" ""
 	same "sampled: no stack starts with a tracing frame" "$(machinery "$J")" 0
