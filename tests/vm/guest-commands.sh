@@ -900,43 +900,40 @@ t_cmd_record_kmem() {
 # live until the files go): with a buffer that holds it, every allocation the kernel
 # counted is in the trace; with a deliberately tiny one (-b 4) the events lost are
 # allocations the trace misses.
-# settle PATTERN: wait (up to 5 s) until the /proc/allocinfo lines matching PATTERN
-# stay the same over 300 ms: the frees the RCU owes for earlier tests' dentries are
-# done, and none falls between the trace's end and record's last reading of them
-settle() {
-	i=0
-	while [ $i -lt 16 ]; do
-		a=$(grep -- "$1" /proc/allocinfo)
-		sleep 0.3
-		[ "$a" = "$(grep -- "$1" /proc/allocinfo)" ] && return 0
-		i=$((i + 1))
-	done
-	echo "# /proc/allocinfo's $1 lines still moving after 5 s"
-}
-
 t_cmd_record_complete() {
 	bad=0
 	rm -rf "$CW/full" "$CW/tiny"
 	mkdir "$CW/full" "$CW/tiny"
-	# a CI run counted one free of fs/dcache.c:1667 (a dentry's long name, freed
-	# after an RCU grace period) outside the trace: one of the earlier tests' files
-	settle fs/dcache.c
 	run "$C" record --function __d_alloc -b 8192 -o "$CW/full.dat" -- \
 		sh -c "cd $CW/full && touch \$(seq 1 300)"
 	expect "record --function __d_alloc: exit 0, none lost" 0 \
 		"$E record: wrote $CW/full.dat: * events, none lost"
 	clean "record --function __d_alloc"
 	run "$C" report --format json -o "$CW/full.json" "$CW/full.dat"
+	# The busy tag is complete. The other one (fs/dcache.c:1667, a dentry's long
+	# name, freed after an RCU grace period) lost a free to the window between the
+	# trace's end and record's last reading of the counters in two CI runs, which
+	# report said: that window is a known limit, not what this checks.
 	sum=$(jq -r '"c \(.completeness.complete) \(.completeness.incomplete)",
 		"busy \([.completeness.tags[] | select(.counted_calls >= 300)] | length)",
-		"missing \([.completeness.tags[] | .missing_calls, .missing_bytes] | map(. != 0) | any)"' \
+		"missing \([.completeness.tags[] | select(.counted_calls >= 300) |
+			.missing_calls, .missing_bytes] | map(. != 0) | any)",
+		"bcomplete \([.completeness.tags[] | select(.counted_calls >= 300) | .complete] | all)",
+		"bsite \(.completeness.tags[] | select(.counted_calls >= 300) | "\(.file):\(.line)")"' \
 		"$CW/full.json")
-	same "report: every selected tag complete as /proc/allocinfo counted" \
-		"$(pick c | awk '{ print ($1 > 0) " " $2 }')" "1 0"
+	same "report: the busy tag complete as /proc/allocinfo counted" \
+		"$(pick c | awk '{ print ($1 > 0) }') $(pick bcomplete)" "1 true"
 	same "report: the tag counted the 300 files' dentries (and what else ran)" "$(pick busy)" 1
-	same "report: nothing missing" "$(pick missing)" false
+	same "report: nothing missing at the busy tag" "$(pick missing)" false
 	run "$C" report "$CW/full.dat"
-	expect "report (text): complete" 0 "completeness  complete: * as /proc/allocinfo counted"
+	expect "report (text): the completeness line" 0 \
+		"completeness  *as /proc/allocinfo counted*"
+	bsite=$(pick bsite)
+	case "$NL$out$NL" in
+	*" $bsite: the trace misses"*) nok "report (text): nothing missing at the busy tag ($bsite)" ;;
+	*) same "report (text): nothing missing at the busy tag ($bsite)" \
+		"$(echo "$bsite" | grep -c '^fs/dcache.c:[0-9]')" 1 ;;
+	esac
 
 	# trace-cmd's readers keep up with one touch on this VM: stopped while it runs,
 	# they make the kernel overwrite the tiny buffer, as a slow disk or a busy CPU would.
@@ -978,7 +975,7 @@ t_cmd_record_complete() {
 	expect "report (text, one CPU): the data incomplete" 0 \
 		"data          INCOMPLETE: the numbers undercount"
 	expect "report (text, one CPU): the events lost, by CPU" 0 \
-		"  ! $CW/tiny.dat: buffer trace-cmd-alloc-tag-*, CPU 0: * events were lost"
+		"  ! $CW/tiny.dat: buffer trace-cmd-alloc-tag-*, CPU 0: *events were lost*"
 	case "$NL$out$NL" in
 	*"${NL}completeness  "*" tags as /proc/allocinfo counted; the trace misses "*)
 		ok "report (text, one CPU): the description kept, the calls missed said" ;;
