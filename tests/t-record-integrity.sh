@@ -79,9 +79,6 @@ kill $churn
 wait $churn 2>/dev/null
 check_eq "cut comms provoked: record exits 0" "$rc" 0
 re='its saved comms were cut \(([0-9]+) bytes declared, ([0-9]+) written'
-check_grep "cut comms provoked: record says it mended them" \
-	"^trace-cmd-alloc-tag record: $T_TMP/cut.dat: $re: the kernel's table changed while trace-cmd read it twice\): rewritten in whole lines, [0-9]+ comms$" \
-	"$T_TMP/cut.err"
 said=$(sed -nE "s/.*$re.*/\1 \2/p" "$T_TMP/cut.err")
 # what trace-cmd wrote, seen by stock tools: the section's offset and size from
 # trace-cmd dump, its content decompressed by zstd: u64 declared, then the bytes
@@ -91,13 +88,23 @@ set -- $sec
 dd if="$T_TMP/written.dat" bs=1 skip=$(($1 + 24)) count=$(($2 - 8)) 2>/dev/null |
 	zstd -dcq > "$T_TMP/sec.raw" 2>/dev/null
 seen="$(od -An -t u8 -N 8 "$T_TMP/sec.raw" | tr -d ' ') $(($(stat -c %s "$T_TMP/sec.raw") - 8))"
-check_eq "cut comms: trace-cmd dump and zstd see the sizes record named" "$seen" "$said"
-check "cut comms: the two sizes differ" test "${seen% *}" != "${seen#* }"
-"$ATAG_CMD" report "$T_TMP/written.dat" > "$T_TMP/written.out" 2>&1
-check_eq "cut comms: report reads what trace-cmd wrote, exit 0" "$?" 0
-check_grep "cut comms: report says what the comms lost" \
-	"written.dat: its saved comms are cut \(${seen% *} bytes declared, ${seen#* } written" \
-	"$T_TMP/written.out"
+if [ -n "${seen% *}" ] && [ "${seen% *}" = "${seen#* }" ] && [ -z "$said" ]; then
+	# the churn is a race: this time trace-cmd read the table whole, and record
+	# rightly mended nothing (a fresh-clone CI run: 83950 bytes declared and written)
+	skip "cut comms provoked: record says it mended them" \
+		"the comms were not cut this run: $seen bytes declared and written"
+else
+	check_grep "cut comms provoked: record says it mended them" \
+		"^trace-cmd-alloc-tag record: $T_TMP/cut.dat: $re: the kernel's table changed while trace-cmd read it twice\): rewritten in whole lines, [0-9]+ comms$" \
+		"$T_TMP/cut.err"
+	check_eq "cut comms: trace-cmd dump and zstd see the sizes record named" "$seen" "$said"
+	check "cut comms: the two sizes differ" test "${seen% *}" != "${seen#* }"
+	"$ATAG_CMD" report "$T_TMP/written.dat" > "$T_TMP/written.out" 2>&1
+	check_eq "cut comms: report reads what trace-cmd wrote, exit 0" "$?" 0
+	check_grep "cut comms: report says what the comms lost" \
+		"written.dat: its saved comms are cut \(${seen% *} bytes declared, ${seen#* } written" \
+		"$T_TMP/written.out"
+fi
 n=$(wrote_events "$T_TMP/cut.err")
 check_eq "cut comms: stock trace-cmd report reads the file record left, every event" \
 	"$(stock_events "$T_TMP/cut.dat")" "${n:-no wrote line}"
