@@ -221,6 +221,14 @@ struct atag_report_completeness {
 	 */
 	int64_t			missing_calls;
 	int64_t			missing_bytes;
+	/*
+	 * What of the difference the trace's events of tags no hit event named (nor
+	 * atag_counted_name(), as several call sites could be meant) may account
+	 * for, taken out of missing: they may be this tag's. 0 in a file that lost
+	 * events.
+	 */
+	int64_t			unnamed_calls;
+	int64_t			unnamed_bytes;
 	bool			complete;	/* nothing missing */
 	/*
 	 * Not complete, but not a loss either: the call site's pages were split or

@@ -432,6 +432,8 @@ static void completeness(struct atag_json *w, const struct atag_report *r)
 		atag_json_uint(w, "uncertain_bytes", c->uncertain_bytes);
 		atag_json_int(w, "missing_calls", c->missing_calls);
 		atag_json_int(w, "missing_bytes", c->missing_bytes);
+		atag_json_int(w, "unnamed_calls", c->unnamed_calls);
+		atag_json_int(w, "unnamed_bytes", c->unnamed_bytes);
 		atag_json_close(w);
 	}
 	atag_json_close(w);

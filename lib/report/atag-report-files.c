@@ -14,6 +14,7 @@
 
 #include <glib.h>
 
+#include "atag-counted.h"
 #include "atag-debuginfo.h"
 #include "atag-fold.h"
 #include "atag-marker.h"
@@ -342,10 +343,15 @@ static void empty_window(struct atag_report *r, const struct atag_report_file *f
 	       ts_text(last, sizeof(last), st->all_last_ts));
 }
 
-/* What is missing from what was read (notices), and what else is worth knowing. */
-static void note_losses(struct atag_report *r, struct atag_report_file *f,
+/*
+ * What is missing from what was read (notices), and what else is worth knowing.
+ * True when events were lost, the file is cut or its data corrupt.
+ */
+static bool note_losses(struct atag_report *r, struct atag_report_file *f,
 			const struct atag_reader *rd)
 {
+	bool lost = false;
+
 	struct atag_trace *trace = atag_reader_trace(rd);
 	const struct report_priv *p = r->priv;
 	const char *b = f->buffer[0] ? f->buffer : "top";
@@ -354,12 +360,15 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 	int cpu;
 
 	note_implausible(r, f, rd);
-	if (atag_reader_stats(rd)->fault)
+	if (atag_reader_stats(rd)->fault) {
+		lost = true;
 		notice(r, "%s: corrupt ring-buffer data in buffer %s: reading stopped after "
 		       "%llu records", f->path, b, (unsigned long long)f->records);
+	}
 	for (cpu = 0; cpu < atag_reader_nr_cpus(rd); cpu++) {
 		if (!atag_reader_missed(rd, cpu, &missed))
 			continue;
+		lost = true;
 		if (missed == ~0ULL)
 			notice(r, "%s: buffer %s, CPU %d: events were lost (count unknown)",
 			       f->path, b, atag_reader_cpu_id(rd, cpu));
@@ -368,7 +377,7 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 			       atag_reader_cpu_id(rd, cpu), (unsigned long long)missed);
 	}
 	if (atag_trace_truncated(trace, &size, &needed)) {
-		f->truncated = true;
+		f->truncated = lost = true;
 		notice(r, "%s: truncated (%llu of %llu bytes): what follows the cut is missing",
 		       f->path, (unsigned long long)size, (unsigned long long)needed);
 	}
@@ -392,6 +401,7 @@ static void note_losses(struct atag_report *r, struct atag_report_file *f,
 		empty_window(r, f, rd, b);
 	else if (!f->records)
 		remark(r, "%s: buffer %s holds no records to read", f->path, b);
+	return lost;
 }
 
 /* ------------------------------------------------------------ the recording */
@@ -540,62 +550,40 @@ static int note_observer(struct atag_report_file *f, const struct atag_stitcher 
 	return 0;
 }
 
-/* What a call site's events show inside the counters window. */
-struct traced {
-	struct atag_marker_tag	site;	/* the key: names of the aggregates' */
-	struct atag_window	w;
-	uint64_t		odd;	/* its partial and unmatched frees (whole file) */
-};
+#define NAMED_SHOWN	8
 
 /*
- * The events of the trace's alloc_tag tags inside the window, summed per call site
- * into @tr (atag_marker_tag_hash(): tags of the same site add up), hashed.
+ * Tags whose events in the window are all frees (what they allocated before the
+ * recording) have no hit to name them: name them after the counters where only one
+ * call site can be meant (atag_counted_name()), and say so. Not for a file that
+ * lost events: there a difference may be a loss.
  */
-static GHashTable *traced_in_window(const struct atag_run *run, const struct atag_reader *rd,
-				   struct traced **tr)
+static int name_unnamed(struct atag_report *r, const struct atag_report_file *f,
+			const struct atag_reader *rd, struct atag_run *run, bool lost)
 {
-	GHashTable *by_site = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
-	const struct atag_tag_stats *t;
-	struct traced *one;
-	size_t i, n = 0;
-	unsigned int k;
+	struct atag_counted_named *named;
+	const struct atag_marker_tag *s;
+	unsigned int i, nr;
+	int ret;
 
-	for (k = 0; k < run->nr_src; k++)
-		n += atag_aggr_nr_tags(run->aggr[k]);
-	*tr = calloc(n ? n : 1, sizeof(**tr));
-	for (k = 0, n = 0; *tr && k < run->nr_src; k++) {
-		if (strcmp(atag_reader_source_at(rd, k)->name, "alloc_tag"))
-			continue;
-		for (i = 0; i < atag_aggr_nr_tags(run->aggr[k]); i++) {
-			t = atag_aggr_tag(run->aggr[k], i);
-			if (!t->function)
-				continue;
-			one = &(*tr)[n];
-			one->site = (struct atag_marker_tag){ .module = t->module, .file = t->file,
-							      .line = t->line,
-							      .function = t->function };
-			if (g_hash_table_contains(by_site, &one->site))
-				one = g_hash_table_lookup(by_site, &one->site);
-			else
-				g_hash_table_insert(by_site, &(*tr)[n++].site, one);
-			atag_window_add(&one->w, &t->window);
-			one->odd += t->counts.partial_frees + t->counts.unmatched_frees;
-		}
+	if (lost || !f->recording || !f->window)
+		return 0;
+	ret = atag_counted_name(run, rd, f->recording, &named, &nr);
+	for (i = 0; !ret && i < nr && i < NAMED_SHOWN; i++) {
+		s = named[i].site;
+		remark(r, "%s: tag 0x%llx had no hit event (its %lld calls, %lld bytes in the "
+		       "counters window free what was allocated before the recording): named "
+		       "%s %s:%ld%s%s%s, whose counters changed by as much and no other's did",
+		       f->path, (unsigned long long)named[i].tag, (long long)named[i].calls,
+		       (long long)named[i].bytes, s->function, s->file ? s->file : "?",
+		       s->line, s->module ? " [" : "", s->module ? s->module : "",
+		       s->module ? "]" : "");
 	}
-	return by_site;
-}
-
-/* The first "counters start" line of each call site, by atag_marker_tag_hash(). */
-static GHashTable *first_starts(const struct atag_recording *rec)
-{
-	GHashTable *starts = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
-	unsigned int j;
-
-	for (j = 0; j < rec->nr_counters_start; j++)
-		if (!g_hash_table_contains(starts, &rec->counters_start[j].tag))
-			g_hash_table_insert(starts, &rec->counters_start[j].tag,
-					    &rec->counters_start[j]);
-	return starts;
+	if (!ret && nr > NAMED_SHOWN)
+		remark(r, "%s: %u more tags without a hit event named after their counters "
+		       "likewise", f->path, nr - NAMED_SHOWN);
+	free(named);
+	return ret;
 }
 
 /*
@@ -630,15 +618,18 @@ static int64_t difference(int64_t a, int64_t b)
  * events inside the window; a difference is a notice (events were missed).
  */
 static int note_completeness(struct atag_report *r, struct atag_report_file *f,
-			     const struct atag_reader *rd, const struct atag_run *run)
+			     const struct atag_reader *rd, const struct atag_run *run, bool lost)
 {
+	struct atag_window pool = { 0 };
+	unsigned int pool_tags = 0, pooled = 0;
+	int64_t calls, bytes;
 	const struct atag_recording *rec = f->recording;
 	const struct atag_marker_counters *e, *b;
 	struct atag_report_completeness *c;
-	static const struct traced none;
-	struct traced *traced_sites = NULL;
+	static const struct atag_traced none;
+	struct atag_traced *traced_sites = NULL;
 	GHashTable *starts, *traced;
-	const struct traced *tr;
+	const struct atag_traced *tr;
 	unsigned int i, n;
 	char what[512];
 	int ret = 0;
@@ -650,9 +641,12 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		       f->path);
 		return 0;
 	}
+	/* the tags still unnamed: their events may be any call site's (not after losses) */
+	if (!lost)
+		pool_tags = atag_counted_unnamed(run, rd, &pool);
 	/* by call site, once: a file may hold a million of these lines */
-	starts = first_starts(rec);
-	traced = traced_in_window(run, rd, &traced_sites);
+	starts = atag_counted_first_starts(rec);
+	traced = atag_counted_traced(run, rd, &traced_sites);
 	for (i = n = 0; i < rec->nr_counters_end; i++)
 		n += g_hash_table_contains(starts, &rec->counters_end[i].tag);
 	c = n ? realloc(r->completeness, (r->nr_completeness + n) * sizeof(*c)) : r->completeness;
@@ -687,6 +681,21 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		c->missing_bytes = beyond(difference(c->counted_bytes, c->traced_bytes),
 					  tr->w.uncertain_bytes_alloced,
 					  tr->w.uncertain_bytes_freed);
+		if ((c->missing_calls || c->missing_bytes) && pool_tags) {
+			calls = beyond(difference(c->counted_calls, c->traced_calls),
+				       tr->w.uncertain_allocs + pool.allocs + pool.uncertain_allocs,
+				       tr->w.uncertain_frees + pool.frees + pool.uncertain_frees);
+			bytes = beyond(difference(c->counted_bytes, c->traced_bytes),
+				       tr->w.uncertain_bytes_alloced + pool.bytes_alloced +
+				       pool.uncertain_bytes_alloced,
+				       tr->w.uncertain_bytes_freed + pool.bytes_freed +
+				       pool.uncertain_bytes_freed);
+			c->unnamed_calls = c->missing_calls - calls;
+			c->unnamed_bytes = c->missing_bytes - bytes;
+			c->missing_calls = calls;
+			c->missing_bytes = bytes;
+			pooled += c->unnamed_calls || c->unnamed_bytes;
+		}
 		c->complete = !c->missing_calls && !c->missing_bytes;
 		c->reshaped = !c->complete && tr->odd && (!c->missing_calls || !c->missing_bytes);
 		if (c->complete)
@@ -714,6 +723,17 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 			       "%lld bytes", f->path, what, (long long)c->missing_calls,
 			       (long long)c->missing_bytes);
 	}
+	if (pooled)
+		remark(r, "%s: %llu frees and %llu allocations (%llu and %llu bytes) in the "
+		       "counters window are of %u %s no hit event named, and more than one call "
+		       "site could be meant: what they can account for of %u %s differences is "
+		       "not called missing (unnamed_calls, unnamed_bytes)", f->path,
+		       (unsigned long long)(pool.frees + pool.uncertain_frees),
+		       (unsigned long long)(pool.allocs + pool.uncertain_allocs),
+		       (unsigned long long)(pool.bytes_freed + pool.uncertain_bytes_freed),
+		       (unsigned long long)(pool.bytes_alloced + pool.uncertain_bytes_alloced),
+		       pool_tags, pool_tags == 1 ? "tag" : "tags", pooled,
+		       pooled == 1 ? "tag's" : "tags'");
 out:
 	g_hash_table_destroy(starts);
 	g_hash_table_destroy(traced);
@@ -912,7 +932,7 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 	struct atag_reader *rd;
 	unsigned int nr_notices = r->nr_notices, nr_remarks = r->nr_remarks;
 	unsigned int nr_completeness = r->nr_completeness, nr_timelines = r->nr_timelines;
-	bool complete = r->complete;
+	bool complete = r->complete, lost = false;
 	int ret;
 
 	ret = atag_reader_open(path, &p->opts.read, &rd, err, errlen);
@@ -931,16 +951,18 @@ int atag_report_add_file(struct atag_report *r, const char *path, char *err, siz
 		atag_rows_done(p->rows);
 	if (!ret) {
 		note_counts(f, rd, run.st);
-		note_losses(r, f, rd);
+		lost = note_losses(r, f, rd);
 		note_recording(r, f, rd, run.st);
 		ret = note_observer(f, run.st);
 	}
+	if (!ret)
+		ret = name_unnamed(r, f, rd, &run, lost);
 	if (!ret)
 		ret = debuginfo_for(r, rd, &run, &di, err, errlen);
 	if (!ret)
 		ret = atag_fold_file(p->fold, r, &run, rd, &p->opts, di);
 	if (!ret)
-		ret = note_completeness(r, f, rd, &run);
+		ret = note_completeness(r, f, rd, &run, lost);
 	atag_run_free(&run);
 	atag_reader_close(rd);
 	if (ret) {

@@ -159,6 +159,7 @@ run_test cmd-record-pipe t_cmd_record_pipe
 run_test cmd-record-kmem t_cmd_record_kmem
 run_test cmd-record-sampled t_cmd_record_sampled
 run_test cmd-record-complete t_cmd_record_complete
+run_test cmd-record-old-frees t_cmd_record_old_frees
 run_test cmd-record-signals t_cmd_record_signals
 run_test cmd-stat t_cmd_stat
 run_test cmd-stat-persistent t_cmd_stat_persistent
