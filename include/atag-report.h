@@ -194,9 +194,9 @@ void atag_report_stack_estimate(const struct atag_report *r, const struct atag_r
 				const struct atag_report_stack *s, struct atag_counters *out);
 
 /*
- * A tag the recording took counters of: the net calls and bytes /proc/allocinfo
- * saw change between "counters start" and "counters end", against the events of
- * the trace in between (of every task).
+ * A call site the recording took counters of (of each of its tags, added up): the
+ * net calls and bytes /proc/allocinfo saw change between "counters start" and
+ * "counters end", against the events of the trace in between (of every task).
  */
 struct atag_report_completeness {
 	unsigned int		file;		/* index into files */
@@ -204,6 +204,7 @@ struct atag_report_completeness {
 	char			*source_file;
 	long			line;
 	char			*module;	/* NULL: built-in */
+	unsigned int		tags;		/* its tags' counters lines, added up */
 	int64_t			counted_calls;	/* the counters' deltas */
 	int64_t			counted_bytes;
 	int64_t			traced_calls;	/* allocations - frees in the window */

@@ -388,6 +388,36 @@ jq_eq "frees with no hit, events lost: not named, the differences missing" \
 	'[false,0,["foo_create",true,0,0],["bar_open",false,-2,0],["baz_get",false,-1,0]]' \
 	"$T_TMP/old4.json"
 
+# A call site with two tags (an allocation in an inline function, inlined twice):
+# a counters line each, at each end. Tag 0xa0 went from 10 calls (640 bytes) to 11
+# (704), tag 0xa8 from 1 (64) to 3 (128): the site +3 calls, +128 bytes, as its
+# three allocations (64 + 32 + 32 bytes). One entry, complete.
+cat > "$T_TMP/inl.txt" <<'DESC'
+cpus 1
+comm 50 trace-cmd-alloc
+comm 100 work
+ev 0 1000 50 marker record 50 alloc_tag no
+ev 0 1001 50 marker select - mm/inl.h 5 inl_alloc
+ev 0 1005 50 marker counters start 640 10 - mm/inl.h 5 inl_alloc
+ev 0 1006 50 marker counters start 64 1 - mm/inl.h 5 inl_alloc
+ev 0 1008 50 marker workload 100 work
+ev 0 2000 100 hit 0xa0 NONE mm/inl.h inl_alloc 5
+ev 0 2001 100 alloced 0x10 0xa0 64
+ev 0 2100 100 hit 0xa8 NONE mm/inl.h inl_alloc 5
+ev 0 2101 100 alloced 0x20 0xa8 32
+ev 0 2102 100 hit 0xa8 NONE mm/inl.h inl_alloc 5
+ev 0 2103 100 alloced 0x30 0xa8 32
+ev 0 3000 50 marker counters end 704 11 - mm/inl.h 5 inl_alloc
+ev 0 3001 50 marker counters end 128 3 - mm/inl.h 5 inl_alloc
+ev 0 3200 50 marker end command-exited
+DESC
+mkfixture -o "$T_TMP/inl.dat" "$T_TMP/inl.txt"
+json "$T_TMP/inl.dat" > "$T_TMP/inl.json"
+jq_eq "a call site of two tags: their counters added up, one entry, complete" \
+	'[.complete, (.completeness.tags[] | [.function, .tags, .complete, .counted_calls,
+	  .counted_bytes, .traced_calls, .traced_bytes])]' \
+	'[true,["inl_alloc",2,true,3,128,3,128]]' "$T_TMP/inl.json"
+
 # the description ends at "described": lines after it are read in their place (the
 # read-ahead stops there instead of reading the file to its "end" line). Until a late
 # workload line, the recording names no workload and counts every task but the

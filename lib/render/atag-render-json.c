@@ -422,6 +422,7 @@ static void completeness(struct atag_json *w, const struct atag_report *r)
 		atag_json_str(w, "file", c->source_file);
 		atag_json_int(w, "line", c->line);
 		atag_json_str(w, "module", c->module);
+		atag_json_uint(w, "tags", c->tags);
 		atag_json_bool(w, "complete", c->complete);
 		atag_json_bool(w, "reshaped", c->reshaped);
 		atag_json_int(w, "counted_calls", c->counted_calls);

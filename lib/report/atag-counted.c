@@ -52,16 +52,40 @@ GHashTable *atag_counted_traced(const struct atag_run *run, const struct atag_re
 	return by_site;
 }
 
-GHashTable *atag_counted_first_starts(const struct atag_recording *rec)
+long atag_counted_sites(const struct atag_recording *rec, struct atag_counted_site **sites)
 {
-	GHashTable *starts = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
+	GHashTable *by_site = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
+	const struct atag_marker_counters *l;
+	struct atag_counted_site *s;
+	gpointer i;
 	unsigned int j;
+	long n = 0;
 
-	for (j = 0; j < rec->nr_counters_start; j++)
-		if (!g_hash_table_contains(starts, &rec->counters_start[j].tag))
-			g_hash_table_insert(starts, &rec->counters_start[j].tag,
-					    &rec->counters_start[j]);
-	return starts;
+	*sites = calloc(rec->nr_counters_end ? rec->nr_counters_end : 1, sizeof(**sites));
+	for (j = 0; *sites && j < rec->nr_counters_end; j++) {
+		l = &rec->counters_end[j];
+		if (g_hash_table_lookup_extended(by_site, &l->tag, NULL, &i)) {
+			s = &(*sites)[GPOINTER_TO_SIZE(i)];
+		} else {
+			s = &(*sites)[n];
+			s->site = &l->tag;
+			g_hash_table_insert(by_site, (void *)&l->tag, GSIZE_TO_POINTER(n++));
+		}
+		s->end_calls += l->calls;
+		s->end_bytes += l->bytes;
+		s->ends++;
+	}
+	for (j = 0; *sites && j < rec->nr_counters_start; j++) {
+		l = &rec->counters_start[j];
+		if (!g_hash_table_lookup_extended(by_site, &l->tag, NULL, &i))
+			continue;
+		s = &(*sites)[GPOINTER_TO_SIZE(i)];
+		s->start_calls += l->calls;
+		s->start_bytes += l->bytes;
+		s->starts++;
+	}
+	g_hash_table_destroy(by_site);
+	return *sites ? n : -ENOMEM;
 }
 
 /* ------------------------------------------------------------ naming */
@@ -101,44 +125,36 @@ static bool net(uint64_t a, uint64_t b, uint64_t c, uint64_t d, int64_t *r)
 }
 
 /*
- * The change of each call site with one "counters end" line and a "counters start"
- * line, less what its named tags show; those with uncertain events or no change
- * left out. Returns how many, in *@out.
+ * The change of each call site with counters lines at both ends, less what its
+ * named tags show; those with uncertain events or no change left out. Returns how
+ * many, in *@out.
  */
-static size_t site_changes(const struct atag_recording *rec, GHashTable *starts,
-			   GHashTable *traced, struct change *out)
+static size_t site_changes(const struct atag_counted_site *sites, long nr, GHashTable *traced,
+			   struct change *out)
 {
-	GHashTable *lines = g_hash_table_new(atag_marker_tag_hash, atag_marker_tag_equal);
-	const struct atag_marker_counters *e, *b;
+	const struct atag_counted_site *e;
 	const struct atag_traced *tr;
 	static const struct atag_traced none;
 	struct change c;
-	unsigned int i;
 	size_t n = 0;
+	long i;
 
-	for (i = 0; i < rec->nr_counters_end; i++) {
-		e = &rec->counters_end[i];
-		g_hash_table_insert(lines, (void *)&e->tag, GUINT_TO_POINTER(
-			GPOINTER_TO_UINT(g_hash_table_lookup(lines, &e->tag)) + 1));
-	}
-	for (i = 0; i < rec->nr_counters_end; i++) {
-		e = &rec->counters_end[i];
-		b = g_hash_table_lookup(starts, &e->tag);
-		if (!b || !e->tag.function ||
-		    GPOINTER_TO_UINT(g_hash_table_lookup(lines, &e->tag)) != 1)
+	for (i = 0; i < nr; i++) {
+		e = &sites[i];
+		if (!e->starts || !e->site->function)
 			continue;
-		tr = g_hash_table_lookup(traced, &e->tag);
+		tr = g_hash_table_lookup(traced, e->site);
 		if (!tr)
 			tr = &none;
 		if (uncertain(&tr->w) ||
-		    !net(e->calls, b->calls, tr->w.allocs, tr->w.frees, &c.calls) ||
-		    !net(e->bytes, b->bytes, tr->w.bytes_alloced, tr->w.bytes_freed, &c.bytes) ||
+		    !net(e->end_calls, e->start_calls, tr->w.allocs, tr->w.frees, &c.calls) ||
+		    !net(e->end_bytes, e->start_bytes, tr->w.bytes_alloced, tr->w.bytes_freed,
+			 &c.bytes) ||
 		    (!c.calls && !c.bytes))
 			continue;
 		c.who = i;
 		out[n++] = c;
 	}
-	g_hash_table_destroy(lines);
 	return n;
 }
 
@@ -176,25 +192,27 @@ int atag_counted_name(struct atag_run *run, const struct atag_reader *rd,
 		      const struct atag_recording *rec, struct atag_counted_named **named,
 		      unsigned int *nr)
 {
-	struct change *sites = NULL, *tags = NULL;
-	GHashTable *starts = NULL, *traced = NULL;
+	struct change *changes = NULL, *tags = NULL;
+	struct atag_counted_site *sites = NULL;
+	GHashTable *traced = NULL;
 	struct atag_counted_named *out = NULL;
 	struct atag_traced *tr = NULL;
 	const struct atag_tag_stats *t;
 	size_t ns, nt, i = 0, j = 0, li, lj;
+	long nr_sites;
 	int k = alloc_tag_source(run, rd), ret = -ENOMEM, c;
 
 	*named = NULL;
 	*nr = 0;
 	if (k < 0 || !rec->nr_counters_end || !atag_aggr_nr_tags(run->aggr[k]))
 		return 0;
-	starts = atag_counted_first_starts(rec);
+	nr_sites = atag_counted_sites(rec, &sites);
 	traced = atag_counted_traced(run, rd, &tr);
-	sites = malloc(rec->nr_counters_end * sizeof(*sites));
+	changes = malloc(rec->nr_counters_end * sizeof(*changes));
 	tags = malloc(atag_aggr_nr_tags(run->aggr[k]) * sizeof(*tags));
-	if (!tr || !sites || !tags)
+	if (nr_sites < 0 || !tr || !changes || !tags)
 		goto out;
-	ns = site_changes(rec, starts, traced, sites);
+	ns = site_changes(sites, nr_sites, traced, changes);
 	nt = tag_changes(run->aggr[k], tags);
 	ret = 0;
 	if (!ns || !nt)
@@ -204,17 +222,17 @@ int atag_counted_name(struct atag_run *run, const struct atag_reader *rd,
 		ret = -ENOMEM;
 		goto out;
 	}
-	qsort(sites, ns, sizeof(*sites), cmp_change);
+	qsort(changes, ns, sizeof(*changes), cmp_change);
 	qsort(tags, nt, sizeof(*tags), cmp_change);
 	/* the changes both sides have exactly once */
 	while (i < ns && j < nt) {
-		c = cmp_change(&sites[i], &tags[j]);
-		li = run_length(sites, i, ns);
+		c = cmp_change(&changes[i], &tags[j]);
+		li = run_length(changes, i, ns);
 		lj = run_length(tags, j, nt);
 		if (!c && li == 1 && lj == 1) {
 			t = atag_aggr_tag(run->aggr[k], tags[j].who);
 			out[*nr] = (struct atag_counted_named){
-				.tag = t->tag, .site = &rec->counters_end[sites[i].who].tag,
+				.tag = t->tag, .site = sites[changes[i].who].site,
 				.calls = tags[j].calls, .bytes = tags[j].bytes };
 			if (atag_aggr_set_site(run->aggr[k], tags[j].who, out[*nr].site->function,
 					       out[*nr].site->file, out[*nr].site->line,
@@ -236,10 +254,9 @@ out:
 		*nr = 0;
 	}
 	*named = out;
+	free(changes);
 	free(sites);
 	free(tags);
-	if (starts)
-		g_hash_table_destroy(starts);
 	if (traced)
 		g_hash_table_destroy(traced);
 	free(tr);

@@ -47,8 +47,27 @@ struct atag_traced {
 GHashTable *atag_counted_traced(const struct atag_run *run, const struct atag_reader *rd,
 				struct atag_traced **tr) __hidden;
 
-/* The first "counters start" line of each call site of @rec, hashed by site. */
-GHashTable *atag_counted_first_starts(const struct atag_recording *rec) __hidden;
+/*
+ * A call site's counters lines: the counters of its tags added up, at the start and
+ * at the end. A site may have several tags (an allocation in an inline function
+ * has one where it is inlined), each with its own lines.
+ */
+struct atag_counted_site {
+	const struct atag_marker_tag	*site;	/* its first "counters end" line's */
+	uint64_t			start_calls;
+	uint64_t			start_bytes;
+	uint64_t			end_calls;
+	uint64_t			end_bytes;
+	unsigned int			starts;	/* its "counters start" lines */
+	unsigned int			ends;	/* its "counters end" lines */
+};
+
+/*
+ * The call sites of @rec's "counters end" lines, in the order of their first one,
+ * in *@sites (free() it): returns how many, or -ENOMEM.
+ */
+long atag_counted_sites(const struct atag_recording *rec, struct atag_counted_site **sites)
+	__hidden;
 
 /* A tag atag_counted_name() named. */
 struct atag_counted_named {
@@ -63,8 +82,7 @@ struct atag_counted_named {
  * call site S when T's events inside the window (allocations - frees, in calls and
  * in bytes) equal the change of S's counters less what S's named tags show, and
  * no other unnamed tag and no other call site has that change. Tags or sites with
- * events while record read the counters (uncertain) take no part, nor do sites
- * with several counters lines. Only for a file that lost nothing: with events
+ * events while record read the counters (uncertain) take no part. Only for a file that lost nothing: with events
  * lost, a difference may be a loss as well as an unnamed tag.
  *
  * The named tags are returned in *@named (*@nr of them; free() it). 0, or -ENOMEM.

@@ -624,13 +624,15 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	unsigned int pool_tags = 0, pooled = 0;
 	int64_t calls, bytes;
 	const struct atag_recording *rec = f->recording;
-	const struct atag_marker_counters *e, *b;
+	struct atag_counted_site *sites = NULL;
+	const struct atag_counted_site *e;
 	struct atag_report_completeness *c;
 	static const struct atag_traced none;
 	struct atag_traced *traced_sites = NULL;
-	GHashTable *starts, *traced;
+	const struct atag_marker_tag *site;
 	const struct atag_traced *tr;
-	unsigned int i, n;
+	GHashTable *traced;
+	long i, n, nr;
 	char what[512];
 	int ret = 0;
 
@@ -645,33 +647,34 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	if (!lost)
 		pool_tags = atag_counted_unnamed(run, rd, &pool);
 	/* by call site, once: a file may hold a million of these lines */
-	starts = atag_counted_first_starts(rec);
+	nr = atag_counted_sites(rec, &sites);
 	traced = atag_counted_traced(run, rd, &traced_sites);
-	for (i = n = 0; i < rec->nr_counters_end; i++)
-		n += g_hash_table_contains(starts, &rec->counters_end[i].tag);
+	for (i = n = 0; i < nr; i++)
+		n += !!sites[i].starts;
 	c = n ? realloc(r->completeness, (r->nr_completeness + n) * sizeof(*c)) : r->completeness;
-	if (!c || !traced_sites) {
+	if (nr < 0 || !c || !traced_sites) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	r->completeness = c;
-	for (i = 0; i < rec->nr_counters_end; i++) {
-		e = &rec->counters_end[i];
-		b = g_hash_table_lookup(starts, &e->tag);
-		tr = g_hash_table_lookup(traced, &e->tag);
-		if (!b)
+	for (i = 0; i < nr; i++) {
+		e = &sites[i];
+		site = e->site;
+		tr = g_hash_table_lookup(traced, site);
+		if (!e->starts)
 			continue;
 		if (!tr)
 			tr = &none;
 		c = &r->completeness[r->nr_completeness++];
 		memset(c, 0, sizeof(*c));
 		c->file = r->nr_files - 1;
-		c->function = e->tag.function ? strdup(e->tag.function) : NULL;
-		c->source_file = e->tag.file ? strdup(e->tag.file) : NULL;
-		c->module = e->tag.module ? strdup(e->tag.module) : NULL;
-		c->line = e->tag.line;
-		c->counted_calls = (int64_t)(e->calls - b->calls);
-		c->counted_bytes = (int64_t)(e->bytes - b->bytes);
+		c->function = site->function ? strdup(site->function) : NULL;
+		c->source_file = site->file ? strdup(site->file) : NULL;
+		c->module = site->module ? strdup(site->module) : NULL;
+		c->line = site->line;
+		c->tags = e->ends;
+		c->counted_calls = (int64_t)(e->end_calls - e->start_calls);
+		c->counted_bytes = (int64_t)(e->end_bytes - e->start_bytes);
 		c->traced_calls = (int64_t)(tr->w.allocs - tr->w.frees);
 		c->traced_bytes = (int64_t)(tr->w.bytes_alloced - tr->w.bytes_freed);
 		c->uncertain_calls = tr->w.uncertain_allocs + tr->w.uncertain_frees;
@@ -735,9 +738,9 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 		       pool_tags, pool_tags == 1 ? "tag" : "tags", pooled,
 		       pooled == 1 ? "tag's" : "tags'");
 out:
-	g_hash_table_destroy(starts);
 	g_hash_table_destroy(traced);
 	free(traced_sites);
+	free(sites);
 	return ret;
 }
 
