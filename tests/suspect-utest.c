@@ -11,6 +11,7 @@
 
 #include "atag-utest.h"
 #include "atag-report.h"
+#include "atag-suspect.h"
 
 /* A page call site @fn of @r (a literal, copied). */
 static struct atag_report_tag *page_site(struct atag_report *r, uint64_t tag, const char *fn)
@@ -111,11 +112,60 @@ static void test_verdict_per_allocation(void)
 	atag_report_free(r);
 }
 
+/* The verdict of an alloc_tag allocation at @function, its task exited. */
+static const char *tag_why(const char *function)
+{
+	struct atag_suspect_facts f = { .source = "alloc_tag", .function = function,
+					.task_exited = 1 };
+
+	return atag_suspect_why(&f);
+}
+
+/*
+ * The alloc_tag source names a call site by the function that holds the tag: the
+ * slab allocator's own pages and vectors, tmpfs pages, XArray nodes and vmalloc's
+ * descriptors are explained there too (a recording with --all showed them all as
+ * suspects), each with its own reason; a call site of the same files that holds
+ * memory for someone else stays a suspect.
+ */
+static void test_alloc_tag_sites(void)
+{
+	const char *explained[] = {
+		"alloc_slab_page", "alloc_slab_obj_exts", "shmem_alloc_folio", "xas_alloc",
+		"radix_tree_node_alloc", "alloc_vmap_area", "preload_this_cpu_lock",
+		"__get_vm_area_node", "alloc_thread_stack_node", "p9_fid_create",
+		"__d_alloc", "v9fs_alloc_inode", "page_cache_ra_unbounded",
+	};
+	struct atag_suspect_facts running = { .source = "alloc_tag",
+					      .function = "alloc_thread_stack_node" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(explained) / sizeof(explained[0]); i++)
+		CU_ASSERT_PTR_NOT_NULL(tag_why(explained[i]));
+	CU_ASSERT_PTR_EQUAL(tag_why("alloc_slab_page"), tag_why("alloc_slab_page"));
+	CU_ASSERT_NOT_EQUAL(tag_why("alloc_slab_page"), tag_why("alloc_slab_obj_exts"));
+	CU_ASSERT_PTR_EQUAL(tag_why("xas_alloc"), tag_why("radix_tree_node_alloc"));
+	CU_ASSERT_PTR_EQUAL(tag_why("alloc_vmap_area"), tag_why("preload_this_cpu_lock"));
+	CU_ASSERT_NOT_EQUAL(tag_why("shmem_alloc_folio"), tag_why("filemap_alloc_folio"));
+	/* the same files' call sites that hold memory for their callers */
+	CU_ASSERT_PTR_NULL(tag_why("__vmalloc_area_node"));
+	CU_ASSERT_PTR_NULL(tag_why("shmem_get_inode"));
+	CU_ASSERT_PTR_NULL(tag_why("xa_store"));
+	CU_ASSERT_PTR_NULL(tag_why("kmalloc_slab_page"));
+	CU_ASSERT_PTR_NULL(tag_why("p9_client_create"));
+	/* a running task's stack is its own: a suspect until it exits */
+	CU_ASSERT_PTR_NULL(atag_suspect_why(&running));
+	running.task_exited = -1;
+	CU_ASSERT_PTR_NULL(atag_suspect_why(&running));
+}
+
 static void add_suite(void)
 {
 	CU_pSuite s = CU_add_suite("suspect", NULL, NULL);
 
 	CU_add_test(s, "each live allocation its own verdict", test_verdict_per_allocation);
+	CU_add_test(s, "alloc_tag call sites of the allocators' own memory",
+		    test_alloc_tag_sites);
 }
 
 ATAG_UTEST_SUITE("suspect", add_suite)

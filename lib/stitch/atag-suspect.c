@@ -27,14 +27,30 @@
  *     do_cow_fault(), which do_fault() inlines, alloc_anon_folio(), the huge-page
  *     ones, do_swap_page()).
  *  5. Slab memory: a page the slab allocator took for a new slab (its stack runs
- *     through allocate_slab(), mm/slub.c) stays while an object in it lives and
- *     cached when empty, until the cache is shrunk; a slab's object extension vector
+ *     through allocate_slab(), mm/slub.c; the alloc_tag source's call site is
+ *     alloc_slab_page() itself) stays while an object in it lives and cached when
+ *     empty, until the cache is shrunk; a slab's object extension vector
  *     (alloc_slab_obj_exts(): memcg and allocation profiling) goes with its slab.
- *     The objects themselves are the kmem source's.
+ *     The objects themselves are the kmem source's, and the alloc_tag source's
+ *     other call sites.
  *  6. The kernel keeps it in a cache that reclaim frees: dentries (__d_alloc(),
  *     fs/dcache.c), inodes (alloc_inode() and the file systems' *_alloc_inode()),
  *     buffer heads (alloc_buffer_head()), the page cache (__filemap_get_folio(),
- *     filemap_alloc_folio(), readahead).
+ *     filemap_alloc_folio(), readahead; tmpfs and shared memory's shmem_alloc_folio(),
+ *     mm/shmem.c, whose pages swap-out or truncation frees), the nodes of XArrays and
+ *     radix trees (xas_alloc(), xas_nomem(), radix_tree_node_alloc(), lib/: the page
+ *     cache's among others, freed when the entries under them go; the page cache
+ *     keeps a node of evicted pages' shadow entries until its shrinker runs).
+ *     Likewise vmalloc's descriptors of address space (alloc_vmap_area(),
+ *     preload_this_cpu_lock(), mm/vmalloc.c): vfree() leaves an area to a lazy purge,
+ *     after which its descriptor is pooled for reuse or kept as a free range, and
+ *     each CPU keeps one preloaded; an area's struct vm_struct (__get_vm_area_node())
+ *     lives as long as the area. A leaked vmalloc() shows as its caller's
+ *     allocation, not as these. The thread stack of a task that exited
+ *     (alloc_thread_stack_node(), kernel/fork.c: its pages and their array): each CPU
+ *     keeps two for the next fork (NR_CACHED_STACKS), the others go after an RCU
+ *     grace period. A 9p fid (p9_fid_create(), net/9p/client.c) hangs on its dentry
+ *     or inode (v9fs_fid_add(), fs/9p/fid.c) and goes with it.
  *  7. Its call site (page) has unmatched or partial frees: its pages may have been
  *     split or migrated, and freed under another address (see SPLIT AND MIGRATED
  *     PAGES in the report's manual).
@@ -79,6 +95,18 @@ static const char dcache[] = "held by the dentry cache (reclaim frees it)";
 static const char icache[] = "held by the inode cache (reclaim frees it)";
 static const char bh[] = "buffer head of a cached page (reclaim frees it)";
 static const char pcache[] = "held by the page cache (reclaim or truncation frees it)";
+static const char shmem[] = "a tmpfs or shared memory page: held by its file's page cache "
+			    "(truncation or swap-out frees it)";
+static const char xanode[] = "a node of an XArray or radix tree (the page cache's among others): "
+			     "freed when the entries under it go";
+static const char vmap[] = "vmalloc's descriptor of address space: kept after vfree() until a "
+			   "lazy purge, then pooled or kept as a free range (mm/vmalloc.c)";
+static const char vmarea[] = "a vmalloc area's struct vm_struct: lives as long as the area, "
+			     "whose memory is its caller's allocation";
+static const char tstack[] = "thread stack of a task that exited: each CPU keeps two for the next "
+			     "fork (kernel/fork.c, NR_CACHED_STACKS)";
+static const char p9fid[] = "a 9p fid: hangs on its cached dentry or inode (v9fs_fid_add()) and "
+			    "goes with it";
 
 static const struct known known[] = {
 	{ "kmem", "mas_*", false, maple },
@@ -106,7 +134,8 @@ static const struct known known[] = {
 	{ "page", "*do_huge_pmd_anonymous_page", true, anon },
 	{ "page", "do_huge_pmd_wp_page", true, anon },
 	{ "page", "do_swap_page", true, anon },
-	{ "kmem", "alloc_slab_obj_exts", false, objexts },
+	{ NULL, "alloc_slab_page", false, slabpage },
+	{ NULL, "alloc_slab_obj_exts", false, objexts },
 	{ NULL, "__d_alloc", false, dcache },
 	{ NULL, "d_alloc*", false, dcache },
 	{ NULL, "alloc_inode", false, icache },
@@ -116,6 +145,16 @@ static const struct known known[] = {
 	{ NULL, "filemap_alloc_folio*", false, pcache },
 	{ NULL, "page_cache_ra_*", false, pcache },
 	{ NULL, "__page_cache_alloc*", false, pcache },
+	{ NULL, "shmem_alloc_folio", false, shmem },
+	{ NULL, "shmem_alloc_and_add_folio", false, shmem },
+	{ NULL, "xas_alloc", false, xanode },
+	{ NULL, "xas_nomem", false, xanode },
+	{ NULL, "radix_tree_node_alloc", false, xanode },
+	{ NULL, "alloc_vmap_area", false, vmap },
+	{ NULL, "preload_this_cpu_lock", false, vmap },
+	{ NULL, "__get_vm_area_node", false, vmarea },
+	{ NULL, "alloc_thread_stack_node", true, tstack },
+	{ NULL, "p9_fid_create", false, p9fid },
 };
 
 static const char reused[] = "its call site's objects were allocated again while live: some "
