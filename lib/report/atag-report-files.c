@@ -728,15 +728,16 @@ static int note_completeness(struct atag_report *r, struct atag_report_file *f,
 	}
 	if (pooled)
 		remark(r, "%s: %llu frees and %llu allocations (%llu and %llu bytes) in the "
-		       "counters window are of %u %s no hit event named, and more than one call "
-		       "site could be meant: what they can account for of %u %s differences is "
-		       "not called missing (unnamed_calls, unnamed_bytes)", f->path,
+		       "counters window are of %u %s that neither a hit event nor the counters "
+		       "could name (several call sites could be meant, or the counters were read "
+		       "while they changed): what they can account for of %u call %s differences "
+		       "is not called missing (unnamed_calls, unnamed_bytes)", f->path,
 		       (unsigned long long)(pool.frees + pool.uncertain_frees),
 		       (unsigned long long)(pool.allocs + pool.uncertain_allocs),
 		       (unsigned long long)(pool.bytes_freed + pool.uncertain_bytes_freed),
 		       (unsigned long long)(pool.bytes_alloced + pool.uncertain_bytes_alloced),
 		       pool_tags, pool_tags == 1 ? "tag" : "tags", pooled,
-		       pooled == 1 ? "tag's" : "tags'");
+		       pooled == 1 ? "site's" : "sites'");
 out:
 	g_hash_table_destroy(traced);
 	free(traced_sites);
