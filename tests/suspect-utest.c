@@ -138,6 +138,8 @@ static void test_alloc_tag_sites(void)
 	};
 	struct atag_suspect_facts running = { .source = "alloc_tag",
 					      .function = "alloc_thread_stack_node" };
+	struct atag_suspect_facts kmem = { .source = "kmem",
+					   .function = "__vmalloc_node_range_noprof" };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(explained) / sizeof(explained[0]); i++)
@@ -153,6 +155,10 @@ static void test_alloc_tag_sites(void)
 	CU_ASSERT_PTR_NULL(tag_why("xa_store"));
 	CU_ASSERT_PTR_NULL(tag_why("kmalloc_slab_page"));
 	CU_ASSERT_PTR_NULL(tag_why("p9_client_create"));
+	/* the kmem source names vmalloc's array of pages where it is inlined */
+	CU_ASSERT_PTR_EQUAL(atag_suspect_why(&kmem), tag_why("__get_vm_area_node"));
+	kmem.function = "__vmalloc_node_noprof";
+	CU_ASSERT_PTR_NULL(atag_suspect_why(&kmem));
 	/* a running task's stack is its own: a suspect until it exits */
 	CU_ASSERT_PTR_NULL(atag_suspect_why(&running));
 	running.task_exited = -1;

@@ -45,7 +45,10 @@
  *     preload_this_cpu_lock(), mm/vmalloc.c): vfree() leaves an area to a lazy purge,
  *     after which its descriptor is pooled for reuse or kept as a free range, and
  *     each CPU keeps one preloaded; an area's struct vm_struct (__get_vm_area_node())
- *     lives as long as the area. A leaked vmalloc() shows as its caller's
+ *     and the array of its pages (kmalloc'd in __vmalloc_area_node(), which the kmem
+ *     source names by __vmalloc_node_range*(), where it is inlined; the alloc_tag
+ *     source counts it at the caller's tag) live as long as the area. A leaked
+ *     vmalloc() shows as its caller's
  *     allocation, not as these. The thread stack of a task that exited
  *     (alloc_thread_stack_node(), kernel/fork.c: its pages and their array): each CPU
  *     keeps two for the next fork (NR_CACHED_STACKS), the others go after an RCU
@@ -101,8 +104,9 @@ static const char xanode[] = "a node of an XArray or radix tree (the page cache'
 			     "freed when the entries under it go";
 static const char vmap[] = "vmalloc's descriptor of address space: kept after vfree() until a "
 			   "lazy purge, then pooled or kept as a free range (mm/vmalloc.c)";
-static const char vmarea[] = "a vmalloc area's struct vm_struct: lives as long as the area, "
-			     "whose memory is its caller's allocation";
+static const char vmarea[] = "vmalloc's bookkeeping of an area (its struct vm_struct, the array "
+			     "of its pages): lives as long as the area, whose memory is its "
+			     "caller's allocation";
 static const char tstack[] = "thread stack of a task that exited: each CPU keeps two for the next "
 			     "fork (kernel/fork.c, NR_CACHED_STACKS)";
 static const char p9fid[] = "a 9p fid: hangs on its cached dentry or inode (v9fs_fid_add()) and "
@@ -153,6 +157,8 @@ static const struct known known[] = {
 	{ NULL, "alloc_vmap_area", false, vmap },
 	{ NULL, "preload_this_cpu_lock", false, vmap },
 	{ NULL, "__get_vm_area_node", false, vmarea },
+	{ "kmem", "__vmalloc_area_node", false, vmarea },
+	{ "kmem", "__vmalloc_node_range*", false, vmarea },
 	{ NULL, "alloc_thread_stack_node", true, tstack },
 	{ NULL, "p9_fid_create", false, p9fid },
 };
