@@ -991,7 +991,8 @@ t_cmd_record_complete() {
 # freed during it. __d_alloc has two tags: the dentry, and a name too long to fit in
 # it (the later line). The 40 long names are made before record; the workload
 # removes them and drops the unused dentries, whose names are freed after an RCU
-# grace period, inside the recording (--linger). Their frees are traced, but no hit
+# grace period, inside the recording (a second's wait, and --linger). Their frees
+# are traced, but no hit
 # names their tag: only the counters can. The kernel's counters say how many.
 t_cmd_record_old_frees() {
 	bad=0
@@ -1004,7 +1005,7 @@ t_cmd_record_old_frees() {
 		END { print n + 0 }' /proc/allocinfo)
 	echo "# the long name's tag: fs/dcache.c:$nline"
 	run "$C" record --function __d_alloc -b 8192 -o "$CW/old.dat" -- \
-		sh -c "rm -f $CW/old/*; echo 2 >/proc/sys/vm/drop_caches"
+		sh -c "rm -f $CW/old/*; echo 2 >/proc/sys/vm/drop_caches; sleep 1"
 	expect "record: the long names removed, exit 0, none lost" 0 \
 		"$E record: wrote $CW/old.dat: * events, none lost"
 	clean "record --function __d_alloc (old objects freed)"
