@@ -1113,7 +1113,7 @@ check_eq "report: completeness: both selected tags as the counters say, nothing 
 	'[2,0,[["foo_alloc",true,0,0],["foo_bar",true,0,0]]]'
 "$C" report -i "$A.dat" > "$T_TMP/a.text" 2>&1
 check_grep "report: text: complete as /proc/allocinfo counted" \
-	'^completeness  complete: 2 tags as /proc/allocinfo counted$' "$T_TMP/a.text"
+	'^completeness  complete: 2 call sites as /proc/allocinfo counted$' "$T_TMP/a.text"
 # a loss: while COMMAND runs, foo_bar (the 4th tag of the double) counts an
 # allocation of 300 bytes that emits no event, as one lost from the ring buffer
 L=$T_TMP/loss
@@ -1125,7 +1125,7 @@ check_eq "a counted allocation without event: report says foo_bar misses 1 call,
 	"$rc:$(jq -c '.completeness | [.complete, .incomplete, [.tags[] | [.function, .complete, .missing_calls, .missing_bytes]]]' "$L.json" 2>&1)" \
 	'0:[0,1,[["foo_bar",false,1,300]]]'
 check_grep "a counted allocation without event: the text says so" \
-	'^completeness  0 of 1 tags as /proc/allocinfo counted; the trace misses 1 calls \(300 B\) of the others$' \
+	'^completeness  0 of 1 call sites as /proc/allocinfo counted; the trace misses 1 calls \(300 B\) of the others$' \
 	"$L.text"
 check_eq "completeness: nothing left behind" "$(leftovers)" ""
 

@@ -220,7 +220,7 @@ jq_eq "completeness: trace is the trace.dat, file the call site's source file" \
 jq_eq "completeness: complete, data complete" \
 	'[.completeness.complete, .completeness.incomplete, .complete]' '[2,0,true]' "$T_TMP/sel.json"
 check_grep "completeness: on the summary" \
-	'^completeness  complete: 2 tags as /proc/allocinfo counted$' "$T_TMP/sel.text"
+	'^completeness  complete: 2 call sites as /proc/allocinfo counted$' "$T_TMP/sel.text"
 jq_eq "completeness: the window" '.files[0].recording.counters_window' \
 	'{"start_ts":1005,"end_ts":3000}' "$T_TMP/sel.json"
 
@@ -239,7 +239,7 @@ jq_eq "completeness with lost events: data incomplete, notices per tag" \
 	'[false,2,1,1]' "$T_TMP/lost.json"
 report "$T_TMP/lost.dat" > "$T_TMP/lost.text" 2>&1
 check_grep "completeness with lost events: on the summary" \
-	'^completeness  0 of 2 tags as /proc/allocinfo counted; the trace misses 2 calls \(192 B\) of the others$' \
+	'^completeness  0 of 2 call sites as /proc/allocinfo counted; the trace misses 2 calls \(192 B\) of the others$' \
 	"$T_TMP/lost.text"
 check_grep "completeness with lost events: the data line" '^data +INCOMPLETE' "$T_TMP/lost.text"
 
@@ -344,7 +344,7 @@ jq_eq "frees with no hit: the tags named after their counters, said, none hidden
 	'[1,1,0,2]' "$T_TMP/old.json"
 report "$T_TMP/old.dat" > "$T_TMP/old.text" 2>&1
 check_grep "frees with no hit: on the summary" \
-	'^completeness  complete: 3 tags as /proc/allocinfo counted$' "$T_TMP/old.text"
+	'^completeness  complete: 3 call sites as /proc/allocinfo counted$' "$T_TMP/old.text"
 check_grep "frees with no hit: the data complete" '^data +complete$' "$T_TMP/old.text"
 
 # baz_get's counters fell by 2 calls and 256 bytes too, as bar_open's did: either
@@ -474,7 +474,7 @@ jq_eq "reshaped pages: calls alone differ, with partial frees: no loss, said why
 	'[true,0,0,1,[false,true,1,0],1]' "$T_TMP/shp.json"
 report "$T_TMP/shp.dat" > "$T_TMP/shp.text" 2>&1
 check_grep "reshaped pages: on the summary" \
-	'^completeness  complete: 0 tags as /proc/allocinfo counted; 1 with split or partly freed pages, which its counters do not follow$' \
+	'^completeness  complete: 0 call sites as /proc/allocinfo counted; 1 with split or partly freed pages, which its counters do not follow$' \
 	"$T_TMP/shp.text"
 # calls and bytes both differ: an event is missing, whatever the pages did
 shaped "8192 1" > "$T_TMP/shp2.txt"

@@ -375,15 +375,15 @@ static void summary_completeness(const struct atag_report *r, FILE *f)
 		bytes = sum_abs(bytes, r->completeness[i].missing_bytes);
 	}
 	if (ok == r->nr_completeness)
-		fprintf(f, "completeness  complete: %u %s as /proc/allocinfo counted\n", ok,
-			ok == 1 ? "tag" : "tags");
+		fprintf(f, "completeness  complete: %u call %s as /proc/allocinfo counted\n", ok,
+			ok == 1 ? "site" : "sites");
 	else if (ok + reshaped == r->nr_completeness)
-		fprintf(f, "completeness  complete: %u %s as /proc/allocinfo counted; %u with "
-			"split or partly freed pages, which its counters do not follow\n", ok,
-			ok == 1 ? "tag" : "tags", reshaped);
+		fprintf(f, "completeness  complete: %u call %s as /proc/allocinfo counted; %u "
+			"with split or partly freed pages, which its counters do not follow\n", ok,
+			ok == 1 ? "site" : "sites", reshaped);
 	else
-		fprintf(f, "completeness  %u of %u tags as /proc/allocinfo counted; the trace "
-			"misses %llu calls (%s) of the others%s\n", ok, r->nr_completeness,
+		fprintf(f, "completeness  %u of %u call sites as /proc/allocinfo counted; the "
+			"trace misses %llu calls (%s) of the others%s\n", ok, r->nr_completeness,
 			(unsigned long long)calls, atag_format_size(a, sizeof(a), bytes),
 			reshaped ? " (but those with split or partly freed pages)" : "");
 	if (uncertain)

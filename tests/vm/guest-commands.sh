@@ -958,7 +958,7 @@ t_cmd_record_complete() {
 		"$(pick missing | awk '{ print ($1 > 0) }')" 1
 	run "$C" report "$CW/tiny.dat"
 	expect "report (text, tiny buffer): says what the trace misses" 0 \
-		"completeness  * tags as /proc/allocinfo counted; the trace misses * calls (*) of the others"
+		"completeness  * call sites as /proc/allocinfo counted; the trace misses * calls (*) of the others"
 
 	# The workload on record's CPU: whether the description is overwritten too depends
 	# on trace-cmd having read it before it was stopped. Either way the data is said to
@@ -977,7 +977,7 @@ t_cmd_record_complete() {
 	expect "report (text, one CPU): the events lost, by CPU" 0 \
 		"  ! $CW/tiny.dat: buffer trace-cmd-alloc-tag-*, CPU 0: *events were lost*"
 	case "$NL$out$NL" in
-	*"${NL}completeness  "*" tags as /proc/allocinfo counted; the trace misses "*)
+	*"${NL}completeness  "*" call sites as /proc/allocinfo counted; the trace misses "*)
 		ok "report (text, one CPU): the description kept, the calls missed said" ;;
 	*"$NL  - $CW/tiny.dat: no recording description ("*"): every task and every tag counted$NL"*)
 		ok "report (text, one CPU): the description overwritten, said" ;;
