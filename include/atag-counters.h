@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Hot first: an allocation touches the first five, a free the first seven. */
 struct atag_counters {
@@ -141,11 +142,37 @@ static inline void atag_counters_replaced(struct atag_counters *c, uint64_t byte
  * (partial frees). Its live record stays, or holds more than is left. An unmatched
  * free may also be of memory allocated before tracing: this is an upper bound.
  */
-static inline uint64_t atag_counters_live_maybe_freed(const struct atag_counters *c)
+static inline uint64_t atag_counters_live_maybe_freed(const struct atag_counters *c,
+							 bool pages)
 {
 	uint64_t n = c->unmatched_frees + c->partial_frees;
 
+	if (!pages)
+		return 0;
 	return n < c->live ? n : c->live;
+}
+
+/* The smallest page size: an allocation of another multiple of it is not pages. */
+#define ATAG_MIN_PAGE_SIZE	4096
+
+/*
+ * Whether a call site of @source with counters @c may hold pages, which a split or
+ * a migration can free under another address (the @pages of
+ * atag_counters_live_maybe_freed()): the page source's do, and any with a partial
+ * free (only pages are freed in parts); the kmem source's are slab objects; the
+ * alloc_tag source's may, unless one of its allocations or frees (@sub_page) was
+ * not a whole number of pages (ATAG_MIN_PAGE_SIZE): its call site then takes slab
+ * or percpu objects (or, passed on by vmalloc() or kmalloc() of large sizes, pages
+ * that are never split nor migrated), and its unmatched frees are of memory
+ * allocated before tracing began (inferred from the allocators: split_page() and
+ * migration act on page allocations of whole pages).
+ */
+static inline bool atag_counters_may_be_pages(const char *source, bool sub_page,
+					      const struct atag_counters *c)
+{
+	if (!source || !strcmp(source, "page") || c->partial_frees)
+		return true;
+	return !strcmp(source, "alloc_tag") && !sub_page;
 }
 
 /*

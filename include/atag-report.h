@@ -77,6 +77,8 @@ struct atag_report_tag {
 	struct atag_lifetime	lifetimes;	/* less stack-capture time unless raw */
 	struct atag_inflation	inflation;
 	uint64_t		nested;		/* inner events folded into its allocations */
+	/* not a whole number of pages, once: see atag_counters_may_be_pages() */
+	bool			sub_page;
 	/*
 	 * Its allocations that carry a stack. When its source's stacks were sampled
 	 * (struct atag_report_source.stack_every), a stack's counters are those of the
@@ -87,6 +89,17 @@ struct atag_report_tag {
 	size_t			nr_stacks;
 	bool			selected;	/* passes the call-site filters */
 };
+
+/*
+ * Up to how many of @t's live allocations its unmatched and partial frees may
+ * account for: atag_counters_live_maybe_freed(), 0 where its memory is not pages.
+ */
+static inline uint64_t atag_report_tag_maybe_freed(const struct atag_report_tag *t)
+{
+	return atag_counters_live_maybe_freed(&t->counts,
+					      atag_counters_may_be_pages(t->source, t->sub_page,
+									 &t->counts));
+}
 
 /* An allocation still live at the end of its file. */
 struct atag_report_live {

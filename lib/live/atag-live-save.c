@@ -143,7 +143,9 @@ static void tag_json(struct save *sv, unsigned int k, size_t idx)
 	atag_json_str(w, "module", module);
 	atag_json_known_int(w, "offset", offset);
 	counters(w, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
-	atag_json_uint(w, "live_maybe_freed", atag_counters_live_maybe_freed(&t->counts));
+	atag_json_uint(w, "live_maybe_freed", atag_counters_live_maybe_freed(&t->counts,
+			atag_counters_may_be_pages(sv->lv->srcs[k]->name, t->sub_page,
+						   &t->counts)));
 	lifetime_json(w, t);
 	atag_json_uint(w, "stacked", stacked);
 	/* stacks' counters are those of the sampled allocations, as report says */

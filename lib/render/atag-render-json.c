@@ -100,7 +100,7 @@ static void tag(struct atag_json *w, const struct atag_report *r, const struct a
 	atag_json_str(w, "module", t->module);
 	atag_json_known_int(w, "offset", t->offset);
 	atag_render_counters_json(w, &t->counts, atag_counter_fields, ATAG_COUNTERS_ALL);
-	atag_json_uint(w, "live_maybe_freed", atag_counters_live_maybe_freed(&t->counts));
+	atag_json_uint(w, "live_maybe_freed", atag_report_tag_maybe_freed(t));
 	lifetimes(w, &t->lifetimes, &t->inflation);
 	atag_json_uint(w, "stacked", t->stacked);
 	if (sampled && t->stacked)

@@ -174,7 +174,7 @@ static void doubt_summary(const struct atag_report *r, const char *source, FILE 
 
 	for (i = 0; i < r->nr_selected; i++)
 		if (r->tags[i]->source == source)
-			n += atag_counters_live_maybe_freed(&r->tags[i]->counts);
+			n += atag_report_tag_maybe_freed(r->tags[i]);
 	if (n)
 		fprintf(f, "              up to %llu of them may be freed already: split or "
 			"migrated pages (see below)\n", (unsigned long long)n);
@@ -188,12 +188,13 @@ static void doubts(const struct atag_report_tag * const *tags, size_t n, bool li
 {
 	const struct atag_counters *c;
 	char site[SITE_LEN];
-	bool head = false;
+	bool head = false, pages;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		c = &tags[i]->counts;
-		if ((!c->unmatched_frees && !c->partial_frees) || (live && !c->live))
+		pages = atag_counters_may_be_pages(tags[i]->source, tags[i]->sub_page, c);
+		if ((!c->unmatched_frees && !c->partial_frees) || (live && (!c->live || !pages)))
 			continue;
 		if (!head && live)
 			fprintf(f, "\nmay be freed already (their call sites' unmatched and "
@@ -207,10 +208,13 @@ static void doubts(const struct atag_report_tag * const *tags, size_t n, bool li
 			fprintf(f, "%llu unmatched, %llu partial: ",
 				(unsigned long long)c->unmatched_frees,
 				(unsigned long long)c->partial_frees);
-		if (c->live)
+		if (!pages)
+			fprintf(f, "not pages (a size not a whole number of pages): allocated "
+				"before tracing began\n");
+		else if (c->live)
 			fprintf(f, "%sup to %llu of its %llu live allocations\n",
 				live ? "" : "may account for ",
-				(unsigned long long)atag_counters_live_maybe_freed(c),
+				(unsigned long long)atag_report_tag_maybe_freed(tags[i]),
 				(unsigned long long)c->live);
 		else
 			fprintf(f, "no live allocation\n");

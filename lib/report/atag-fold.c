@@ -225,6 +225,7 @@ static int fold_tag(struct atag_report_tag *rt, const struct atag_tag_stats *t)
 	atag_counters_add(&rt->counts, &t->counts);
 	atag_inflation_add(&rt->inflation, &t->inflation);
 	rt->nested += t->nested;
+	rt->sub_page |= t->sub_page;
 	return atag_lifetime_merge(&rt->lifetimes, &t->lifetimes);
 }
 

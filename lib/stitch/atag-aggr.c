@@ -283,6 +283,7 @@ int atag_aggr_note_alloc(struct atag_aggr *aggr, struct atag_live *l)
 	l->stats_idx = s - aggr->stacks;
 	atag_counters_alloc(&s->counts, l->bytes);
 	atag_counters_alloc(&aggr->tags[l->tag_idx].counts, l->bytes);
+	aggr->tags[l->tag_idx].sub_page |= l->bytes % ATAG_MIN_PAGE_SIZE != 0;
 	return timeline(aggr, l, l->ts, l->bytes);
 }
 
@@ -309,6 +310,7 @@ int atag_aggr_note_free(struct atag_aggr *aggr, const struct atag_live *l, uint6
 
 	atag_counters_free(&aggr->stacks[l->stats_idx].counts, l->bytes, bytes);
 	atag_counters_free(&t->counts, l->bytes, bytes);
+	t->sub_page |= bytes % ATAG_MIN_PAGE_SIZE != 0;
 	if (how == ATAG_OBS_INFLATED) {
 		t->inflation.lifetimes++;
 		t->inflation.ns += observed;
@@ -366,4 +368,5 @@ void atag_aggr_note_replaced(struct atag_aggr *aggr, const struct atag_live *l, 
 void atag_aggr_note_unmatched(struct atag_aggr *aggr, uint32_t tag_idx, uint64_t bytes)
 {
 	atag_counters_unmatched(&aggr->tags[tag_idx].counts, bytes);
+	aggr->tags[tag_idx].sub_page |= bytes % ATAG_MIN_PAGE_SIZE != 0;
 }

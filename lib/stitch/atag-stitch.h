@@ -130,6 +130,11 @@ struct atag_tag_stats {
 	uint64_t		nested;		/* inner events folded into its allocations */
 	struct atag_window	window;
 	uint64_t		events;		/* ALLOC and FREE events of any task */
+	/*
+	 * An allocation or free counted here was not a whole number of pages
+	 * (ATAG_MIN_PAGE_SIZE): atag_counters_may_be_pages()
+	 */
+	bool			sub_page;
 };
 
 /* Allocations of one tag with one stack. */
