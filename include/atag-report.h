@@ -237,9 +237,8 @@ struct atag_report_completeness {
 	int64_t			missing_bytes;
 	/*
 	 * What of the difference the trace's events of tags no hit event named (nor
-	 * atag_counted_name(), as several call sites could be meant) may account
-	 * for, taken out of missing: they may be this tag's. 0 in a file that lost
-	 * events.
+	 * the counters, lib/report/atag-counted.h) may account for, taken out of
+	 * missing: they may be this call site's. 0 in a file that lost events.
 	 */
 	int64_t			unnamed_calls;
 	int64_t			unnamed_bytes;

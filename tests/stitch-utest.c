@@ -643,6 +643,37 @@ static void test_unmatched_and_partial(void)
 	run_free(&r);
 }
 
+/*
+ * A tag is marked once an allocation or free of it is not a whole number of pages;
+ * whether its unmatched frees may account for live allocations follows, by source.
+ */
+static void test_sub_page(void)
+{
+	const struct atag_tag_stats *t;
+	struct run r;
+
+	run_init(&r, NULL);
+	ALLOC(&r, 0, 5, TAG1, 0x100, 8192);
+	FREE(&r, 0, 5, TAG1, 0x200, 4096);		/* unmatched, whole pages */
+	ALLOC(&r, 0, 5, TAG2, 0x300, 4096);
+	FREE(&r, 0, 5, TAG2, 0x400, 64);		/* unmatched, 64 bytes */
+	ALLOC(&r, 0, 5, 0xffffffff82000080ULL, 0x500, 64);
+	ALLOC(&r, 0, 5, 0xffffffff82000080ULL, 0x600, 4096);
+	FREE(&r, 0, 5, 0xffffffff82000080ULL, 0x600, 4096);
+	t = tag(&r, TAG1);
+	CU_ASSERT_FALSE(t->sub_page);
+	CU_ASSERT_TRUE(atag_counters_may_be_pages("alloc_tag", t->sub_page, &t->counts));
+	CU_ASSERT_EQUAL(atag_counters_live_maybe_freed(&t->counts, true), 1);
+	CU_ASSERT_FALSE(atag_counters_may_be_pages("kmem", t->sub_page, &t->counts));
+	t = tag(&r, TAG2);
+	CU_ASSERT_TRUE(t->sub_page);
+	CU_ASSERT_FALSE(atag_counters_may_be_pages("alloc_tag", t->sub_page, &t->counts));
+	CU_ASSERT_TRUE(atag_counters_may_be_pages("page", t->sub_page, &t->counts));
+	CU_ASSERT_EQUAL(atag_counters_live_maybe_freed(&t->counts, false), 0);
+	CU_ASSERT_TRUE(tag(&r, 0xffffffff82000080ULL)->sub_page);
+	run_free(&r);
+}
+
 static void test_own_stack_follows(void)
 {
 	const struct atag_tag_stats *t;
@@ -1434,6 +1465,7 @@ static void add_tests(void)
 	CU_add_test(s, "a stack naming its event goes to that event", test_stack_names_its_event);
 	CU_add_test(s, "alloc at a live ptr: replaced", test_replaced);
 	CU_add_test(s, "unmatched and partial frees", test_unmatched_and_partial);
+	CU_add_test(s, "frees and allocations under a page mark the tag", test_sub_page);
 	CU_add_test(s, "kmem: the alloc's own stack follows; sizeless free", test_own_stack_follows);
 	CU_add_test(s, "equal timestamps across CPUs, a reused slot: the right stack",
 		    test_equal_ts_reused_slot);

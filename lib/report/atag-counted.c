@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * What /proc/allocinfo counted against what the trace shows, inside a recording's
- * counters window: the events summed per call site, the counters' first lines,
- * and the tags named after them. See atag-counted.h.
+ * counters window: the events summed per call site, the counters lines added up
+ * per call site, and the tags named after them. See atag-counted.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -97,7 +97,7 @@ long atag_counted_sites(const struct atag_recording *rec, struct atag_counted_si
 struct change {
 	int64_t		calls;
 	int64_t		bytes;
-	uint64_t	who;	/* the counters line's index, or the tag's */
+	uint64_t	who;	/* the call site's index in the sites, or the tag's */
 };
 
 static int cmp_change(const void *a, const void *b)
@@ -117,8 +117,10 @@ static bool uncertain(const struct atag_window *w)
 	       w->uncertain_bytes_freed;
 }
 
-/* @a - @b - (@c - @d) in *@r (the differences of counters that wrap), false when it
- * does not fit. */
+/*
+ * @a - @b - (@c - @d) in *@r (the differences of counters that wrap), false when it
+ * does not fit.
+ */
 static bool net(uint64_t a, uint64_t b, uint64_t c, uint64_t d, int64_t *r)
 {
 	return !__builtin_sub_overflow((int64_t)(a - b), (int64_t)(c - d), r);

@@ -82,8 +82,9 @@ struct atag_counted_named {
  * call site S when T's events inside the window (allocations - frees, in calls and
  * in bytes) equal the change of S's counters less what S's named tags show, and
  * no other unnamed tag and no other call site has that change. Tags or sites with
- * events while record read the counters (uncertain) take no part. Only for a file that lost nothing: with events
- * lost, a difference may be a loss as well as an unnamed tag.
+ * events while record read the counters (uncertain) take no part. The caller asks
+ * only for a file that lost nothing: with events lost, a difference may be a loss
+ * as well as an unnamed tag.
  *
  * The named tags are returned in *@named (*@nr of them; free() it). 0, or -ENOMEM.
  */

@@ -350,13 +350,12 @@ static void empty_window(struct atag_report *r, const struct atag_report_file *f
 static bool note_losses(struct atag_report *r, struct atag_report_file *f,
 			const struct atag_reader *rd)
 {
-	bool lost = false;
-
 	struct atag_trace *trace = atag_reader_trace(rd);
 	const struct report_priv *p = r->priv;
 	const char *b = f->buffer[0] ? f->buffer : "top";
 	uint64_t size, needed, missed;
 	unsigned int i;
+	bool lost = false;
 	int cpu;
 
 	note_implausible(r, f, rd);

@@ -48,11 +48,10 @@
  *     and the array of its pages (kmalloc'd in __vmalloc_area_node(), which the kmem
  *     source names by __vmalloc_node_range*(), where it is inlined; the alloc_tag
  *     source counts it at the caller's tag) live as long as the area. A leaked
- *     vmalloc() shows as its caller's
- *     allocation, not as these. The thread stack of a task that exited
- *     (alloc_thread_stack_node(), kernel/fork.c: its pages and their array): each CPU
- *     keeps two for the next fork (NR_CACHED_STACKS), the others go after an RCU
- *     grace period. A 9p fid (p9_fid_create(), net/9p/client.c) hangs on its dentry
+ *     vmalloc() shows as its caller's allocation, not as these. The thread stack of
+ *     a task that exited (alloc_thread_stack_node(), kernel/fork.c: its pages and
+ *     their array): each CPU keeps two for the next fork (NR_CACHED_STACKS), the
+ *     others go after an RCU grace period. A 9p fid (p9_fid_create(), net/9p/client.c) hangs on its dentry
  *     or inode (v9fs_fid_add(), fs/9p/fid.c) and goes with it.
  *  7. Its call site (page) has unmatched or partial frees: its pages may have been
  *     split or migrated, and freed under another address (see SPLIT AND MIGRATED
